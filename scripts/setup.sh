@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs everything Attention Lab needs on a Debian 12 machine, as root.
+# Idempotent: each step checks first and does nothing when its result is already there.
+#   scripts/setup.sh            build + test dependencies
+# What it installs:
+#   apt   emscripten toolchain, Eigen, GLFW, Catch2 v2, nlohmann-json, Chromium, Xvfb,
+#         ImageMagick, wabt, Debian's torch/numpy (reference numbers), a CJK font
+#   src   Dear ImGui 1.86 from Debian's source package, unpacked into build-deps/ (git-ignored)
+#   npm   playwright-core (drives Debian's Chromium; never downloads a browser)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+deps="$top/build-deps"
+mkdir -p "$deps"
+
+log() { printf '[setup] %s\n' "$*"; }
+sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_pkgs=(
+  cmake ninja-build g++ pkg-config
+  emscripten binaryen wabt
+  libeigen3-dev libglfw3-dev catch2 nlohmann-json3-dev
+  chromium xvfb xauth imagemagick
+  python3-numpy python3-torch
+  fonts-wqy-microhei
+  dpkg-dev
+)
+
+missing=()
+for p in "${apt_pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+# The deb-src entry for imgui's source package is derived from the machine's own deb entry,
+# so no package host is written into this repository.
+src_list=/etc/apt/sources.list.d/attnlab-deb-src.sources
+need_update=0
+if [ ! -f "$src_list" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
+  log "adding a deb-src entry derived from /etc/apt/sources.list.d/debian.sources"
+  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | sudo_if tee "$src_list" >/dev/null
+  need_update=1
+fi
+
+if [ ${#missing[@]} -gt 0 ] || [ $need_update -eq 1 ] || [ ! -f "$deps/imgui/imgui.cpp" ]; then
+  log "apt-get update"
+  sudo_if apt-get update -qq
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing: ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive sudo_if apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Dear ImGui 1.86: one source tree compiled for the web and for the desktop.
+if [ ! -f "$deps/imgui/imgui.cpp" ]; then
+  log "fetching Dear ImGui sources (apt-get source imgui)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source -qq --download-only imgui >/dev/null && dpkg-source -x --skip-patches imgui_*.dsc imgui-src >/dev/null)
+  rm -rf "$deps/imgui"
+  mkdir -p "$deps/imgui/backends"
+  cp "$tmp"/imgui-src/*.cpp "$tmp"/imgui-src/*.h "$deps/imgui/"
+  cp "$tmp"/imgui-src/backends/imgui_impl_glfw.* "$tmp"/imgui-src/backends/imgui_impl_opengl3.* "$deps/imgui/backends/"
+  cp "$tmp"/imgui-src/backends/imgui_impl_opengl3_loader.h "$deps/imgui/backends/" 2>/dev/null || true
+  cp "$tmp"/imgui-src/LICENSE.txt "$deps/imgui/" 2>/dev/null || true
+  rm -rf "$tmp"
+fi
+
+# npm packages (playwright-core only drives the system Chromium).
+if [ ! -d "$top/node_modules/playwright-core" ]; then
+  log "npm ci"
+  (cd "$top" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+log "ready"

@@ -1,0 +1,73 @@
+// Embind bindings of the math core, behind web/attnlab-core.mjs (which validates the
+// arguments and turns an `error` field into a thrown Error). Inputs arrive as JS typed
+// arrays and are copied into Eigen matrices; results go back as fresh Float32Arrays
+// that own their memory, so they stay valid when the wasm heap grows.
+#include "core/attention.h"
+#include "core/rng.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using emscripten::val;
+
+namespace {
+
+val float32_copy(const float* data, size_t count) {
+  // A view on the wasm heap, copied by the Float32Array constructor.
+  return val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
+}
+
+val error_result(const std::string& message) {
+  val out = val::object();
+  out.set("error", message);
+  return out;
+}
+
+// Copies a typed array into a (rows, cols) matrix; false if its length is not rows*cols.
+bool read_matrix(const val& array, int rows, int cols, attn::Mat& out) {
+  const std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
+  if (values.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return false;
+  out = Eigen::Map<const attn::Mat>(values.data(), rows, cols);
+  return true;
+}
+
+// attention({q, k, v, nq, nk, dk, dv, causal, scale}) -> {scores, weights, output} | {error}
+val attention_js(val args) {
+  const int nq = args["nq"].as<int>(), nk = args["nk"].as<int>();
+  const int dk = args["dk"].as<int>(), dv = args["dv"].as<int>();
+  attn::Mat q, k, v;
+  if (!read_matrix(args["q"], nq, dk, q)) return error_result("q must hold nq*dk numbers");
+  if (!read_matrix(args["k"], nk, dk, k)) return error_result("k must hold nk*dk numbers");
+  if (!read_matrix(args["v"], nk, dv, v)) return error_result("v must hold nk*dv numbers");
+  attn::AttentionOptions options;
+  options.causal = args["causal"].as<bool>();
+  const val scale = args["scale"];
+  if (!scale.isUndefined() && !scale.isNull()) options.scale = scale.as<float>();
+  const attn::AttentionResult r = attn::attention(q, k, v, options);
+  if (!r.status.ok) return error_result(r.status.message);
+  val out = val::object();
+  out.set("scores", float32_copy(r.scores.data(), r.scores.size()));
+  out.set("weights", float32_copy(r.weights.data(), r.weights.size()));
+  out.set("output", float32_copy(r.output.data(), r.output.size()));
+  out.set("scale", r.scale);
+  return out;
+}
+
+// randomNormal({seed, rows, cols}) -> Float32Array, the project's generator (identical
+// draws to the desktop build for the same seed).
+val random_normal_js(double seed, int rows, int cols) {
+  attn::Rng rng(static_cast<std::uint64_t>(seed));
+  const attn::Mat m = rng.normal_matrix(rows, cols);
+  return float32_copy(m.data(), m.size());
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnlab_core) {
+  emscripten::function("attention", &attention_js);
+  emscripten::function("randomNormal", &random_normal_js);
+}

@@ -1,0 +1,72 @@
+// Browser entry point: Emscripten's GLFW on a WebGL2 canvas, driven by the browser's
+// animation frames. Everything above this file is shared with the desktop build.
+#include "platform/gl.h"
+#include "platform/web_handle.h"
+#include "ui/app.h"
+
+#include <GLFW/glfw3.h>
+#include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace attn::platform {
+const char* glsl_prelude() { return "#version 300 es\nprecision highp float;\nprecision highp int;\n"; }
+}  // namespace attn::platform
+
+namespace {
+
+GLFWwindow* g_window = nullptr;
+attn::ui::App g_app;
+
+// This GLFW has no HiDPI support: keep the canvas's backing store at its CSS size times
+// the device pixel ratio, so the picture is crisp at DPR 2, and tell the app the ratio.
+void fit_canvas_to_page() {
+  double css_w = 0, css_h = 0;
+  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  const double dpr = emscripten_get_device_pixel_ratio();
+  const int want_w = static_cast<int>(std::lround(css_w * dpr));
+  const int want_h = static_cast<int>(std::lround(css_h * dpr));
+  int have_w = 0, have_h = 0;
+  glfwGetWindowSize(g_window, &have_w, &have_h);
+  if (want_w > 0 && want_h > 0 && (want_w != have_w || want_h != have_h))
+    glfwSetWindowSize(g_window, want_w, want_h);
+  g_app.set_content_scale(static_cast<float>(dpr));
+}
+
+void frame() {
+  fit_canvas_to_page();
+  glfwPollEvents();
+  g_app.frame();
+}
+
+}  // namespace
+
+int main() {
+  if (!glfwInit()) {
+    std::fprintf(stderr, "attnlab: GLFW failed to start\n");
+    return 1;
+  }
+  // MIN and MAX WebGL version 2 are set at link time; GLFW asks for the same here.
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  g_window = glfwCreateWindow(800, 600, "Attention Lab", nullptr, nullptr);
+  if (!g_window) {
+    EM_ASM(if (Module.onFatal) Module.onFatal('WebGL2 is not available in this browser.'););
+    return 1;
+  }
+  glfwMakeContextCurrent(g_window);
+  const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
+  std::string error;
+  if (!g_app.init(g_window, "#version 300 es", dpr, error)) {
+    std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+    EM_ASM({ if (Module.onFatal) Module.onFatal(UTF8ToString($0)); }, error.c_str());
+    return 1;
+  }
+  attn::platform::expose_app(&g_app);
+  emscripten_set_main_loop(frame, 0, false);
+  return 0;
+}

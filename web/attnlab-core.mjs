@@ -1,0 +1,55 @@
+// attnlab-core.mjs: Attention Lab's math as an ES module, for browsers and for Node 20.
+//
+//   import createAttnlabCore from './attnlab-core.mjs';
+//   const core = await createAttnlabCore();
+//   const {scores, weights, output} = core.attention({q, k, v, nq, nk, dk, dv});
+//
+// attention({q, k, v, nq, nk, dk, dv, causal = false, scale = 1/sqrt(dk)})
+//   q: Float32Array (nq*dk), k: (nk*dk), v: (nk*dv), all row-major.
+//   causal: query i sees keys j <= i (top-left aligned, as PyTorch's is_causal).
+//   scale: the multiplier applied to Q K^T (PyTorch's `scale`).
+//   Returns {scores, weights, output, scale}: scores after scaling and masking
+//   (masked entries are -Infinity), weights (nq*nk), output (nq*dv), the scale used.
+//   Throws a TypeError / RangeError naming the argument on bad input.
+// randomNormal({seed, rows, cols}) -> Float32Array of N(0, 1) draws from the project's
+//   generator: the same numbers the desktop build draws for that seed.
+import factory from './attnlab-core-wasm.mjs';
+
+const isNode = typeof process === 'object' && !!process.versions?.node;
+
+function checkDim(name, value) {
+  if (!Number.isInteger(value) || value < 1 || value > 1 << 20)
+    throw new RangeError(`${name} must be a whole number from 1 to ${1 << 20}, got ${value}`);
+}
+
+function checkArray(name, value, length) {
+  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
+  if (value.length !== length)
+    throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
+}
+
+export default async function createAttnlabCore(moduleOptions = {}) {
+  const options = { ...moduleOptions };
+  if (isNode && !options.wasmBinary) {
+    // This runtime fetches the .wasm by URL, which Node cannot do for file paths.
+    const { readFile } = await import('node:fs/promises');
+    options.wasmBinary = await readFile(new URL('./attnlab-core-wasm.wasm', import.meta.url));
+  }
+  const wasm = await factory(options);
+
+  return {
+    attention({ q, k, v, nq, nk, dk, dv, causal = false, scale } = {}) {
+      checkDim('nq', nq); checkDim('nk', nk); checkDim('dk', dk); checkDim('dv', dv);
+      checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);
+      if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
+      const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null });
+      if (result.error) throw new RangeError(result.error);
+      return result;
+    },
+    randomNormal({ seed, rows, cols } = {}) {
+      if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number >= 0');
+      checkDim('rows', rows); checkDim('cols', cols);
+      return wasm.randomNormal(seed, rows, cols);
+    },
+  };
+}
