@@ -1,5 +1,6 @@
 // Desktop entry point: GLFW window with an OpenGL 3.3 core context, a plain while loop.
 // Everything above this file is shared with the browser build.
+#include "app/png_writer.h"
 #include "platform/gl.h"
 #include "ui/app.h"
 
@@ -7,8 +8,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace attn::platform {
 const char* glsl_prelude() { return "#version 330 core\n"; }
@@ -18,9 +21,11 @@ namespace {
 
 void print_usage(std::FILE* out) {
   std::fprintf(out,
-               "usage: attnlab [--width W] [--height H] [--frames N]\n"
+               "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
-               "  --frames N              draw N frames, then exit (0 = run until closed)\n");
+               "  --frames N              draw N frames, then exit (0 = run until closed)\n"
+               "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
+               "  --screenshot OUT.png    draw a few frames, save the last as a PNG, exit\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -31,10 +36,36 @@ bool parse_int(const char* text, int lo, int hi, int& out) {
   return true;
 }
 
+bool read_file(const std::string& path, std::string& text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  text = buffer.str();
+  return true;
+}
+
+// Reads the back buffer (bottom-up in GL) into top-down RGBA rows and writes a PNG.
+bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& error) {
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window, &w, &h);
+  std::vector<std::uint8_t> pixels(static_cast<size_t>(w) * h * 4), flipped(pixels.size());
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  const size_t stride = static_cast<size_t>(w) * 4;
+  for (int y = 0; y < h; ++y)
+    std::copy(pixels.begin() + (h - 1 - y) * stride, pixels.begin() + (h - y) * stride,
+              flipped.begin() + y * stride);
+  for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
+  return attn::write_png_rgba(path, flipped.data(), w, h, error);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int width = 1280, height = 800, frames = 0;
+  std::string state_path, screenshot_path;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](int lo, int hi, int& out) {
@@ -53,12 +84,35 @@ int main(int argc, char** argv) {
       value(200, 16384, height);
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
+    } else if (arg == "--state" || arg == "--screenshot") {
+      if (i + 1 >= argc || !argv[i + 1][0]) {
+        std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
+        return 2;
+      }
+      (arg == "--state" ? state_path : screenshot_path) = argv[++i];
     } else {
       std::fprintf(stderr, "attnlab: unknown argument '%s'\n", arg.c_str());
       print_usage(stderr);
       return 2;
     }
   }
+
+  // The state file is checked before any window opens, so a bad file is a quick, clear error.
+  std::string state_json;
+  if (!state_path.empty()) {
+    if (!read_file(state_path, state_json)) {
+      std::fprintf(stderr, "attnlab: cannot read state file %s\n", state_path.c_str());
+      return 2;
+    }
+    attn::AppState probe;
+    const attn::Status st = attn::apply_state_json(probe, state_json);
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
+      return 2;
+    }
+  }
+  // A screenshot needs a few frames: ImGui settles its layout over the first ones.
+  if (!screenshot_path.empty() && frames == 0) frames = 4;
 
   if (!glfwInit()) {
     std::fprintf(stderr, "attnlab: could not start GLFW (is there a display?)\n");
@@ -87,15 +141,22 @@ int main(int argc, char** argv) {
     glfwTerminate();
     return 1;
   }
-  int drawn = 0;
+  if (!state_json.empty()) attn::apply_state_json(app.state(), state_json);  // checked above
+  int drawn = 0, exit_code = 0;
   while (!glfwWindowShouldClose(window) && (frames == 0 || drawn < frames)) {
     glfwPollEvents();
     app.frame();
-    glfwSwapBuffers(window);
     ++drawn;
+    if (!screenshot_path.empty() && drawn == frames) {
+      if (!save_screenshot(window, screenshot_path, error)) {
+        std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+        exit_code = 1;
+      }
+    }
+    glfwSwapBuffers(window);
   }
   app.shutdown();
   glfwDestroyWindow(window);
   glfwTerminate();
-  return 0;
+  return exit_code;
 }

@@ -31,9 +31,13 @@ void fit_canvas_to_page() {
   const int want_h = static_cast<int>(std::lround(css_h * dpr));
   int have_w = 0, have_h = 0;
   glfwGetWindowSize(g_window, &have_w, &have_h);
+  // Not glfwSetWindowSize: this GLFW treats a size equal to the screen's as a request for
+  // fullscreen. Browser.setCanvasSize sets the backing store and tells GLFW through its
+  // resize listener.
   if (want_w > 0 && want_h > 0 && (want_w != have_w || want_h != have_h))
-    glfwSetWindowSize(g_window, want_w, want_h);
+    EM_ASM({ Browser.setCanvasSize($0, $1); }, want_w, want_h);
   g_app.set_content_scale(static_cast<float>(dpr));
+
 }
 
 void frame() {

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds Attention Lab: `scripts/build.sh native`, `scripts/build.sh web`, or both (no argument).
+# Configures a build folder only the first time; later runs are incremental.
+#   build/native/   attnlab (desktop), attnlab-cli, attnlab_tests
+#   build/web/      attnlab_tests.js (Catch2 under Node); build/web/dist/ the static site
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+# Debian's Emscripten needs Node to find Debian's JS modules (acorn) at -O1 and above.
+export NODE_PATH=/usr/share/nodejs
+jobs=$(nproc)
+
+build_native() {
+  if [ ! -f build/native/build.ninja ]; then
+    cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build build/native -j "$jobs"
+}
+
+build_web() {
+  if [ ! -f build/web/build.ninja ]; then
+    # Node 20 rejects emcmake's default test emulator; the wasm tests run under this one.
+    emcmake cmake -S . -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
+  fi
+  cmake --build build/web -j "$jobs"
+}
+
+case "${1:-all}" in
+  native) build_native ;;
+  web) build_web ;;
+  all) build_native; build_web ;;
+  *) echo "usage: scripts/build.sh [native|web]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs every test of Attention Lab, installing and building what is needed first:
+#   1 native   Catch2 tests via ctest (build/native)
+#   2 wasm     the same Catch2 tests compiled to WebAssembly, via ctest under Node (build/web)
+#   3 node     Node tests of the ES module, the CLI, the shipped .wasm, the desktop app (xvfb)
+#   4 browser  end-to-end tests of the page in headless Chromium (playwright-core)
+# The last line is "N passed, N failed" over all suites; the exit code is 0 only if
+# nothing failed. Screenshots land in build/test-artifacts/.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export NODE_PATH=/usr/share/nodejs
+logs="$top/build/test-logs"
+passed=0
+failed=0
+
+bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+mkdir -p "$logs" build/test-artifacts
+
+# Adds a suite's counts from its log; a suite that produced no count is one failure.
+count_ctest() {
+  local log=$1 line total fails
+  line=$(grep -E '[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
+  if [ -z "$line" ]; then failed=$((failed + 1)); return; fi
+  fails=$(sed -E 's/.* ([0-9]+) tests? failed out of.*/\1/' <<<"$line")
+  total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+  passed=$((passed + total - fails))
+  failed=$((failed + fails))
+}
+count_node() {
+  local log=$1 p f
+  p=$(grep -E '^# pass [0-9]+' "$log" | tail -1 | awk '{print $3}')
+  f=$(grep -E '^# fail [0-9]+' "$log" | tail -1 | awk '{print $3}')
+  if [ -z "$p" ] || [ -z "$f" ]; then failed=$((failed + 1)); return; fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+echo "== build native"
+if bash scripts/build.sh native; then
+  echo "== 1 native Catch2 tests"
+  ctest --test-dir build/native --output-on-failure 2>&1 | tee "$logs/native.log"
+  count_ctest "$logs/native.log"
+else
+  echo "native build failed"; failed=$((failed + 1))
+fi
+
+echo "== build web"
+if bash scripts/build.sh web; then
+  echo "== 2 wasm Catch2 tests (Node)"
+  ctest --test-dir build/web --output-on-failure 2>&1 | tee "$logs/wasm.log"
+  count_ctest "$logs/wasm.log"
+else
+  echo "web build failed"; failed=$((failed + 1))
+fi
+
+echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
+node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs 2>&1 | tee "$logs/node.log"
+count_node "$logs/node.log"
+
+echo "== 4 browser tests (headless Chromium)"
+node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
+count_node "$logs/browser.log"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
