@@ -1,5 +1,7 @@
 #include "core/attention.h"
 
+#include "core/pipeline.h"
+
 #include <cmath>
 #include <string>
 
@@ -47,54 +49,20 @@ AttentionResult attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const
   AttentionResult r;
   r.status = validate_attention_inputs(q, k, v, options);
   if (!r.status.ok) return r;
-  const int n_q = static_cast<int>(q.rows());
-  const int n_k = static_cast<int>(k.rows());
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-
-  // 1 scores = q k^T: how strongly each query points along each key.
-  r.raw_scores.noalias() = q * k.transpose();
-
-  // 2 scale: keeps the variance of the scores near 1 whatever d_k is.
-  r.scale = std::isnan(options.scale) ? default_scale(static_cast<int>(q.cols())) : options.scale;
-  r.scores = r.raw_scores * r.scale;
-
-  // 3 mask: a forbidden key gets the fill, so the softmax gives it (almost) nothing.
-  const bool any_mask = options.causal || options.allowed.size();
-  const BoolMat allowed = any_mask ? attention_mask(n_q, n_k, options) : BoolMat();
-  const float fill = options.fill == MaskFill::NegInfinity ? neg_inf : options.finite_fill;
-  if (any_mask) {
-    for (int i = 0; i < n_q; ++i)
-      for (int j = 0; j < n_k; ++j)
-        if (!allowed(i, j)) r.scores(i, j) = options.fill == MaskFill::NegInfinity
-                                                 ? fill
-                                                 : r.scores(i, j) + fill;
-  }
-
-  // 4 softmax per row. Subtracting the row max changes nothing mathematically and keeps
-  // exp() from overflowing. With the -inf fill, masked entries are written as exact zeros
-  // (vectorised exp(-inf) can return a denormal), and a row with no allowed key gives
-  // zeros and a flag instead of 0/0 = NaN.
-  r.weights.resize(n_q, n_k);
-  r.fully_masked_rows.assign(n_q, 0);
-  for (int i = 0; i < n_q; ++i) {
-    const float row_max = r.scores.row(i).maxCoeff();
-    if (row_max == neg_inf) {
-      r.weights.row(i).setZero();
-      r.fully_masked_rows[i] = 1;
-      continue;
-    }
-    float sum = 0.0f;
-    for (int j = 0; j < n_k; ++j) {
-      const float s = r.scores(i, j);
-      const float e = s == neg_inf ? 0.0f : std::exp(s - row_max);
-      r.weights(i, j) = e;
-      sum += e;
-    }
-    r.weights.row(i) /= sum;
-  }
-
-  // 5 output = weights v: each query's mix of the values it attends to.
-  r.output.noalias() = r.weights * v;
+  // The single-head case of the pipeline: one implementation of the five steps.
+  PipelineConfig config;
+  config.scale_kind = std::isnan(options.scale) ? ScaleKind::Default : ScaleKind::Custom;
+  config.custom_scale = options.scale;
+  config.fill = options.fill;
+  config.finite_fill = options.finite_fill;
+  const BoolMat allowed = attention_mask(static_cast<int>(q.rows()), static_cast<int>(k.rows()), options);
+  HeadTrace t = run_head(q, k, v, allowed, Mat(), config, nullptr, 0);
+  r.raw_scores = std::move(t.raw_scores);
+  r.scale = t.scale;
+  r.scores = std::move(t.masked_scores);
+  r.weights = std::move(t.weights);
+  r.output = std::move(t.output);
+  r.fully_masked_rows = std::move(t.fully_masked_rows);
   return r;
 }
 
