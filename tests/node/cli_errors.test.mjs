@@ -1,0 +1,87 @@
+// attnlab-cli refuses bad input with exit code 2, one line on stderr naming the file and
+// the problem, and leaves no partial output behind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nativeDir } from '../support/paths.mjs';
+
+const cli = path.join(nativeDir, 'attnlab-cli');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-cli-'));
+
+// A minimal .npy writer for the tests (float32 or bool, C order, version 1.0).
+function npy(name, shape, values, descr = '<f4') {
+  const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': ${shapeText}, }`;
+  const total = 10 + header.length + 1;
+  header += ' '.repeat((64 - (total % 64)) % 64) + '\n';
+  const pre = Buffer.alloc(10);
+  Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0]).copy(pre);
+  pre.writeUInt16LE(header.length, 8);
+  const data = descr === '|b1' ? Buffer.from(values.map((v) => (v ? 1 : 0))) : Buffer.from(new Float32Array(values).buffer);
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), data]));
+  return file;
+}
+
+const q = npy('q.npy', [2, 4], [1, 0, 0, 1, 1, 1, 0, 0]);
+const k = npy('k.npy', [3, 4], Array(12).fill(0.5));
+const v = npy('v.npy', [3, 2], [1, 2, 3, 4, 5, 6]);
+
+function cliRun(args) {
+  const out = path.join(dir, 'out-' + Math.random().toString(36).slice(2));
+  const r = spawnSync(cli, [...args, '--out', out], { encoding: 'utf8' });
+  return { ...r, out };
+}
+
+function expectRefusal(args, pattern) {
+  const r = cliRun(args);
+  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
+  assert.match(lines[0], pattern);
+  assert.equal(fs.existsSync(r.out) && fs.readdirSync(r.out).length > 0, false, 'partial output left behind');
+}
+
+test('sdpa writes the three outputs for good input', () => {
+  const r = cliRun(['sdpa', '--q', q, '--k', k, '--v', v]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(fs.readdirSync(r.out).sort(), ['output.npy', 'scores.npy', 'weights.npy']);
+});
+
+test('wrong shapes name the file', () => {
+  expectRefusal(['sdpa', '--q', q, '--k', npy('k5.npy', [3, 5], Array(15).fill(0)), '--v', v], /k5\.npy: last dimension 5 must equal Q's d_k 4/);
+  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', npy('v4.npy', [4, 2], Array(8).fill(0))], /v4\.npy: has 4 rows, K has n_k = 3/);
+  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--mask', npy('m.npy', [2, 2], [1, 1, 1, 1], '|b1')], /m\.npy: shape \(2, 2\) does not end in \(n_q, n_k\)/);
+});
+
+test('NaN, unsupported dtype, truncated and malformed files, missing files', () => {
+  expectRefusal(['sdpa', '--q', npy('nan.npy', [2, 4], [1, NaN, 0, 0, 0, 0, 0, 0]), '--k', k, '--v', v], /nan\.npy contains NaN or Inf at index 1/);
+  expectRefusal(['sdpa', '--q', npy('i8.npy', [2, 4], [0, 0, 0, 0, 0, 0, 0, 0], '<c8'), '--k', k, '--v', v], /i8\.npy: unsupported dtype '<c8'/);
+  const trunc = path.join(dir, 'trunc.npy');
+  fs.writeFileSync(trunc, fs.readFileSync(q).subarray(0, 70));
+  expectRefusal(['sdpa', '--q', trunc, '--k', k, '--v', v], /trunc\.npy: truncated/);
+  const junk = path.join(dir, 'junk.npy');
+  fs.writeFileSync(junk, 'this is not numpy');
+  expectRefusal(['sdpa', '--q', junk, '--k', k, '--v', v], /junk\.npy: /);
+  expectRefusal(['sdpa', '--q', path.join(dir, 'missing.npy'), '--k', k, '--v', v], /missing\.npy: cannot open/);
+});
+
+test('mha: d_model not divisible by heads, bad options', () => {
+  const x = npy('x.npy', [1, 2, 6], Array(12).fill(0.1));
+  const w = npy('w.npy', [18, 6], Array(108).fill(0.01));
+  const wo = npy('wo.npy', [6, 6], Array(36).fill(0.01));
+  expectRefusal(['mha', '--query', x, '--heads', '4', '--in-proj-weight', w, '--out-proj-weight', wo], /embed dim 6 \(from .*x\.npy\) is not divisible by 4 heads/);
+  expectRefusal(['mha', '--query', x, '--heads', 'two', '--in-proj-weight', w, '--out-proj-weight', wo], /--heads needs a whole number/);
+  expectRefusal(['mha', '--query', x, '--heads', '2', '--in-proj-weight', wo, '--out-proj-weight', wo], /wo\.npy: shape \(6, 6\) must be \(3E, E\) = \(18, 6\)/);
+  const r = cliRun(['mha', '--query', x, '--heads', '2', '--in-proj-weight', w, '--out-proj-weight', wo]);
+  assert.equal(r.status, 0, r.stderr);
+});
+
+test('unknown commands and options', () => {
+  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--bogus', '1'], /unknown option '--bogus'/);
+  expectRefusal(['frobnicate'], /unknown command 'frobnicate'/);
+  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--scale', 'nan'], /--scale needs a finite number/);
+});
