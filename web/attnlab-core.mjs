@@ -13,6 +13,16 @@
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // randomNormal({seed, rows, cols}) -> Float32Array of N(0, 1) draws from the project's
 //   generator: the same numbers the desktop build draws for that seed.
+// tokenize(text) -> [{text, start, end, kind}]: words and punctuation for alphabetic
+//   scripts, one token per CJK character, one per emoji sequence; start/end are UTF-8 byte
+//   offsets; kind is "word", "number", "punctuation", "cjk", "emoji" or "other".
+// softmax(row, {stable = true, precision = 'float32' | 'float16'}) ->
+//   {weights, overflow, nan, fullyMasked}: float16 simulates half precision, rounding
+//   every operation; the naive form (stable: false) shows where exp() overflows.
+// multiHeadAttention({x, wq, wk, wv, wo, nq, dModel, heads, causal}) ->
+//   {output: Float32Array (nq*dModel), weights: [Float32Array (nq*nq) per head]}.
+//   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
+//   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 import factory from './attnlab-core-wasm.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
@@ -43,6 +53,24 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null });
+      if (result.error) throw new RangeError(result.error);
+      return result;
+    },
+    tokenize(text) {
+      if (typeof text !== 'string') throw new TypeError('text must be a string');
+      return wasm.tokenize(text).map((t) => ({ ...t, kind: t.kind.toLowerCase() }));
+    },
+    softmax(row, { stable = true, precision = 'float32' } = {}) {
+      if (!(row instanceof Float32Array) && !Array.isArray(row)) throw new TypeError('row must be a Float32Array or an array');
+      if (row.length < 1) throw new RangeError('row must not be empty');
+      if (precision !== 'float32' && precision !== 'float16') throw new RangeError("precision must be 'float32' or 'float16'");
+      return wasm.softmax(Float32Array.from(row), !!stable, precision === 'float16');
+    },
+    multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {
+      checkDim('nq', nq); checkDim('dModel', dModel); checkDim('heads', heads);
+      checkArray('x', x, nq * dModel);
+      for (const [name, w] of [['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkArray(name, w, dModel * dModel);
+      const result = wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal });
       if (result.error) throw new RangeError(result.error);
       return result;
     },

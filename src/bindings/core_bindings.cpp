@@ -3,7 +3,10 @@
 // arrays and are copied into Eigen matrices; results go back as fresh Float32Arrays
 // that own their memory, so they stay valid when the wasm heap grows.
 #include "core/attention.h"
+#include "core/pipeline.h"
 #include "core/rng.h"
+#include "core/softmax.h"
+#include "core/tokenizer.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -65,9 +68,68 @@ val random_normal_js(double seed, int rows, int cols) {
   return float32_copy(m.data(), m.size());
 }
 
+// tokenize(text) -> [{text, start, end, kind}], start/end in UTF-8 bytes of the text.
+val tokenize_js(const std::string& text) {
+  const std::vector<attn::Token> tokens = attn::tokenize(text);
+  val out = val::array();
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    val t = val::object();
+    t.set("text", tokens[i].text);
+    t.set("start", tokens[i].byte_begin);
+    t.set("end", tokens[i].byte_end);
+    t.set("kind", std::string(attn::token_kind_name(tokens[i].kind)));
+    out.set(i, t);
+  }
+  return out;
+}
+
+// softmax(row, stable, half) -> {weights, overflow, nan, fullyMasked}
+val softmax_js(val row, bool stable, bool half) {
+  const std::vector<float> scores = emscripten::convertJSArrayToNumberVector<float>(row);
+  std::vector<float> weights(scores.size());
+  const attn::SoftmaxFlags f = attn::softmax_row(
+      scores.data(), weights.data(), static_cast<int>(scores.size()),
+      stable ? attn::SoftmaxForm::Stable : attn::SoftmaxForm::Naive,
+      half ? attn::Precision::Float16 : attn::Precision::Float32);
+  val out = val::object();
+  out.set("weights", float32_copy(weights.data(), weights.size()));
+  out.set("overflow", f.overflow);
+  out.set("nan", f.nan);
+  out.set("fullyMasked", f.fully_masked);
+  return out;
+}
+
+// multiHeadAttention({x, wq, wk, wv, wo, nq, dModel, heads, causal}) -> {output, weights: [per head]}
+val multi_head_attention_js(val args) {
+  const int nq = args["nq"].as<int>(), d = args["dModel"].as<int>(), heads = args["heads"].as<int>();
+  attn::Mat x;
+  attn::ProjectionWeights w;
+  if (!read_matrix(args["x"], nq, d, x)) return error_result("x must hold nq*dModel numbers");
+  if (!read_matrix(args["wq"], d, d, w.wq)) return error_result("wq must hold dModel*dModel numbers");
+  if (!read_matrix(args["wk"], d, d, w.wk)) return error_result("wk must hold dModel*dModel numbers");
+  if (!read_matrix(args["wv"], d, d, w.wv)) return error_result("wv must hold dModel*dModel numbers");
+  if (!read_matrix(args["wo"], d, d, w.wo)) return error_result("wo must hold dModel*dModel numbers");
+  attn::PipelineConfig config;
+  config.d_model = d;
+  config.heads = heads;
+  config.mask.causal = args["causal"].as<bool>();
+  const attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, config);
+  if (!t.status.ok) return error_result(t.status.message);
+  val out = val::object();
+  out.set("output", float32_copy(t.output.data(), t.output.size()));
+  val weights = val::array();
+  for (size_t h = 0; h < t.heads.size(); ++h)
+    weights.set(h, float32_copy(t.heads[h].weights.data(), t.heads[h].weights.size()));
+  out.set("weights", weights);
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab_core) {
   emscripten::function("attention", &attention_js);
   emscripten::function("randomNormal", &random_normal_js);
+  emscripten::function("tokenize", &tokenize_js);
+  emscripten::function("softmax", &softmax_js);
+  emscripten::function("multiHeadAttention", &multi_head_attention_js);
 }

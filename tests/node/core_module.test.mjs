@@ -71,3 +71,65 @@ test('bad arguments throw a clear error and nothing is computed', () => {
   // The module still works afterwards.
   assert.equal(core.attention(ok).weights.length, 4);
 });
+
+test('tokenize: CJK by character, words and punctuation, byte offsets', () => {
+  const cat = core.tokenize('猫追老鼠');
+  assert.deepEqual(cat.map((t) => t.text), ['猫', '追', '老', '鼠']);
+  assert.ok(cat.every((t) => t.kind === 'cjk'));
+  const mixed = core.tokenize('GPT-4很强，好！');
+  assert.deepEqual(mixed.map((t) => t.text), ['GPT', '-', '4', '很', '强', '，', '好', '！']);
+  assert.deepEqual(mixed.map((t) => t.kind), ['word', 'punctuation', 'number', 'cjk', 'cjk', 'punctuation', 'cjk', 'punctuation']);
+  const bytes = Buffer.from('GPT-4很强，好！');
+  for (const t of mixed) assert.equal(bytes.subarray(t.start, t.end).toString(), t.text);
+  assert.deepEqual(core.tokenize('👨‍👩‍👧 🇨🇳🇺🇸').map((t) => t.kind), ['emoji', 'emoji', 'emoji']);
+  assert.throws(() => core.tokenize(42), /text must be a string/);
+});
+
+test('softmax: float16 naive overflows where stable does not; float32 holds', () => {
+  const row = new Float32Array([12, 10, 11]);
+  const stable16 = core.softmax(row, { precision: 'float16' });
+  const naive16 = core.softmax(row, { precision: 'float16', stable: false });
+  const naive32 = core.softmax(row, { stable: false });
+  assert.equal(stable16.overflow, false);
+  assert.equal(naive16.overflow, true);
+  assert.equal(naive16.nan, true);
+  assert.equal(naive32.overflow, false);
+  const e = [Math.exp(2), 1, Math.exp(1)], s = e[0] + e[1] + e[2];
+  for (let j = 0; j < 3; j++) {
+    assert.ok(Math.abs(naive32.weights[j] - e[j] / s) < 1e-6);
+    assert.ok(Math.abs(stable16.weights[j] - e[j] / s) < 2e-3);
+  }
+  const masked = core.softmax([-Infinity, -Infinity]);
+  assert.equal(masked.fullyMasked, true);
+  assert.deepEqual(Array.from(masked.weights), [0, 0]);
+});
+
+test('multiHeadAttention equals per-head attention written out in JS', () => {
+  const nq = 5, d = 8, heads = 2, dk = d / heads;
+  const x = core.randomNormal({ seed: 1, rows: nq, cols: d });
+  const [wq, wk, wv, wo] = [2, 3, 4, 5].map((seed) => core.randomNormal({ seed, rows: d, cols: d }).map((v) => v / Math.sqrt(d)));
+  const r = core.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel: d, heads, causal: true });
+  assert.equal(r.weights.length, heads);
+  const matmul = (a, b, n, m, p) => {
+    const out = new Float64Array(n * p);
+    for (let i = 0; i < n; i++) for (let j = 0; j < p; j++) { let s = 0; for (let c = 0; c < m; c++) s += a[i * m + c] * b[c * p + j]; out[i * p + j] = s; }
+    return out;
+  };
+  const q = matmul(x, wq, nq, d, d), k = matmul(x, wk, nq, d, d), v = matmul(x, wv, nq, d, d);
+  const concat = new Float64Array(nq * d);
+  for (let h = 0; h < heads; h++) {
+    for (let i = 0; i < nq; i++) {
+      const s = [];
+      for (let j = 0; j <= i; j++) { let dot = 0; for (let c = 0; c < dk; c++) dot += q[i * d + h * dk + c] * k[j * d + h * dk + c]; s.push(dot / Math.sqrt(dk)); }
+      const m = Math.max(...s), e = s.map((z) => Math.exp(z - m)), sum = e.reduce((a, b) => a + b, 0);
+      for (let j = 0; j < nq; j++) {
+        const w = j <= i ? e[j] / sum : 0;
+        assert.ok(Math.abs(r.weights[h][i * nq + j] - w) < 1e-5, `head ${h} weight (${i},${j})`);
+        for (let c = 0; c < dk; c++) concat[i * d + h * dk + c] += w * v[j * d + h * dk + c];
+      }
+    }
+  }
+  const out = matmul(concat, wo, nq, d, d);
+  for (let i = 0; i < nq * d; i++) assert.ok(Math.abs(r.output[i] - out[i]) < 1e-5, `output ${i}`);
+  assert.throws(() => core.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel: d, heads: 3 }), /not divisible by 3 heads/);
+});
