@@ -1,12 +1,13 @@
 // Embind bindings of the math core, behind web/attnlab-core.mjs (which validates the
-// arguments and turns an `error` field into a thrown Error). Inputs arrive as JS typed
-// arrays and are copied into Eigen matrices; results go back as fresh Float32Arrays
-// that own their memory, so they stay valid when the wasm heap grows.
+// arguments and turns an `error` field into a thrown Error): attention, the generator,
+// the tokenizer, softmax and multi-head attention. Other groups live in core_*.cpp files
+// of their own, each with its own EMSCRIPTEN_BINDINGS block.
 #include "core/attention.h"
 #include "core/pipeline.h"
 #include "core/rng.h"
 #include "core/softmax.h"
 #include "core/tokenizer.h"
+#include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -16,27 +17,11 @@
 #include <vector>
 
 using emscripten::val;
+using attn::bindings::error_result;
+using attn::bindings::float32_copy;
+using attn::bindings::read_matrix;
 
 namespace {
-
-val float32_copy(const float* data, size_t count) {
-  // A view on the wasm heap, copied by the Float32Array constructor.
-  return val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
-}
-
-val error_result(const std::string& message) {
-  val out = val::object();
-  out.set("error", message);
-  return out;
-}
-
-// Copies a typed array into a (rows, cols) matrix; false if its length is not rows*cols.
-bool read_matrix(const val& array, int rows, int cols, attn::Mat& out) {
-  const std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
-  if (values.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return false;
-  out = Eigen::Map<const attn::Mat>(values.data(), rows, cols);
-  return true;
-}
 
 // attention({q, k, v, nq, nk, dk, dv, causal, scale}) -> {scores, weights, output} | {error}
 val attention_js(val args) {

@@ -1,184 +1,34 @@
-// attnlab-cli: the attention core without a window, for scripts and other frameworks.
-// Arrays go in and out as NumPy .npy files (float32/float64/bool, C order).
+// attnlab-cli commands on attention itself:
+//   example   the tutorial's worked example, as JSON
+//   random    N(0,1) draws of the project's generator, as JSON
+//   sdpa      scaled dot-product attention, PyTorch's F.scaled_dot_product_attention semantics
+//   mha       multi-head attention, PyTorch's nn.MultiheadAttention(batch_first=True)
+//   softmax   one softmax per row, stable or naive, float32 or simulated float16
 //
-//   example      the tutorial's worked example, as JSON
-//   random       N(0,1) draws of the project's generator, as JSON
-//   sdpa         scaled dot-product attention, PyTorch's F.scaled_dot_product_attention semantics
-//   mha          multi-head attention, PyTorch's nn.MultiheadAttention(batch_first=True)
-//   softmax      one softmax per row, stable or naive, float32 or simulated float16
-//
-// Exit codes: 0 success; 2 bad arguments or input, with one line on stderr naming the
-// file and the problem; no output file is left behind by a failed run.
-//
-// Sections: 1 helpers  2 example/random  3 sdpa  4 mha  5 softmax  6 main
+// Sections: 1 example/random  2 sdpa  3 mha  4 softmax
+#include "cli/cli_common.h"
 #include "core/attention.h"
-#include "core/npy.h"
 #include "core/pipeline.h"
 #include "core/rng.h"
 #include "core/softmax.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <filesystem>
 #include <limits>
-#include <map>
-#include <set>
-#include <string>
-#include <vector>
 
+namespace attn::cli {
 namespace {
 
-using attn::Mat;
-using attn::NpyArray;
-using attn::Status;
 using json = nlohmann::json;
-using Shape = std::vector<std::int64_t>;
-
-constexpr const char* kUsage =
-    "usage: attnlab-cli COMMAND [options]\n"
-    "  example                                   the tutorial's 2-token worked example (JSON)\n"
-    "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n"
-    "  sdpa --q Q.npy --k K.npy --v V.npy [--mask M.npy] [--causal] [--scale S]\n"
-    "       [--score dot|cosine] --out DIR        writes scores.npy, weights.npy, output.npy\n"
-    "  mha --query X.npy [--key K.npy --value V.npy] --heads H --in-proj-weight W.npy\n"
-    "      [--in-proj-bias b.npy] --out-proj-weight Wo.npy [--out-proj-bias bo.npy]\n"
-    "      [--key-padding-mask P.npy] [--attn-mask M.npy] [--causal] --out DIR\n"
-    "                                            writes output.npy, weights.npy (batch, H, n_q, n_k)\n"
-    "  softmax --in S.npy [--naive] [--half] --out DIR\n"
-    "                                            row-wise softmax of the last axis; writes weights.npy\n";
 
 // ---------------------------------------------------------------------------------------
-// 1 helpers
-// ---------------------------------------------------------------------------------------
-
-// Parses "--name value" and "--flag" options; refuses unknown names and repeats.
-struct Options {
-  std::map<std::string, std::string> values;
-  std::set<std::string> flags;
-
-  static Status parse(const std::vector<std::string>& args, const std::set<std::string>& value_names,
-                      const std::set<std::string>& flag_names, Options& out) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (flag_names.count(a)) {
-        out.flags.insert(a);
-      } else if (value_names.count(a)) {
-        if (i + 1 >= args.size()) return Status::error(a + " needs a value");
-        if (out.values.count(a)) return Status::error(a + " is given twice");
-        out.values[a] = args[++i];
-      } else {
-        return Status::error("unknown option '" + a + "'");
-      }
-    }
-    return Status::success();
-  }
-  bool has(const std::string& name) const { return values.count(name) > 0; }
-  const std::string& get(const std::string& name) const { return values.at(name); }
-};
-
-bool parse_float(const std::string& text, float& out) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !std::isfinite(v) || std::fabs(v) > 3.4e38) return false;
-  out = static_cast<float>(v);
-  return true;
-}
-
-bool parse_long(const std::string& text, long long lo, long long hi, long long& out) {
-  char* end = nullptr;
-  const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end || v < lo || v > hi) return false;
-  out = v;
-  return true;
-}
-
-// Reads a float32/float64 array that must be finite. The message names the file.
-Status read_float_array(const std::string& path, NpyArray& array, std::vector<float>& values) {
-  if (Status st = attn::read_npy_file(path, array); !st.ok) return st;
-  if (array.dtype != attn::NpyDtype::Float32 && array.dtype != attn::NpyDtype::Float64)
-    return Status::error(path + ": dtype " + attn::npy_descr(array.dtype) + " is not supported here (use float32 or float64)");
-  if (Status st = attn::check_finite(array, path); !st.ok) return st;
-  values = array.to_float();
-  return Status::success();
-}
-
-// A mask is bool (kept as 0/1) or float (kept as values, -inf allowed, NaN/+inf not).
-struct MaskArray {
-  bool present = false;
-  bool is_bool = false;
-  Shape shape;
-  std::vector<float> values;  // float masks
-  std::vector<std::uint8_t> flags;  // bool masks
-};
-
-Status read_mask(const std::string& path, MaskArray& mask) {
-  NpyArray array;
-  if (Status st = attn::read_npy_file(path, array); !st.ok) return st;
-  mask.present = true;
-  mask.shape = array.shape;
-  if (array.dtype == attn::NpyDtype::Bool) {
-    mask.is_bool = true;
-    mask.flags = array.to_bool();
-    return Status::success();
-  }
-  if (array.dtype != attn::NpyDtype::Float32 && array.dtype != attn::NpyDtype::Float64)
-    return Status::error(path + ": a mask must be bool or float, not " + attn::npy_descr(array.dtype));
-  mask.values = array.to_float();
-  for (size_t i = 0; i < mask.values.size(); ++i)
-    if (std::isnan(mask.values[i]) || mask.values[i] == std::numeric_limits<float>::infinity())
-      return Status::error(path + ": contains NaN or +inf at index " + std::to_string(i) + " (only -inf may mask)");
-  return Status::success();
-}
-
-std::int64_t product(const Shape& s, size_t from, size_t to) {
-  std::int64_t p = 1;
-  for (size_t i = from; i < to; ++i) p *= s[i];
-  return p;
-}
-
-Mat matrix_at(const std::vector<float>& values, std::int64_t offset, std::int64_t rows, std::int64_t cols) {
-  return Eigen::Map<const Mat>(values.data() + offset, rows, cols);
-}
-
-// Writes every output only after all of them were computed; if one write fails, the ones
-// already written are removed, so a failed run leaves nothing behind.
-Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, NpyArray>>& outputs) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return Status::error(dir + ": cannot create the output folder (" + ec.message() + ")");
-  std::vector<std::string> written;
-  for (const auto& [name, array] : outputs) {
-    const std::string path = (std::filesystem::path(dir) / name).string();
-    if (Status st = attn::write_npy_file(path, array); !st.ok) {
-      for (const std::string& p : written) std::filesystem::remove(p, ec);
-      return st;
-    }
-    written.push_back(path);
-  }
-  return Status::success();
-}
-
-json to_json(const Mat& m) {
-  json rows = json::array();
-  for (int i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (int j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-// ---------------------------------------------------------------------------------------
-// 2 example / random
+// 1 example / random
 // ---------------------------------------------------------------------------------------
 
 Status run_example(const std::vector<std::string>& args) {
   if (!args.empty()) return Status::error("example takes no options");
-  const attn::WorkedExample ex = attn::worked_example();
-  const attn::AttentionResult r = attn::attention(ex.q, ex.k, ex.v);
+  const WorkedExample ex = worked_example();
+  const AttentionResult r = attention(ex.q, ex.k, ex.v);
   json out;
   out["rawScores"] = to_json(r.raw_scores);
   out["scale"] = r.scale;
@@ -199,13 +49,13 @@ Status run_random(const std::vector<std::string>& args) {
     return Status::error("--seed needs a whole number from 0 to 9007199254740991");
   if (!parse_long(o.get("--rows"), 1, 4096, rows)) return Status::error("--rows needs a whole number from 1 to 4096");
   if (!parse_long(o.get("--cols"), 1, 4096, cols)) return Status::error("--cols needs a whole number from 1 to 4096");
-  attn::Rng rng(static_cast<std::uint64_t>(seed));
+  Rng rng(static_cast<std::uint64_t>(seed));
   std::printf("%s\n", to_json(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols))).dump().c_str());
   return Status::success();
 }
 
 // ---------------------------------------------------------------------------------------
-// 3 sdpa: Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading dims = batch
+// 2 sdpa: Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading dims = batch
 // ---------------------------------------------------------------------------------------
 
 Status run_sdpa(const std::vector<std::string>& args) {
@@ -215,13 +65,13 @@ Status run_sdpa(const std::vector<std::string>& args) {
   for (const char* need : {"--q", "--k", "--v", "--out"})
     if (!o.has(need)) return Status::error(std::string("sdpa needs ") + need);
 
-  attn::PipelineConfig config;
+  PipelineConfig config;
   if (o.has("--scale")) {
     if (!parse_float(o.get("--scale"), config.custom_scale)) return Status::error("--scale needs a finite number");
-    config.scale_kind = attn::ScaleKind::Custom;
+    config.scale_kind = ScaleKind::Custom;
   }
   if (o.has("--score")) {
-    if (o.get("--score") == "cosine") config.score = attn::ScoreFunction::Cosine;
+    if (o.get("--score") == "cosine") config.score = ScoreFunction::Cosine;
     else if (o.get("--score") != "dot") return Status::error("--score must be dot or cosine");
   }
   config.mask.causal = o.flags.count("--causal") > 0;
@@ -233,13 +83,13 @@ Status run_sdpa(const std::vector<std::string>& args) {
   if (Status st = read_float_array(kp, ka, k); !st.ok) return st;
   if (Status st = read_float_array(vp, va, v); !st.ok) return st;
   const size_t rank = qa.shape.size();
-  if (rank < 2) return Status::error(qp + ": needs at least 2 dimensions (n_q, d_k), has shape " + attn::npy_shape_string(qa.shape));
+  if (rank < 2) return Status::error(qp + ": needs at least 2 dimensions (n_q, d_k), has shape " + npy_shape_string(qa.shape));
   if (ka.shape.size() != rank) return Status::error(kp + ": has " + std::to_string(ka.shape.size()) + " dimensions, Q has " + std::to_string(rank));
   if (va.shape.size() != rank) return Status::error(vp + ": has " + std::to_string(va.shape.size()) + " dimensions, Q has " + std::to_string(rank));
   for (size_t d = 0; d + 2 < rank; ++d)
     if (ka.shape[d] != qa.shape[d] || va.shape[d] != qa.shape[d])
-      return Status::error("batch dimensions differ: Q " + attn::npy_shape_string(qa.shape) + ", K " +
-                           attn::npy_shape_string(ka.shape) + ", V " + attn::npy_shape_string(va.shape));
+      return Status::error("batch dimensions differ: Q " + npy_shape_string(qa.shape) + ", K " +
+                           npy_shape_string(ka.shape) + ", V " + npy_shape_string(va.shape));
   const std::int64_t n_q = qa.shape[rank - 2], d_k = qa.shape[rank - 1];
   const std::int64_t n_k = ka.shape[rank - 2], d_v = va.shape[rank - 1];
   if (ka.shape[rank - 1] != d_k) return Status::error(kp + ": last dimension " + std::to_string(ka.shape[rank - 1]) + " must equal Q's d_k " + std::to_string(d_k));
@@ -255,12 +105,12 @@ Status run_sdpa(const std::vector<std::string>& args) {
     if (Status st = read_mask(mp, mask); !st.ok) return st;
     const size_t mr = mask.shape.size();
     if (mr < 2 || mask.shape[mr - 2] != n_q || mask.shape[mr - 1] != n_k || mr > rank)
-      return Status::error(mp + ": shape " + attn::npy_shape_string(mask.shape) + " does not end in (n_q, n_k) = (" +
+      return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not end in (n_q, n_k) = (" +
                            std::to_string(n_q) + ", " + std::to_string(n_k) + ") or has more dimensions than Q");
     for (size_t d = 0; d + 2 < mr; ++d) {
       const std::int64_t qd = qa.shape[rank - mr + d];
       if (mask.shape[d] != 1 && mask.shape[d] != qd)
-        return Status::error(mp + ": shape " + attn::npy_shape_string(mask.shape) + " does not broadcast against Q " + attn::npy_shape_string(qa.shape));
+        return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not broadcast against Q " + npy_shape_string(qa.shape));
     }
   }
 
@@ -274,7 +124,7 @@ Status run_sdpa(const std::vector<std::string>& args) {
   std::vector<float> scores_all(batch * n_q * n_k), weights_all(batch * n_q * n_k), output_all(batch * n_q * d_v);
 
   for (std::int64_t b = 0; b < batch; ++b) {
-    attn::PipelineConfig c = config;
+    PipelineConfig c = config;
     if (mask.present) {
       // Index of this batch entry in the (broadcast) mask.
       const size_t mr = mask.shape.size();
@@ -296,11 +146,11 @@ Status run_sdpa(const std::vector<std::string>& args) {
         c.additive_mask = matrix_at(mask.values, offset, n_q, n_k);
       }
     }
-    const attn::PipelineTrace t = attn::run_pipeline_qkv(matrix_at(q, b * n_q * d_k, n_q, d_k),
+    const PipelineTrace t = run_pipeline_qkv(matrix_at(q, b * n_q * d_k, n_q, d_k),
                                                           matrix_at(k, b * n_k * d_k, n_k, d_k),
                                                           matrix_at(v, b * n_k * d_v, n_k, d_v), c);
     if (!t.status.ok) return Status::error("sdpa: " + t.status.message);
-    const attn::HeadTrace& h = t.heads[0];
+    const HeadTrace& h = t.heads[0];
     std::copy(h.masked_scores.data(), h.masked_scores.data() + n_q * n_k, scores_all.begin() + b * n_q * n_k);
     std::copy(h.weights.data(), h.weights.data() + n_q * n_k, weights_all.begin() + b * n_q * n_k);
     std::copy(h.output.data(), h.output.data() + n_q * d_v, output_all.begin() + b * n_q * d_v);
@@ -311,7 +161,7 @@ Status run_sdpa(const std::vector<std::string>& args) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 4 mha: nn.MultiheadAttention(embed_dim=E, num_heads=H, batch_first=True)
+// 3 mha: nn.MultiheadAttention(embed_dim=E, num_heads=H, batch_first=True)
 // ---------------------------------------------------------------------------------------
 
 // Reads X as (batch, n, E) or unbatched (n, E); returns batch (0 = unbatched input).
@@ -325,7 +175,7 @@ Status read_sequence(const std::string& path, std::int64_t embed, NpyArray& a, s
     batch = a.shape[0];
     n = a.shape[1];
   } else {
-    return Status::error(path + ": shape " + attn::npy_shape_string(a.shape) + " must be (batch, n, E) or (n, E)");
+    return Status::error(path + ": shape " + npy_shape_string(a.shape) + " must be (batch, n, E) or (n, E)");
   }
   if (embed >= 0 && a.shape.back() != embed)
     return Status::error(path + ": last dimension " + std::to_string(a.shape.back()) + " must be E = " + std::to_string(embed));
@@ -368,12 +218,12 @@ Status run_mha(const std::vector<std::string>& args) {
   }
   const std::string wp = o.get("--in-proj-weight"), wop = o.get("--out-proj-weight");
   if (Status st = read_float_array(wp, wa, w); !st.ok) return st;
-  if (wa.shape != Shape{3 * E, E}) return Status::error(wp + ": shape " + attn::npy_shape_string(wa.shape) + " must be (3E, E) = (" + std::to_string(3 * E) + ", " + std::to_string(E) + ")");
+  if (wa.shape != Shape{3 * E, E}) return Status::error(wp + ": shape " + npy_shape_string(wa.shape) + " must be (3E, E) = (" + std::to_string(3 * E) + ", " + std::to_string(E) + ")");
   if (Status st = read_float_array(wop, woa, wo); !st.ok) return st;
-  if (woa.shape != Shape{E, E}) return Status::error(wop + ": shape " + attn::npy_shape_string(woa.shape) + " must be (E, E) = (" + std::to_string(E) + ", " + std::to_string(E) + ")");
+  if (woa.shape != Shape{E, E}) return Status::error(wop + ": shape " + npy_shape_string(woa.shape) + " must be (E, E) = (" + std::to_string(E) + ", " + std::to_string(E) + ")");
 
   // PyTorch's Linear computes x W^T + b; ours is x W + b, so the weights are transposed.
-  attn::ProjectionWeights pw;
+  ProjectionWeights pw;
   const Mat w_in = matrix_at(w, 0, 3 * E, E);
   pw.wq = w_in.topRows(E).transpose();
   pw.wk = w_in.middleRows(E, E).transpose();
@@ -383,17 +233,17 @@ Status run_mha(const std::vector<std::string>& args) {
     NpyArray ba;
     std::vector<float> b;
     if (Status st = read_float_array(o.get("--in-proj-bias"), ba, b); !st.ok) return st;
-    if (ba.shape != Shape{3 * E}) return Status::error(o.get("--in-proj-bias") + ": shape " + attn::npy_shape_string(ba.shape) + " must be (3E,) = (" + std::to_string(3 * E) + ",)");
-    pw.bq = Eigen::Map<const attn::RowVec>(b.data(), E);
-    pw.bk = Eigen::Map<const attn::RowVec>(b.data() + E, E);
-    pw.bv = Eigen::Map<const attn::RowVec>(b.data() + 2 * E, E);
+    if (ba.shape != Shape{3 * E}) return Status::error(o.get("--in-proj-bias") + ": shape " + npy_shape_string(ba.shape) + " must be (3E,) = (" + std::to_string(3 * E) + ",)");
+    pw.bq = Eigen::Map<const RowVec>(b.data(), E);
+    pw.bk = Eigen::Map<const RowVec>(b.data() + E, E);
+    pw.bv = Eigen::Map<const RowVec>(b.data() + 2 * E, E);
   }
   if (o.has("--out-proj-bias")) {
     NpyArray ba;
     std::vector<float> b;
     if (Status st = read_float_array(o.get("--out-proj-bias"), ba, b); !st.ok) return st;
-    if (ba.shape != Shape{E}) return Status::error(o.get("--out-proj-bias") + ": shape " + attn::npy_shape_string(ba.shape) + " must be (E,) = (" + std::to_string(E) + ",)");
-    pw.bo = Eigen::Map<const attn::RowVec>(b.data(), E);
+    if (ba.shape != Shape{E}) return Status::error(o.get("--out-proj-bias") + ": shape " + npy_shape_string(ba.shape) + " must be (E,) = (" + std::to_string(E) + ",)");
+    pw.bo = Eigen::Map<const RowVec>(b.data(), E);
   }
 
   const std::int64_t B = batch == 0 ? 1 : batch;
@@ -404,7 +254,7 @@ Status run_mha(const std::vector<std::string>& args) {
     const std::string p = o.get("--key-padding-mask");
     if (Status st = read_mask(p, kpm); !st.ok) return st;
     const Shape want = batch == 0 ? Shape{n_k} : Shape{batch, n_k};
-    if (kpm.shape != want) return Status::error(p + ": shape " + attn::npy_shape_string(kpm.shape) + " must be " + attn::npy_shape_string(want));
+    if (kpm.shape != want) return Status::error(p + ": shape " + npy_shape_string(kpm.shape) + " must be " + npy_shape_string(want));
   }
   // attn_mask: (n_q, n_k) or (batch * H, n_q, n_k); bool True = not allowed, float = added.
   if (o.has("--attn-mask")) {
@@ -412,17 +262,17 @@ Status run_mha(const std::vector<std::string>& args) {
     if (Status st = read_mask(p, am); !st.ok) return st;
     const Shape two{n_q, n_k}, three{B * heads, n_q, n_k};
     if (am.shape != two && am.shape != three)
-      return Status::error(p + ": shape " + attn::npy_shape_string(am.shape) + " must be " + attn::npy_shape_string(two) + " or " + attn::npy_shape_string(three));
+      return Status::error(p + ": shape " + npy_shape_string(am.shape) + " must be " + npy_shape_string(two) + " or " + npy_shape_string(three));
   }
 
   const float neg_inf = -std::numeric_limits<float>::infinity();
-  attn::PipelineConfig config;
+  PipelineConfig config;
   config.d_model = static_cast<int>(E);
   config.heads = static_cast<int>(heads);
   config.mask.causal = o.flags.count("--causal") > 0;
   std::vector<float> out_all(B * n_q * E), weights_all(B * heads * n_q * n_k);
   for (std::int64_t b = 0; b < B; ++b) {
-    attn::PipelineConfig c = config;
+    PipelineConfig c = config;
     // Both masks become one additive mask per head: -inf where not allowed, floats added.
     Mat shared = Mat::Zero(n_q, n_k);
     if (kpm.present)
@@ -443,7 +293,7 @@ Status run_mha(const std::vector<std::string>& args) {
           per_head.data()[i] = am.is_bool ? (am.flags[offset + i] ? neg_inf : 0.0f) : am.values[offset + i];
         c.head_additive_masks.push_back(per_head);
       }
-    const attn::PipelineTrace t = attn::run_pipeline(matrix_at(x, b * n_q * E, n_q, E),
+    const PipelineTrace t = run_pipeline(matrix_at(x, b * n_q * E, n_q, E),
                                                      matrix_at(kx, b * n_k * E, n_k, E),
                                                      matrix_at(vx, b * n_k * E, n_k, E), pw, c);
     if (!t.status.ok) return Status::error("mha: " + t.status.message);
@@ -459,7 +309,7 @@ Status run_mha(const std::vector<std::string>& args) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 5 softmax
+// 4 softmax
 // ---------------------------------------------------------------------------------------
 
 Status run_softmax(const std::vector<std::string>& args) {
@@ -467,19 +317,19 @@ Status run_softmax(const std::vector<std::string>& args) {
   if (Status st = Options::parse(args, {"--in", "--out"}, {"--naive", "--half"}, o); !st.ok) return st;
   if (!o.has("--in") || !o.has("--out")) return Status::error("softmax needs --in and --out");
   NpyArray a;
-  if (Status st = attn::read_npy_file(o.get("--in"), a); !st.ok) return st;
-  if (a.dtype != attn::NpyDtype::Float32 && a.dtype != attn::NpyDtype::Float64 && a.dtype != attn::NpyDtype::Float16)
-    return Status::error(o.get("--in") + ": dtype " + attn::npy_descr(a.dtype) + " is not a float type");
+  if (Status st = read_npy_file(o.get("--in"), a); !st.ok) return st;
+  if (a.dtype != NpyDtype::Float32 && a.dtype != NpyDtype::Float64 && a.dtype != NpyDtype::Float16)
+    return Status::error(o.get("--in") + ": dtype " + npy_descr(a.dtype) + " is not a float type");
   if (a.shape.empty() || a.shape.back() < 1) return Status::error(o.get("--in") + ": needs a non-empty last axis");
   // Infinities and NaN are allowed here on purpose: showing what they do is the point.
   const std::vector<float> s = a.to_float();
   std::vector<float> w(s.size());
   const int n = static_cast<int>(a.shape.back());
-  const auto form = o.flags.count("--naive") ? attn::SoftmaxForm::Naive : attn::SoftmaxForm::Stable;
-  const auto precision = o.flags.count("--half") ? attn::Precision::Float16 : attn::Precision::Float32;
-  attn::SoftmaxFlags all;
+  const auto form = o.flags.count("--naive") ? SoftmaxForm::Naive : SoftmaxForm::Stable;
+  const auto precision = o.flags.count("--half") ? Precision::Float16 : Precision::Float32;
+  SoftmaxFlags all;
   for (size_t row = 0; row * n < s.size(); ++row) {
-    const attn::SoftmaxFlags f = attn::softmax_row(s.data() + row * n, w.data() + row * n, n, form, precision);
+    const SoftmaxFlags f = softmax_row(s.data() + row * n, w.data() + row * n, n, form, precision);
     all.overflow |= f.overflow;
     all.nan |= f.nan;
     all.fully_masked |= f.fully_masked;
@@ -491,31 +341,21 @@ Status run_softmax(const std::vector<std::string>& args) {
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------
-// 6 main
-// ---------------------------------------------------------------------------------------
+ATTNLAB_CLI_COMMAND(example, "example", "  example                                   the tutorial's 2-token worked example (JSON)\n", run_example);
+ATTNLAB_CLI_COMMAND(random, "random", "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n", run_random);
+ATTNLAB_CLI_COMMAND(sdpa, "sdpa",
+                    "  sdpa --q Q.npy --k K.npy --v V.npy [--mask M.npy] [--causal] [--scale S]\n"
+                    "       [--score dot|cosine] --out DIR        writes scores.npy, weights.npy, output.npy\n",
+                    run_sdpa);
+ATTNLAB_CLI_COMMAND(mha, "mha",
+                    "  mha --query X.npy [--key K.npy --value V.npy] --heads H --in-proj-weight W.npy\n"
+                    "      [--in-proj-bias b.npy] --out-proj-weight Wo.npy [--out-proj-bias bo.npy]\n"
+                    "      [--key-padding-mask P.npy] [--attn-mask M.npy] [--causal] --out DIR\n"
+                    "                                            writes output.npy, weights.npy (batch, H, n_q, n_k)\n",
+                    run_mha);
+ATTNLAB_CLI_COMMAND(softmax, "softmax",
+                    "  softmax --in S.npy [--naive] [--half] --out DIR\n"
+                    "                                            row-wise softmax of the last axis; writes weights.npy\n",
+                    run_softmax);
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
-  }
-  const std::string command = argv[1];
-  const std::vector<std::string> rest(argv + 2, argv + argc);
-  if (command == "--help" || command == "-h" || command == "help") {
-    std::fputs(kUsage, stdout);
-    return 0;
-  }
-  Status st;
-  if (command == "example") st = run_example(rest);
-  else if (command == "random") st = run_random(rest);
-  else if (command == "sdpa") st = run_sdpa(rest);
-  else if (command == "mha") st = run_mha(rest);
-  else if (command == "softmax") st = run_softmax(rest);
-  else st = Status::error("unknown command '" + command + "' (see attnlab-cli --help)");
-  if (!st.ok) {
-    std::fprintf(stderr, "attnlab-cli: %s\n", st.message.c_str());
-    return 2;
-  }
-  return 0;
-}
+}  // namespace attn::cli

@@ -1,0 +1,35 @@
+// Helpers shared by the Embind binding files: typed arrays in, typed arrays out.
+// Inputs are copied into Eigen matrices; results go back as fresh Float32Arrays that own
+// their memory, so they stay valid when the wasm heap grows.
+#pragma once
+
+#include "core/types.h"
+
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+namespace attn::bindings {
+
+inline emscripten::val float32_copy(const float* data, size_t count) {
+  // A view on the wasm heap, copied by the Float32Array constructor.
+  return emscripten::val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
+}
+
+// {error: message}; the JS wrapper turns it into a thrown Error.
+inline emscripten::val error_result(const std::string& message) {
+  emscripten::val out = emscripten::val::object();
+  out.set("error", message);
+  return out;
+}
+
+// Copies a typed array into a (rows, cols) matrix; false if its length is not rows*cols.
+inline bool read_matrix(const emscripten::val& array, int rows, int cols, Mat& out) {
+  const std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
+  if (values.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return false;
+  out = Eigen::Map<const Mat>(values.data(), rows, cols);
+  return true;
+}
+
+}  // namespace attn::bindings

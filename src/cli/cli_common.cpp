@@ -1,0 +1,121 @@
+#include "cli/cli_common.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+
+namespace attn::cli {
+
+namespace {
+std::vector<Command>& registry() {
+  static std::vector<Command> list;  // filled by static registrars before main()
+  return list;
+}
+}  // namespace
+
+bool register_command(const Command& command) {
+  registry().push_back(command);
+  return true;
+}
+
+const std::vector<Command>& commands() { return registry(); }
+
+Status Options::parse(const Args& args, const std::set<std::string>& value_names,
+                      const std::set<std::string>& flag_names, Options& out) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (flag_names.count(a)) {
+      out.flags.insert(a);
+    } else if (value_names.count(a)) {
+      if (i + 1 >= args.size()) return Status::error(a + " needs a value");
+      if (out.values.count(a)) return Status::error(a + " is given twice");
+      out.values[a] = args[++i];
+    } else {
+      return Status::error("unknown option '" + a + "'");
+    }
+  }
+  return Status::success();
+}
+
+bool parse_float(const std::string& text, float& out) {
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end || !std::isfinite(v) || std::fabs(v) > 3.4e38) return false;
+  out = static_cast<float>(v);
+  return true;
+}
+
+bool parse_long(const std::string& text, long long lo, long long hi, long long& out) {
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end || v < lo || v > hi) return false;
+  out = v;
+  return true;
+}
+
+Status read_float_array(const std::string& path, NpyArray& array, std::vector<float>& values) {
+  if (Status st = read_npy_file(path, array); !st.ok) return st;
+  if (array.dtype != NpyDtype::Float32 && array.dtype != NpyDtype::Float64)
+    return Status::error(path + ": dtype " + npy_descr(array.dtype) + " is not supported here (use float32 or float64)");
+  if (Status st = check_finite(array, path); !st.ok) return st;
+  values = array.to_float();
+  return Status::success();
+}
+
+Status read_mask(const std::string& path, MaskArray& mask) {
+  NpyArray array;
+  if (Status st = read_npy_file(path, array); !st.ok) return st;
+  mask.present = true;
+  mask.shape = array.shape;
+  if (array.dtype == NpyDtype::Bool) {
+    mask.is_bool = true;
+    mask.flags = array.to_bool();
+    return Status::success();
+  }
+  if (array.dtype != NpyDtype::Float32 && array.dtype != NpyDtype::Float64)
+    return Status::error(path + ": a mask must be bool or float, not " + npy_descr(array.dtype));
+  mask.values = array.to_float();
+  for (size_t i = 0; i < mask.values.size(); ++i)
+    if (std::isnan(mask.values[i]) || mask.values[i] == std::numeric_limits<float>::infinity())
+      return Status::error(path + ": contains NaN or +inf at index " + std::to_string(i) + " (only -inf may mask)");
+  return Status::success();
+}
+
+std::int64_t product(const Shape& s, size_t from, size_t to) {
+  std::int64_t p = 1;
+  for (size_t i = from; i < to; ++i) p *= s[i];
+  return p;
+}
+
+Mat matrix_at(const std::vector<float>& values, std::int64_t offset, std::int64_t rows, std::int64_t cols) {
+  return Eigen::Map<const Mat>(values.data() + offset, rows, cols);
+}
+
+Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, NpyArray>>& outputs) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::error(dir + ": cannot create the output folder (" + ec.message() + ")");
+  std::vector<std::string> written;
+  for (const auto& [name, array] : outputs) {
+    const std::string path = (std::filesystem::path(dir) / name).string();
+    if (Status st = attn::write_npy_file(path, array); !st.ok) {
+      for (const std::string& p : written) std::filesystem::remove(p, ec);
+      return st;
+    }
+    written.push_back(path);
+  }
+  return Status::success();
+}
+
+nlohmann::json to_json(const Mat& m) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (int i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int j = 0; j < m.cols(); ++j) row.push_back(m(i, j));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace attn::cli

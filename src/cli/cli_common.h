@@ -1,0 +1,73 @@
+// Shared pieces of attnlab-cli: the command registry, option parsing, and reading and
+// writing the .npy files every command exchanges. Each command lives in its own cmd_*.cpp
+// and registers itself with ATTNLAB_CLI_COMMAND, so adding one touches no other file.
+#pragma once
+
+#include "core/npy.h"
+#include "core/types.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attn::cli {
+
+using Shape = std::vector<std::int64_t>;
+using Args = std::vector<std::string>;
+
+struct Command {
+  const char* name;
+  const char* usage;  // lines for --help, each starting with two spaces
+  Status (*run)(const Args& args);
+};
+
+// Registers a command at start-up; returns true so it can initialise a static.
+bool register_command(const Command& command);
+const std::vector<Command>& commands();
+
+#define ATTNLAB_CLI_COMMAND(id, name, usage, fn) \
+  static const bool attnlab_cli_registered_##id = ::attn::cli::register_command({name, usage, fn})
+
+// "--name value" options and "--flag" switches; unknown names and repeats are refused.
+struct Options {
+  std::map<std::string, std::string> values;
+  std::set<std::string> flags;
+
+  static Status parse(const Args& args, const std::set<std::string>& value_names,
+                      const std::set<std::string>& flag_names, Options& out);
+  bool has(const std::string& name) const { return values.count(name) > 0; }
+  bool flag(const std::string& name) const { return flags.count(name) > 0; }
+  const std::string& get(const std::string& name) const { return values.at(name); }
+};
+
+bool parse_float(const std::string& text, float& out);
+bool parse_long(const std::string& text, long long lo, long long hi, long long& out);
+
+// Reads a float32/float64 array that must be finite. The message names the file.
+Status read_float_array(const std::string& path, NpyArray& array, std::vector<float>& values);
+
+// A mask file: bool (kept as 0/1 flags) or float (values; -inf allowed, NaN/+inf not).
+struct MaskArray {
+  bool present = false;
+  bool is_bool = false;
+  Shape shape;
+  std::vector<float> values;
+  std::vector<std::uint8_t> flags;
+};
+Status read_mask(const std::string& path, MaskArray& mask);
+
+std::int64_t product(const Shape& s, size_t from, size_t to);
+Mat matrix_at(const std::vector<float>& values, std::int64_t offset, std::int64_t rows, std::int64_t cols);
+
+// Writes every output only after all were computed; if one write fails, the ones already
+// written are removed, so a failed run leaves nothing behind.
+Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, NpyArray>>& outputs);
+
+nlohmann::json to_json(const Mat& m);
+
+}  // namespace attn::cli

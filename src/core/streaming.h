@@ -1,0 +1,34 @@
+// Exact attention without the n x n matrix: online softmax over tiles of keys.
+//
+// For each block of queries, keys and values are visited tile by tile; a running row max
+// m, running sum l and running output o are rescaled whenever a new tile raises the max
+// (o <- o e^{m_old - m_new} + e^{s - m_new} v), so the result equals softmax(q k^T s) v
+// while memory stays O(n d). This is the path for long inputs whenever the weights are not
+// displayed; it returns the output only (no scores, no weights).
+//
+// Shapes: q (n_q, d_k), k (n_k, d_k), v (n_k, d_v) -> output (n_q, d_v).
+#pragma once
+
+#include "core/types.h"
+
+#include <limits>
+
+namespace attn {
+
+struct StreamingOptions {
+  float scale = std::numeric_limits<float>::quiet_NaN();  // NaN = 1/sqrt(d_k)
+  bool causal = false;  // query i sees keys j <= i (top-left aligned)
+  int window = 0;       // > 0: query i sees keys with |i - j| <= window (with causal: i - window <= j <= i)
+  int query_block = 64;  // rows of q per block
+  int key_tile = 256;    // keys per tile
+};
+
+struct StreamingResult {
+  Mat output;  // (n_q, d_v); a query with no allowed key gets a zero row
+  Status status;
+};
+
+StreamingResult streaming_attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                                    const Eigen::Ref<const Mat>& v, const StreamingOptions& options = {});
+
+}  // namespace attn
