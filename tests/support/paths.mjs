@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const nativeDir = path.join(root, 'build', 'native');
-export const distDir = path.join(root, 'build', 'web', 'dist');
+// ATTNLAB_NATIVE_DIR / ATTNLAB_DIST_DIR point the tests at other build folders.
+export const nativeDir = process.env.ATTNLAB_NATIVE_DIR || path.join(root, 'build', 'native');
+export const distDir = process.env.ATTNLAB_DIST_DIR || path.join(root, 'build', 'web', 'dist');
 export const artifactsDir = path.join(root, 'build', 'test-artifacts');
 fs.mkdirSync(artifactsDir, { recursive: true });
