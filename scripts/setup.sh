@@ -21,7 +21,7 @@ apt_pkgs=(
   libeigen3-dev libglfw3-dev catch2 nlohmann-json3-dev
   chromium xvfb xauth imagemagick
   python3-numpy python3-torch
-  fonts-wqy-microhei
+  fonts-wqy-microhei fonttools
   dpkg-dev
 )
 

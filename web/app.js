@@ -5,12 +5,25 @@
 //   attnlab.setState(patch)  promise, resolved after the change is computed and drawn;
 //                            rejected with the reason if the patch is refused (state kept)
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
-//   attnlab.layout()         where the heatmap is, in CSS pixels of the page
+//   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
+
+// Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
+// them, so it would eat keys typed into the page's own fields. This listener, added before
+// the app starts, lets the app see keys only while its canvas has the focus.
+const canvasEl = document.getElementById('canvas');
+for (const type of ['keydown', 'keyup', 'keypress']) {
+  window.addEventListener(type, (event) => {
+    if (document.activeElement !== canvasEl) event.stopImmediatePropagation();
+  }, true);
+}
+canvasEl.addEventListener('mousedown', () => canvasEl.focus());
 
 const statusBox = document.getElementById('status');
 const statusText = document.getElementById('status-text');
 const statusProgress = document.getElementById('status-progress');
-const canvas = document.getElementById('canvas');
+const canvas = canvasEl;
+const sentenceField = document.getElementById('sentence');
+const notice = document.getElementById('notice');
 
 function showError(message) {
   statusBox.hidden = false;
@@ -85,15 +98,18 @@ async function start() {
       await frameAfter(module.framesDrawn() + 1);
       return handle.getState();
     },
-    getMatrix: (name) => module.getMatrix(String(name)),
+    getMatrix: (name, head = 0) => module.getMatrix(String(name), head | 0),
     layout: () => {
       const l = module.layout();
       const rect = canvas.getBoundingClientRect();
       const sx = rect.width / Math.max(1, l.framebufferWidth);
       const sy = rect.height / Math.max(1, l.framebufferHeight);
+      const heatmaps = {};
+      for (const [id, h] of Object.entries(l.heatmaps)) {
+        heatmaps[id] = { ...h, x: rect.left + h.x * sx, y: rect.top + h.y * sy, w: h.w * sx, h: h.h * sy };
+      }
       return {
-        heatmap: { x: rect.left + l.heatmap.x * sx, y: rect.top + l.heatmap.y * sy,
-                   w: l.heatmap.w * sx, h: l.heatmap.h * sy },
+        heatmaps, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };
@@ -102,8 +118,60 @@ async function start() {
   };
   await frameAfter(0);
   statusBox.hidden = true;
-  canvas.focus();
+  bridgeSentenceField(handle);
+  loadCjkFont(module);
   return handle;
+}
+
+// The sentence is typed into a real text field (IMEs, paste, mobile keyboards), then
+// handed to the app; a refused sentence leaves the scene as it was and says why.
+function bridgeSentenceField(handle) {
+  let composing = false;
+  let timer = 0;
+  const apply = () => {
+    handle.setState({ sentence: sentenceField.value }).then(
+      () => { notice.textContent = ''; },
+      (error) => { notice.textContent = error.message; });
+  };
+  sentenceField.value = handle.getState().sentence;
+  sentenceField.addEventListener('compositionstart', () => { composing = true; });
+  sentenceField.addEventListener('compositionend', () => { composing = false; apply(); });
+  sentenceField.addEventListener('input', (event) => {
+    if (composing || event.isComposing) return;
+    clearTimeout(timer);
+    timer = setTimeout(apply, 120);
+  });
+  // Presets chosen inside the app change the sentence: show it in the field.
+  setInterval(() => {
+    if (document.activeElement === sentenceField) return;
+    const current = handle.getState().sentence;
+    if (sentenceField.value !== current) sentenceField.value = current;
+  }, 300);
+  document.getElementById('present').addEventListener('click', async () => {
+    const lab = document.getElementById('lab');
+    const on = !document.fullscreenElement;
+    try {
+      if (on) await lab.requestFullscreen();
+      else await document.exitFullscreen();
+    } catch {
+      // Fullscreen may be refused (iframes, some browsers): presentation mode still applies.
+    }
+    await handle.setState({ presentation: on });
+    canvas.focus();
+  });
+}
+
+// CJK glyphs come from a font of their own, fetched after the first frame so the page
+// never waits for it; the app rebuilds its glyph atlas with the characters in use.
+async function loadCjkFont(module) {
+  try {
+    const response = await fetch('fonts/cjk.ttf');
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    module.loadCjkFont(new Uint8Array(await response.arrayBuffer()));
+    window.attnlab.cjkFontLoaded = true;
+  } catch (error) {
+    console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
+  }
 }
 
 const ready = start().catch((error) => {

@@ -1,151 +1,446 @@
 #include "app/app_state.h"
 
 #include "core/rng.h"
+#include "core/softmax.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace attn {
 
 using json = nlohmann::json;
 
 const char* to_string(SceneSource s) {
-  return s == SceneSource::WorkedExample ? "worked-example" : "random";
+  return s == SceneSource::WorkedExample ? "worked-example" : "generated";
 }
 
-const char* to_string(MaskKind m) { return m == MaskKind::Causal ? "causal" : "none"; }
+const char* to_string(Panel p) {
+  switch (p) {
+    case Panel::Pipeline: return "pipeline";
+    case Panel::Token: return "token";
+    case Panel::Heads: return "heads";
+    case Panel::Compare: return "compare";
+  }
+  return "pipeline";
+}
 
-Settings clamped(Settings s) {
-  s.n = std::clamp(s.n, 1, kMaxTokens);
-  s.d_k = std::clamp(s.d_k, 1, kMaxDk);
-  if (!std::isfinite(s.custom_scale)) s.custom_scale = 1.0f;
-  s.custom_scale = std::clamp(s.custom_scale, -100.0f, 100.0f);
+const char* to_string(ScoreFunction f) {
+  switch (f) {
+    case ScoreFunction::Dot: return "dot";
+    case ScoreFunction::Cosine: return "cosine";
+    case ScoreFunction::Additive: return "additive";
+  }
+  return "dot";
+}
+
+namespace {
+
+const char* to_string(Theme t) {
+  return t == Theme::Light ? "light" : t == Theme::HighContrast ? "high-contrast" : "dark";
+}
+
+void clamp_math(MathSettings& m, int n) {
+  if (!std::isfinite(m.custom_scale)) m.custom_scale = 1.0f;
+  m.custom_scale = std::clamp(m.custom_scale, -100.0f, 100.0f);
+  if (!std::isfinite(m.temperature)) m.temperature = 1.0f;
+  m.temperature = std::clamp(m.temperature, 0.01f, 100.0f);
+  m.mask.window = std::clamp(m.mask.window, 0, kMaxTokens);
+  m.mask.stride = std::clamp(m.mask.stride, 0, kMaxTokens);
+  m.mask.block = std::clamp(m.mask.block, 0, kMaxTokens);
+  // Token indices past the end of the sentence are dropped, duplicates removed.
+  for (std::vector<int>* list : {&m.mask.global_tokens, &m.mask.padding_tokens}) {
+    list->erase(std::remove_if(list->begin(), list->end(), [n](int t) { return t < 0 || t >= n; }), list->end());
+    std::sort(list->begin(), list->end());
+    list->erase(std::unique(list->begin(), list->end()), list->end());
+  }
+  if (!std::isfinite(m.finite_fill)) m.finite_fill = -1e9f;
+  m.finite_fill = std::clamp(m.finite_fill, -1e30f, 0.0f);
+}
+
+}  // namespace
+
+Status check_sentence(const std::string& sentence) {
+  if (sentence.size() > static_cast<size_t>(kMaxSentenceBytes))
+    return Status::error("the text is " + std::to_string(sentence.size()) + " bytes; the explorer takes at most " +
+                         std::to_string(kMaxSentenceBytes));
+  const size_t n = tokenize(sentence).size();
+  if (n > static_cast<size_t>(kMaxTokens))
+    return Status::error("the text has " + std::to_string(n) + " tokens; the explorer shows at most " +
+                         std::to_string(kMaxTokens));
+  return Status::success();
+}
+
+Settings clamped(Settings s, int n) {
+  if (s.source == SceneSource::WorkedExample) {
+    // The worked example fixes its inputs: two tokens, d_k = 2, one head, no projections.
+    s.d_model = 2;
+    s.heads = 1;
+  }
+  s.d_model = std::clamp(s.d_model, 1, kMaxDModel);
+  s.heads = std::clamp(s.heads, 1, kMaxHeads);
+  if (s.d_model % s.heads != 0) s.heads = 1;
+  clamp_math(s.math, n);
+  clamp_math(s.compare_math, n);
+  s.cursor = std::clamp(s.cursor, -1, std::max(0, n - 1));
+  s.head = std::clamp(s.head, 0, s.heads - 1);
+  s.diff_head = std::clamp(s.diff_head, 0, s.heads - 1);
+  s.layer = 0;  // generated and worked-example scenes have one layer
+  if (!std::isfinite(s.ui_scale)) s.ui_scale = 1.0f;
+  s.ui_scale = std::clamp(s.ui_scale, 0.5f, 4.0f);
   return s;
 }
 
-bool update_results(AppState& state) {
-  const Settings s = clamped(state.settings);
-  state.settings = s;
-  if (state.has_results && s == state.computed_for) return false;
-
-  if (s.source == SceneSource::WorkedExample) {
-    const WorkedExample ex = worked_example();
-    state.q = ex.q;
-    state.k = ex.k;
-    state.v = ex.v;
-  } else {
-    Rng rng(s.seed);
-    state.q = rng.normal_matrix(s.n, s.d_k);
-    state.k = rng.normal_matrix(s.n, s.d_k);
-    state.v = rng.normal_matrix(s.n, s.d_k);
+PipelineConfig pipeline_config(const Settings& s, const MathSettings& m, int n) {
+  PipelineConfig c;
+  c.d_model = s.d_model;
+  c.heads = s.heads;
+  c.score = m.score;
+  c.scale_kind = m.scale_kind;
+  c.custom_scale = m.custom_scale;
+  c.temperature = m.temperature;
+  c.mask.causal = m.mask.causal;
+  c.mask.window = m.mask.window;
+  c.mask.stride = m.mask.stride;
+  c.mask.block = m.mask.block;
+  c.mask.global_tokens = m.mask.global_tokens;
+  if (!m.mask.padding_tokens.empty()) {
+    c.mask.key_padding.assign(n, 0);
+    for (int t : m.mask.padding_tokens) c.mask.key_padding[t] = 1;
   }
-  AttentionOptions options;
-  options.causal = s.mask == MaskKind::Causal;
-  if (s.scale_mode == ScaleMode::None) options.scale = 1.0f;
-  if (s.scale_mode == ScaleMode::Custom) options.scale = s.custom_scale;
-  state.result = attention(state.q, state.k, state.v, options);
-  state.computed_for = s;
+  c.fill = m.fill;
+  c.finite_fill = m.finite_fill;
+  c.positional = s.positional;
+  return c;
+}
+
+HeadMetrics head_metrics(const Mat& w) {
+  HeadMetrics m;
+  const int rows = static_cast<int>(w.rows());
+  if (rows == 0) return m;
+  for (int i = 0; i < rows; ++i) {
+    m.mean_entropy += entropy(w.row(i));
+    m.mean_max_weight += w.row(i).maxCoeff();
+    float d = 0.0f;
+    for (int j = 0; j < w.cols(); ++j) d += w(i, j) * static_cast<float>(std::abs(i - j));
+    m.mean_distance += d;
+  }
+  m.mean_entropy /= rows;
+  m.mean_max_weight /= rows;
+  m.mean_distance /= rows;
+  return m;
+}
+
+bool update_results(AppState& state) {
+  // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
+  state.settings = clamped(state.settings, kMaxTokens);
+  const Settings& s = state.settings;
+  if (state.has_results && s.same_scene(state.computed_for)) return false;
+
+  Mat x;
+  if (s.source == SceneSource::WorkedExample) {
+    state.tokens = {"token 1", "token 2"};
+  } else {
+    const std::vector<Token> tokens = tokenize(s.sentence);
+    state.tokens.clear();
+    for (const Token& t : tokens) state.tokens.push_back(t.text);
+    x = token_embeddings(tokens, s.d_model, s.seed);
+    state.weights = random_projection_weights(s.d_model, s.heads, s.seed ^ 0x5eedf00dull);
+  }
+  const int n = static_cast<int>(state.tokens.size());
+  // Token-indexed settings (cursor, global and padding tokens) follow the new length.
+  state.settings = clamped(state.settings, n);
+
+  auto run = [&](const MathSettings& math) {
+    const PipelineConfig c = pipeline_config(s, math, n);
+    if (s.source == SceneSource::WorkedExample) {
+      const WorkedExample ex = worked_example();
+      return run_pipeline_qkv(ex.q, ex.k, ex.v, c);
+    }
+    if (n == 0) {
+      PipelineTrace empty;
+      empty.status = Status::error("type a sentence to see its attention");
+      return empty;
+    }
+    return run_pipeline(x, x, x, state.weights, c);
+  };
+  state.trace = run(s.math);
+  state.compare_trace = s.compare ? run(s.compare_math) : PipelineTrace();
+  state.head_metrics.clear();
+  if (state.trace.status.ok)
+    for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h.weights));
+  state.computed_for = state.settings;
   state.has_results = true;
   ++state.revision;
   return true;
 }
 
-std::string state_to_json(const AppState& state) {
-  const Settings& s = state.settings;
-  json j;
-  j["version"] = kStateVersion;
-  j["source"] = to_string(s.source);
-  j["seed"] = s.seed;
-  j["n"] = s.n;
-  j["dK"] = s.d_k;
-  if (s.scale_mode == ScaleMode::Default)
-    j["scale"] = "default";
-  else if (s.scale_mode == ScaleMode::None)
-    j["scale"] = "none";
-  else
-    j["scale"] = s.custom_scale;
-  j["mask"] = to_string(s.mask);
-  j["appliedScale"] = state.has_results ? state.result.scale : 0.0f;
-  return j.dump();
-}
+// ---- JSON ---------------------------------------------------------------------------------
 
 namespace {
 
-// Reads an integer key if present; refuses non-integers.
-Status read_int(const json& j, const char* key, long long lo, long long hi, long long& out) {
+json math_to_json(const MathSettings& m) {
+  json j;
+  if (m.scale_kind == ScaleKind::Default) j["scale"] = "default";
+  else if (m.scale_kind == ScaleKind::None) j["scale"] = "none";
+  else j["scale"] = m.custom_scale;
+  j["temperature"] = m.temperature;
+  j["score"] = to_string(m.score);
+  j["mask"] = {{"causal", m.mask.causal}, {"window", m.mask.window}, {"stride", m.mask.stride},
+               {"block", m.mask.block}, {"global", m.mask.global_tokens}, {"padding", m.mask.padding_tokens}};
+  if (m.fill == MaskFill::NegInfinity) j["maskFill"] = "-inf";
+  else j["maskFill"] = m.finite_fill;
+  return j;
+}
+
+std::string quoted(const std::string& key) { return "'" + key + "'"; }
+
+Status read_number(const json& j, const std::string& key, double lo, double hi, double& out) {
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
-  if (!v.is_number_integer() && !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
-    return Status::error(std::string("'") + key + "' must be an integer");
+  if (!v.is_number()) return Status::error(quoted(key) + " must be a number");
+  const double d = v.get<double>();
+  if (!(d >= lo && d <= hi))
+    return Status::error(quoted(key) + " must be between " + json(lo).dump() + " and " + json(hi).dump());
+  out = d;
+  return Status::success();
+}
+
+Status read_int(const json& j, const std::string& key, long long lo, long long hi, long long& out) {
+  if (!j.contains(key)) return Status::success();
+  const json& v = j[key];
+  if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>())
+    return Status::error(quoted(key) + " must be a whole number");
   const double d = v.get<double>();
   if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi)))
-    return Status::error(std::string("'") + key + "' must be between " + std::to_string(lo) +
-                         " and " + std::to_string(hi));
+    return Status::error(quoted(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
   out = static_cast<long long>(d);
+  return Status::success();
+}
+
+template <typename T>
+Status read_int_into(const json& j, const std::string& key, long long lo, long long hi, T& target) {
+  long long v = static_cast<long long>(target);
+  if (Status st = read_int(j, key, lo, hi, v); !st.ok) return st;
+  target = static_cast<T>(v);
+  return Status::success();
+}
+
+Status read_bool(const json& j, const std::string& key, bool& out) {
+  if (!j.contains(key)) return Status::success();
+  if (!j[key].is_boolean()) return Status::error(quoted(key) + " must be true or false");
+  out = j[key].get<bool>();
+  return Status::success();
+}
+
+Status read_index_list(const json& j, const std::string& key, std::vector<int>& out) {
+  if (!j.contains(key)) return Status::success();
+  const json& v = j[key];
+  if (!v.is_array() || v.size() > static_cast<size_t>(kMaxTokens))
+    return Status::error(quoted(key) + " must be a list of at most " + std::to_string(kMaxTokens) + " token indices");
+  std::vector<int> list;
+  for (const json& e : v) {
+    if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= kMaxTokens)
+      return Status::error(quoted(key) + " must hold token indices from 0 to " + std::to_string(kMaxTokens - 1));
+    list.push_back(static_cast<int>(e.get<long long>()));
+  }
+  out = list;
+  return Status::success();
+}
+
+Status check_keys(const json& j, std::initializer_list<const char*> known, const std::string& where) {
+  for (const auto& item : j.items()) {
+    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return item.key() == k; }))
+      return Status::error("unknown key " + quoted(item.key()) + where);
+  }
+  return Status::success();
+}
+
+Status read_math(const json& j, MathSettings& m, const std::string& where) {
+  if (j.contains("scale")) {
+    const json& v = j["scale"];
+    if (v == "default") {
+      m.scale_kind = ScaleKind::Default;
+    } else if (v == "none") {
+      m.scale_kind = ScaleKind::None;
+    } else if (v.is_number() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) <= 100.0) {
+      m.scale_kind = ScaleKind::Custom;
+      m.custom_scale = v.get<float>();
+    } else {
+      return Status::error(quoted("scale") + where + " must be \"default\", \"none\" or a number in [-100, 100]");
+    }
+  }
+  double t = m.temperature;
+  if (Status st = read_number(j, "temperature", 0.01, 100.0, t); !st.ok) return st;
+  m.temperature = static_cast<float>(t);
+  if (j.contains("score")) {
+    const json& v = j["score"];
+    if (v == "dot") m.score = ScoreFunction::Dot;
+    else if (v == "cosine") m.score = ScoreFunction::Cosine;
+    else if (v == "additive") m.score = ScoreFunction::Additive;
+    else return Status::error(quoted("score") + where + " must be \"dot\", \"cosine\" or \"additive\"");
+  }
+  if (j.contains("mask")) {
+    const json& mk = j["mask"];
+    if (!mk.is_object()) return Status::error(quoted("mask") + where + " must be an object");
+    if (Status st = check_keys(mk, {"causal", "window", "stride", "block", "global", "padding"}, " in 'mask'"); !st.ok)
+      return st;
+    MaskSettings ms = m.mask;
+    if (Status st = read_bool(mk, "causal", ms.causal); !st.ok) return st;
+    if (Status st = read_int_into(mk, "window", 0, kMaxTokens, ms.window); !st.ok) return st;
+    if (Status st = read_int_into(mk, "stride", 0, kMaxTokens, ms.stride); !st.ok) return st;
+    if (Status st = read_int_into(mk, "block", 0, kMaxTokens, ms.block); !st.ok) return st;
+    if (Status st = read_index_list(mk, "global", ms.global_tokens); !st.ok) return st;
+    if (Status st = read_index_list(mk, "padding", ms.padding_tokens); !st.ok) return st;
+    m.mask = ms;
+  }
+  if (j.contains("maskFill")) {
+    const json& v = j["maskFill"];
+    if (v == "-inf") {
+      m.fill = MaskFill::NegInfinity;
+    } else if (v.is_number() && v.get<double>() <= 0.0 && v.get<double>() >= -1e30) {
+      m.fill = MaskFill::Finite;
+      m.finite_fill = v.get<float>();
+    } else {
+      return Status::error(quoted("maskFill") + where + " must be \"-inf\" or a number from -1e30 to 0");
+    }
+  }
+  return Status::success();
+}
+
+// Schema version 1 (the first slice): source "random", n, dK, mask "none"/"causal".
+Status migrate_v1(json& j) {
+  if (j.contains("source") && j["source"] == "random") j["source"] = "generated";
+  if (j.contains("mask") && j["mask"].is_string()) {
+    if (j["mask"] != "none" && j["mask"] != "causal") return Status::error("'mask' must be \"none\" or \"causal\" in a version 1 state");
+    j["mask"] = json{{"causal", j["mask"] == "causal"}};
+  }
+  j.erase("n");
+  j.erase("dK");
+  j.erase("appliedScale");
   return Status::success();
 }
 
 }  // namespace
 
+std::string state_to_json(const AppState& state) {
+  const Settings& s = state.settings;
+  json j = math_to_json(s.math);
+  j["version"] = kStateVersion;
+  j["source"] = to_string(s.source);
+  j["sentence"] = s.sentence;
+  j["tokens"] = state.tokens;
+  j["panel"] = to_string(s.panel);
+  j["dModel"] = s.d_model;
+  j["heads"] = s.heads;
+  j["positional"] = s.positional;
+  j["seed"] = s.seed;
+  j["cursor"] = s.cursor;
+  j["head"] = s.head;
+  j["diffHead"] = s.diff_head;
+  j["layer"] = s.layer;
+  json compare = math_to_json(s.compare_math);
+  compare["enabled"] = s.compare;
+  j["compare"] = compare;
+  j["theme"] = to_string(s.theme);
+  j["presentation"] = s.presentation;
+  j["uiScale"] = s.ui_scale;
+
+  json figures;
+  figures["n"] = state.tokens.size();
+  if (state.has_results && state.trace.status.ok) {
+    figures["appliedScale"] = state.trace.heads.empty() ? 0.0f : state.trace.heads[0].scale;
+    json heads = json::array();
+    for (size_t h = 0; h < state.head_metrics.size(); ++h) {
+      const HeadMetrics& m = state.head_metrics[h];
+      heads.push_back({{"entropy", m.mean_entropy}, {"maxWeight", m.mean_max_weight}, {"distance", m.mean_distance}});
+    }
+    figures["heads"] = heads;
+    json fully = json::array();
+    const HeadTrace& focused = state.trace.heads[std::min<size_t>(s.head, state.trace.heads.size() - 1)];
+    for (size_t i = 0; i < focused.fully_masked_rows.size(); ++i)
+      if (focused.fully_masked_rows[i]) fully.push_back(i);
+    figures["fullyMaskedRows"] = fully;
+  } else if (state.has_results) {
+    figures["error"] = state.trace.status.message;
+  }
+  j["figures"] = figures;
+  if (!state.notice.empty()) j["notice"] = state.notice;
+  return j.dump();
+}
+
 Status apply_state_json(AppState& state, const std::string& json_text) {
-  const json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::error("state is not valid JSON");
   if (!j.is_object()) return Status::error("state must be a JSON object");
-
-  static const char* const kKnown[] = {"version", "source", "seed", "n", "dK",
-                                       "scale", "mask", "appliedScale"};
-  for (const auto& item : j.items()) {
-    if (std::find_if(std::begin(kKnown), std::end(kKnown),
-                     [&](const char* k) { return item.key() == k; }) == std::end(kKnown))
-      return Status::error("unknown state key '" + item.key() + "'");
-  }
+  long long version = kStateVersion;
+  if (Status st = read_int(j, "version", 1, kStateVersion, version); !st.ok) return st;
+  if (version == 1)
+    if (Status st = migrate_v1(j); !st.ok) return st;
+  if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
+                                 "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
+                                 "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
+                                 "notice"},
+                             "");
+      !st.ok)
+    return st;
 
   Settings s = state.settings;
   if (j.contains("source")) {
     const json& v = j["source"];
-    if (v == "worked-example")
-      s.source = SceneSource::WorkedExample;
-    else if (v == "random")
-      s.source = SceneSource::Random;
-    else
-      return Status::error("'source' must be \"worked-example\" or \"random\"");
+    if (v == "generated") s.source = SceneSource::Generated;
+    else if (v == "worked-example") s.source = SceneSource::WorkedExample;
+    else return Status::error("'source' must be \"generated\" or \"worked-example\"");
   }
-  long long value = 0;
-  Status st;
-  value = static_cast<long long>(s.seed & 0x1FFFFFFFFFFFFFull);
-  if (!(st = read_int(j, "seed", 0, (1ll << 53) - 1, value)).ok) return st;
-  s.seed = static_cast<std::uint64_t>(value);
-  value = s.n;
-  if (!(st = read_int(j, "n", 1, kMaxTokens, value)).ok) return st;
-  s.n = static_cast<int>(value);
-  value = s.d_k;
-  if (!(st = read_int(j, "dK", 1, kMaxDk, value)).ok) return st;
-  s.d_k = static_cast<int>(value);
-  if (j.contains("scale")) {
-    const json& v = j["scale"];
-    if (v == "default") {
-      s.scale_mode = ScaleMode::Default;
-    } else if (v == "none") {
-      s.scale_mode = ScaleMode::None;
-    } else if (v.is_number() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) <= 100.0) {
-      s.scale_mode = ScaleMode::Custom;
-      s.custom_scale = v.get<float>();
-    } else {
-      return Status::error("'scale' must be \"default\", \"none\" or a number in [-100, 100]");
-    }
+  if (j.contains("sentence")) {
+    if (!j["sentence"].is_string()) return Status::error("'sentence' must be a string");
+    const std::string sentence = j["sentence"].get<std::string>();
+    if (Status st = check_sentence(sentence); !st.ok) return st;
+    s.sentence = sentence;
   }
-  if (j.contains("mask")) {
-    const json& v = j["mask"];
-    if (v == "none")
-      s.mask = MaskKind::None;
-    else if (v == "causal")
-      s.mask = MaskKind::Causal;
-    else
-      return Status::error("'mask' must be \"none\" or \"causal\"");
+  if (j.contains("panel")) {
+    const json& v = j["panel"];
+    if (v == "pipeline") s.panel = Panel::Pipeline;
+    else if (v == "token") s.panel = Panel::Token;
+    else if (v == "heads") s.panel = Panel::Heads;
+    else if (v == "compare") s.panel = Panel::Compare;
+    else return Status::error("'panel' must be \"pipeline\", \"token\", \"heads\" or \"compare\"");
   }
-  state.settings = clamped(s);
+  if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
+  if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
+  if (s.source == SceneSource::Generated && s.d_model % s.heads != 0)
+    return Status::error("dModel " + std::to_string(s.d_model) + " is not divisible by " + std::to_string(s.heads) + " heads");
+  if (Status st = read_bool(j, "positional", s.positional); !st.ok) return st;
+  if (Status st = read_int_into(j, "seed", 0, (1ll << 53) - 1, s.seed); !st.ok) return st;
+  if (Status st = read_int_into(j, "cursor", -1, kMaxTokens - 1, s.cursor); !st.ok) return st;
+  if (Status st = read_int_into(j, "head", 0, kMaxHeads - 1, s.head); !st.ok) return st;
+  if (Status st = read_int_into(j, "diffHead", 0, kMaxHeads - 1, s.diff_head); !st.ok) return st;
+  if (Status st = read_int_into(j, "layer", 0, 0, s.layer); !st.ok) return st;
+  if (Status st = read_math(j, s.math, ""); !st.ok) return st;
+  if (j.contains("compare")) {
+    const json& c = j["compare"];
+    if (!c.is_object()) return Status::error("'compare' must be an object");
+    if (Status st = check_keys(c, {"enabled", "scale", "temperature", "score", "mask", "maskFill"}, " in 'compare'"); !st.ok)
+      return st;
+    if (Status st = read_bool(c, "enabled", s.compare); !st.ok) return st;
+    if (Status st = read_math(c, s.compare_math, " in 'compare'"); !st.ok) return st;
+  }
+  if (j.contains("theme")) {
+    const json& v = j["theme"];
+    if (v == "dark") s.theme = Theme::Dark;
+    else if (v == "light") s.theme = Theme::Light;
+    else if (v == "high-contrast") s.theme = Theme::HighContrast;
+    else return Status::error("'theme' must be \"dark\", \"light\" or \"high-contrast\"");
+  }
+  if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
+  double ui = s.ui_scale;
+  if (Status st = read_number(j, "uiScale", 0.5, 4.0, ui); !st.ok) return st;
+  s.ui_scale = static_cast<float>(ui);
+
+  state.settings = s;
+  state.notice.clear();
   return Status::success();
 }
 

@@ -1,49 +1,100 @@
 // The application state: what the user chose (Settings), what the core computed from it
-// (the scene's inputs and the attention trace), and nothing about windows or GL.
+// (the scene: tokens, embeddings and one or two attention traces), and nothing about
+// windows or GL.
 //
-// Panels read and write Settings; update_results() recomputes only when Settings differ
-// from the ones the current results were computed for, so a frame that changes nothing
-// costs nothing. The same JSON schema is read and written by every door into the state
-// (the page's window.attnlab handle now; the URL, postMessage and files later).
+// Panels edit Settings; update_results() recomputes only when a setting that changes the
+// math differs from the one the results were computed for (view settings such as the
+// panel, the cursor or the theme never recompute). Every door into the state (the page's
+// window.attnlab handle, the desktop's --state file, later the URL and postMessage) goes
+// through apply_state_json(), which validates and clamps exactly as the UI does, and on
+// any error changes nothing.
+//
+// Sections: 1 settings  2 results  3 operations  4 JSON schema
 #pragma once
 
-#include "core/attention.h"
+#include "core/pipeline.h"
+#include "core/tokenizer.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attn {
 
+// ---- 1 settings -------------------------------------------------------------------------
+
 enum class SceneSource {
-  WorkedExample,  // the tutorial's 2-token example with given Q, K, V
-  Random,         // Q, K, V drawn from N(0, 1) with the seed
+  Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
+  WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
 };
 
-enum class ScaleMode {
-  Default,  // 1/sqrt(d_k)
-  None,     // 1
-  Custom,   // custom_scale
+enum class Panel { Pipeline, Token, Heads, Compare };
+enum class Theme { Dark, Light, HighContrast };
+
+inline constexpr int kStateVersion = 2;
+inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
+inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
+inline constexpr int kMaxDModel = 256;
+inline constexpr int kMaxHeads = 16;
+inline constexpr const char* kDefaultSentence = "The cat sat on the mat because it was tired.";
+
+// The mask as the user composes it (see core/masks.h for each pattern's definition).
+struct MaskSettings {
+  bool causal = false;
+  int window = 0, stride = 0, block = 0;
+  std::vector<int> global_tokens;
+  std::vector<int> padding_tokens;
+  bool operator==(const MaskSettings&) const = default;
 };
 
-enum class MaskKind {
-  None,
-  Causal,
+// The knobs of the math itself: the ones compare mode can set differently for side B.
+struct MathSettings {
+  ScoreFunction score = ScoreFunction::Dot;
+  ScaleKind scale_kind = ScaleKind::Default;
+  float custom_scale = 1.0f;
+  float temperature = 1.0f;
+  MaskSettings mask;
+  MaskFill fill = MaskFill::NegInfinity;
+  float finite_fill = -1e9f;
+  bool operator==(const MathSettings&) const = default;
 };
-
-inline constexpr int kStateVersion = 1;
-inline constexpr int kMaxTokens = 1024;
-inline constexpr int kMaxDk = 512;
 
 struct Settings {
-  SceneSource source = SceneSource::Random;
+  // scene
+  SceneSource source = SceneSource::Generated;
+  std::string sentence = kDefaultSentence;
+  int d_model = 16;
+  int heads = 4;
+  bool positional = true;
   std::uint64_t seed = 1;
-  int n = 8;     // tokens of the random scene
-  int d_k = 16;  // width of q, k and v in the random scene
-  ScaleMode scale_mode = ScaleMode::Default;
-  float custom_scale = 1.0f;
-  MaskKind mask = MaskKind::None;
+  MathSettings math;
+  // compare mode: side B = the same input under compare_math
+  bool compare = false;
+  MathSettings compare_math;
+  // view (never recomputes)
+  Panel panel = Panel::Pipeline;
+  int cursor = 0;  // query token highlighted everywhere; -1 = none
+  int head = 0;    // focused head
+  int layer = 0;
+  int diff_head = 1;  // head B of the heads panel's difference view
+  Theme theme = Theme::Dark;
+  bool presentation = false;
+  float ui_scale = 1.0f;
 
-  bool operator==(const Settings&) const = default;
+  // True when the two differ in anything that changes the computed results.
+  bool same_scene(const Settings& o) const {
+    return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
+           positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
+           (!compare || compare_math == o.compare_math);
+  }
+};
+
+// ---- 2 results --------------------------------------------------------------------------
+
+struct HeadMetrics {
+  float mean_entropy = 0.0f;     // nats, averaged over query rows
+  float mean_max_weight = 0.0f;  // averaged over query rows
+  float mean_distance = 0.0f;    // sum_j w_ij |i - j|, averaged over rows: how far a head looks
 };
 
 struct AppState {
@@ -52,25 +103,43 @@ struct AppState {
   // Results: derived from `computed_for`; never edited by panels.
   Settings computed_for;
   bool has_results = false;
-  Mat q, k, v;  // (n, d_k) each
-  AttentionResult result;
+  std::vector<std::string> tokens;  // labels, one per token
+  ProjectionWeights weights;
+  PipelineTrace trace;          // side A (the settings' math)
+  PipelineTrace compare_trace;  // side B, when compare is on
+  std::vector<HeadMetrics> head_metrics;  // per head of side A
   std::uint64_t revision = 0;  // bumped on every recompute, so the GL side knows to re-upload
+  std::string notice;          // the last refused change, shown to the user
 };
 
-// Recomputes the results when the settings changed. Returns true if it did.
+// ---- 3 operations -----------------------------------------------------------------------
+
+// Recomputes the results when a scene setting changed. Returns true if it did.
 bool update_results(AppState& state);
 
-// The state as JSON text: the settings plus read-only facts (version, n, d_k).
-std::string state_to_json(const AppState& state);
+// Clamps settings to their legal ranges (what the UI's controls allow) given the token
+// count n of the current scene. Sentence length is checked by check_sentence().
+Settings clamped(Settings s, int n_tokens);
 
-// Applies a JSON object of settings to change. Every value is validated and clamped by the
-// same rules as the UI; on any error nothing changes and the message says which key failed.
-Status apply_state_json(AppState& state, const std::string& json_text);
+// Refuses a sentence that is too long or has more than kMaxTokens tokens.
+Status check_sentence(const std::string& sentence);
 
-// Clamps settings to their legal ranges (what the UI's sliders allow).
-Settings clamped(Settings s);
+PipelineConfig pipeline_config(const Settings& s, const MathSettings& math, int n_tokens);
+
+HeadMetrics head_metrics(const Mat& weights);
 
 const char* to_string(SceneSource s);
-const char* to_string(MaskKind m);
+const char* to_string(Panel p);
+const char* to_string(ScoreFunction f);
+
+// ---- 4 JSON schema ----------------------------------------------------------------------
+
+// The state as JSON text: every setting, plus read-only facts (version, tokens, figures).
+std::string state_to_json(const AppState& state);
+
+// Applies a JSON object of settings to change (a patch). Every value is validated and
+// clamped by the same rules as the UI; on any error nothing changes and the message says
+// which key failed. Older versions of the schema are migrated first.
+Status apply_state_json(AppState& state, const std::string& json_text);
 
 }  // namespace attn

@@ -12,10 +12,15 @@ constexpr std::array<Rgb8, 9> kViridis = {{
     {40, 174, 128}, {94, 201, 98}, {173, 220, 48}, {253, 231, 37},
 }};
 
-}  // namespace
+// A red-blue diverging scale (ColorBrewer RdBu, reversed: blue low, red high), sampled at
+// t = 0, 0.1, ..., 1; white at 0.5 so zero is neutral.
+constexpr std::array<Rgb8, 11> kRedBlue = {{
+    {5, 48, 97}, {33, 102, 172}, {67, 147, 195}, {146, 197, 222}, {209, 229, 240}, {247, 247, 247},
+    {253, 219, 199}, {244, 165, 130}, {214, 96, 77}, {178, 24, 43}, {103, 0, 31},
+}};
 
-Rgb8 colormap_at(Colormap /*map*/, float t) {
-  const auto& stops = kViridis;
+template <size_t N>
+Rgb8 interpolate(const std::array<Rgb8, N>& stops, float t) {
   if (!(t > 0.0f)) t = 0.0f;  // also maps NaN to the low end
   if (t > 1.0f) t = 1.0f;
   const float x = t * static_cast<float>(stops.size() - 1);
@@ -26,6 +31,12 @@ Rgb8 colormap_at(Colormap /*map*/, float t) {
   };
   return {mix(stops[i].r, stops[i + 1].r), mix(stops[i].g, stops[i + 1].g),
           mix(stops[i].b, stops[i + 1].b)};
+}
+
+}  // namespace
+
+Rgb8 colormap_at(Colormap map, float t) {
+  return map == Colormap::Diverging ? interpolate(kRedBlue, t) : interpolate(kViridis, t);
 }
 
 std::vector<std::uint8_t> colormap_lut_rgba(Colormap map) {

@@ -21,11 +21,12 @@ namespace {
 
 void print_usage(std::FILE* out) {
   std::fprintf(out,
-               "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png]\n"
+               "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png] [--present]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
-               "  --screenshot OUT.png    draw a few frames, save the last as a PNG, exit\n");
+               "  --screenshot OUT.png    draw a few frames, save the last as a PNG, exit\n"
+               "  --present               presentation mode: large UI, controls hidden (P toggles)\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -35,6 +36,11 @@ bool parse_int(const char* text, int lo, int hi, int& out) {
   out = static_cast<int>(v);
   return true;
 }
+
+constexpr const char* kCjkFontPaths[] = {
+    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+};
 
 bool read_file(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
@@ -66,6 +72,7 @@ bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& e
 int main(int argc, char** argv) {
   int width = 1280, height = 800, frames = 0;
   std::string state_path, screenshot_path;
+  bool presentation = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto value = [&](int lo, int hi, int& out) {
@@ -82,6 +89,8 @@ int main(int argc, char** argv) {
       value(200, 16384, width);
     } else if (arg == "--height") {
       value(200, 16384, height);
+    } else if (arg == "--present") {
+      presentation = true;
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
     } else if (arg == "--state" || arg == "--screenshot") {
@@ -135,13 +144,22 @@ int main(int argc, char** argv) {
   glfwGetWindowContentScale(window, &scale_x, &scale_y);
   attn::ui::App app;
   std::string error;
-  if (!app.init(window, "#version 330 core", scale_x, error)) {
+  if (!app.init(window, "#version 330 core", scale_x, attn::ui::AppOptions{}, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     glfwDestroyWindow(window);
     glfwTerminate();
     return 1;
   }
   if (!state_json.empty()) attn::apply_state_json(app.state(), state_json);  // checked above
+  if (presentation) app.state().settings.presentation = true;
+  // CJK glyphs come from a Debian font package when it is installed.
+  for (const char* path : kCjkFontPaths) {
+    std::string bytes;
+    if (read_file(path, bytes)) {
+      app.set_cjk_font(std::vector<unsigned char>(bytes.begin(), bytes.end()), 0);
+      break;
+    }
+  }
   int drawn = 0, exit_code = 0;
   while (!glfwWindowShouldClose(window) && (frames == 0 || drawn < frames)) {
     glfwPollEvents();

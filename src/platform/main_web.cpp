@@ -5,6 +5,7 @@
 #include "ui/app.h"
 
 #include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
@@ -40,6 +41,12 @@ void fit_canvas_to_page() {
 
 }
 
+// This GLFW passes the browser's wheel deltaY in pixels with the page's sign (positive =
+// scroll down), where desktop GLFW passes notches with positive = up. Convert to notches.
+void web_scroll(GLFWwindow* window, double dx, double dy) {
+  ImGui_ImplGlfw_ScrollCallback(window, -dx / 100.0, -dy / 100.0);
+}
+
 void frame() {
   fit_canvas_to_page();
   glfwPollEvents();
@@ -65,11 +72,14 @@ int main() {
   glfwMakeContextCurrent(g_window);
   const float dpr = static_cast<float>(emscripten_get_device_pixel_ratio());
   std::string error;
-  if (!g_app.init(g_window, "#version 300 es", dpr, error)) {
+  attn::ui::AppOptions options;
+  options.controls.sentence_in_html_field = true;  // IMEs and paste need a real text field
+  if (!g_app.init(g_window, "#version 300 es", dpr, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     EM_ASM({ if (Module.onFatal) Module.onFatal(UTF8ToString($0)); }, error.c_str());
     return 1;
   }
+  glfwSetScrollCallback(g_window, web_scroll);  // replaces ImGui's, which web_scroll calls
   attn::platform::expose_app(&g_app);
   emscripten_set_main_loop(frame, 0, false);
   return 0;

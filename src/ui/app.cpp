@@ -1,23 +1,33 @@
+// The app shell. Sections: 1 init/shutdown  2 fonts and theme  3 keys  4 frame
 #include "ui/app.h"
 
+#include "core/tokenizer.h"
 #include "platform/gl.h"
-#include "ui/panels.h"
+#include "ui/strings.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace attn::ui {
 
-bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale, std::string& error) {
+// ---------------------------------------------------------------------------------------
+// 1 init / shutdown
+// ---------------------------------------------------------------------------------------
+
+bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale, const AppOptions& options,
+               std::string& error) {
   window_ = window;
+  options_ = options;
   content_scale_ = content_scale > 0.0f ? content_scale : 1.0f;
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is ours, not a file's (the web has no file system)
-  ImGui::StyleColorsDark();
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
     error = "ImGui GLFW backend failed to start";
     return false;
@@ -26,81 +36,223 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
     error = "ImGui OpenGL backend failed to start";
     return false;
   }
-  if (!heatmap_.init(error)) return false;
-  rebuild_fonts();
+  if (!ctx_.program.init(error)) return false;
   update_results(state_);
   return true;
+}
+
+void App::shutdown() {
+  ctx_.draws.clear();
+  ctx_.program.shutdown();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
 }
 
 void App::set_content_scale(float scale) {
   if (scale > 0.0f) content_scale_ = scale;
 }
 
+// ---------------------------------------------------------------------------------------
+// 2 fonts and theme
+// ---------------------------------------------------------------------------------------
+
+void App::set_cjk_font(std::vector<unsigned char> bytes, int face_index) {
+  cjk_font_ = std::move(bytes);
+  cjk_face_ = face_index;
+  fonts_dirty_ = true;
+}
+
+void App::update_glyph_set() {
+  // CJK and other non-Latin characters in the tokens, the sentence and the presets.
+  if (glyphs_checked_revision_ == state_.revision) return;
+  glyphs_checked_revision_ = state_.revision;
+  std::string text = state_.settings.sentence;
+  for (const std::string& t : state_.tokens) text += t;
+  text += tr(S::preset_cat_mouse);
+  text += tr(S::preset_mouse_cat);
+  bool added = false;
+  for (std::uint32_t c : decode_utf8(text)) {
+    if (c < 0x100 || c > 0xFFFF) continue;  // Latin-1 is in the default font; ImWchar is 16-bit
+    if (glyphs_wanted_.insert(c).second) added = true;
+  }
+  if (added && !cjk_font_.empty()) fonts_dirty_ = true;
+  // Count what the atlas lacks now (the next rebuild may fix it).
+  missing_glyphs_ = 0;
+  if (ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0]) {
+    for (const std::string& t : state_.tokens)
+      for (std::uint32_t c : decode_utf8(t))
+        if (c >= 0x100 && (c > 0xFFFF || !font->FindGlyphNoFallback(static_cast<ImWchar>(c)))) ++missing_glyphs_;
+  }
+}
+
 void App::rebuild_fonts() {
-  // Fonts are rasterised at the device's pixel density so text stays crisp at DPR 2;
-  // the style is scaled to match from a fresh copy, so repeated changes do not compound.
+  // Fonts are rasterised at the device's pixel density (and the UI scale) so text stays
+  // crisp at DPR 2 and on projectors.
+  const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  ImFontConfig config;
-  config.SizePixels = 13.0f * content_scale_;
-  io.Fonts->AddFontDefault(&config);
+  ImFontConfig base;
+  base.SizePixels = std::round(13.0f * scale);
+  io.Fonts->AddFontDefault(&base);
+  glyph_ranges_.clear();
+  if (!cjk_font_.empty() && !glyphs_wanted_.empty()) {
+    // Ranges: each wanted character as its own [c, c] pair, then the 0 terminator.
+    for (unsigned c : glyphs_wanted_) {
+      glyph_ranges_.push_back(static_cast<unsigned short>(c));
+      glyph_ranges_.push_back(static_cast<unsigned short>(c));
+    }
+    glyph_ranges_.push_back(0);
+    ImFontConfig cjk;
+    cjk.MergeMode = true;
+    cjk.FontDataOwnedByAtlas = false;  // the bytes stay ours
+    cjk.FontNo = cjk_face_;
+    cjk.OversampleH = 1;
+    cjk.PixelSnapH = true;
+    io.Fonts->AddFontFromMemoryTTF(cjk_font_.data(), static_cast<int>(cjk_font_.size()), std::round(14.0f * scale), &cjk,
+                                   reinterpret_cast<const ImWchar*>(glyph_ranges_.data()));
+  }
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-  ImGuiStyle style;
-  ImGui::StyleColorsDark(&style);
-  style.ScaleAllSizes(content_scale_);
-  ImGui::GetStyle() = style;
-  fonts_built_for_ = content_scale_;
+  fonts_built_for_ = scale;
+  fonts_dirty_ = false;
+  glyphs_checked_revision_ = ~0ull;  // recount what is missing
 }
 
-void App::frame() {
-  if (fonts_built_for_ != content_scale_) rebuild_fonts();
-
-  // Compute only when something changed; the upload follows the results' revision.
-  update_results(state_);
-  if (state_.has_results && state_.result.status.ok) {
-    const Mat& w = state_.result.weights;
-    heatmap_.upload(w.data(), static_cast<int>(w.rows()), static_cast<int>(w.cols()), state_.revision);
+void App::apply_theme() {
+  const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
+  ImGuiStyle style;
+  switch (state_.settings.theme) {
+    case Theme::Dark: ImGui::StyleColorsDark(&style); break;
+    case Theme::Light: ImGui::StyleColorsLight(&style); break;
+    case Theme::HighContrast:
+      // For projectors: black ground, white text, thick bright frames.
+      ImGui::StyleColorsDark(&style);
+      style.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+      style.Colors[ImGuiCol_Text] = ImVec4(1, 1, 1, 1);
+      style.Colors[ImGuiCol_FrameBg] = ImVec4(0.15f, 0.15f, 0.15f, 1);
+      style.Colors[ImGuiCol_Border] = ImVec4(1, 1, 0.2f, 1);
+      style.Colors[ImGuiCol_CheckMark] = ImVec4(1, 1, 0.2f, 1);
+      style.Colors[ImGuiCol_SliderGrab] = ImVec4(1, 1, 0.2f, 1);
+      style.Colors[ImGuiCol_Header] = ImVec4(0.25f, 0.25f, 0.0f, 1);
+      style.Colors[ImGuiCol_Tab] = ImVec4(0.2f, 0.2f, 0.2f, 1);
+      style.Colors[ImGuiCol_TabActive] = ImVec4(0.55f, 0.55f, 0.0f, 1);
+      style.FrameBorderSize = 1.0f;
+      style.WindowBorderSize = 2.0f;
+      break;
   }
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
+  theme_applied_ = state_.settings.theme;
+  style_scale_applied_ = scale;
+  ctx_.dpi_scale = scale;
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 keys: query cursor, panels, heads, play, presentation (never while typing in a field)
+// ---------------------------------------------------------------------------------------
+
+void App::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+  Settings& s = state_.settings;
+  const int n = static_cast<int>(state_.tokens.size());
+  // imgui 1.86 indexes keys by the backend's codes: GLFW's here, on both platforms.
+  auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
+  if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
+  if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
+  const int panel = static_cast<int>(s.panel);
+  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = static_cast<Panel>((panel + 1) % 4);
+  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = static_cast<Panel>((panel + 3) % 4);
+  if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
+  if (pressed(GLFW_KEY_SPACE)) ctx_.playing = !ctx_.playing;
+  if (pressed(GLFW_KEY_P)) s.presentation = !s.presentation;
+}
+
+// ---------------------------------------------------------------------------------------
+// 4 frame
+// ---------------------------------------------------------------------------------------
+
+void App::frame() {
+  const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
+  if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
+  if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
+
+  // Compute only when something changed; textures follow the results' revision.
+  update_results(state_);
+  update_glyph_set();
+  if (fonts_dirty_) rebuild_fonts();
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
+  ctx_.draws.clear();
+  ctx_.placements.clear();
+  ctx_.hover = Hover{};
+
+  // Autoregressive stepping: the cursor walks the tokens, one every 0.6 s.
+  if (ctx_.playing) {
+    ctx_.play_accumulator += ImGui::GetIO().DeltaTime;
+    if (ctx_.play_accumulator >= 0.6) {
+      ctx_.play_accumulator = 0.0;
+      if (state_.settings.cursor + 1 < static_cast<int>(state_.tokens.size())) ++state_.settings.cursor;
+      else ctx_.playing = false;
+    }
+  }
+  handle_keys();
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  const float panel_w = 330.0f * content_scale_;
-  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize |
-                                 ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings;
-  ImGui::SetNextWindowPos(vp->WorkPos);
-  ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y));
-  ImGui::Begin("Attention Lab", nullptr, fixed);
-  draw_controls_panel(state_);
-  ImGui::End();
+  const bool present = state_.settings.presentation;
+  const float panel_w = present ? 0.0f : std::min(vp->WorkSize.x * 0.4f, 360.0f * scale);
+  const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_NoSavedSettings;
+  if (!present) {
+    ImGui::SetNextWindowPos(vp->WorkPos);
+    ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y));
+    ImGui::Begin(tr(S::app_title), nullptr, fixed);
+    draw_controls_panel(state_, ctx_, options_.controls);
+    ImGui::End();
+  }
 
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
-  ImGui::Begin("Weights", nullptr, fixed);
-  draw_weights_panel(state_, heatmap_, weights_draw_, layout_);
+  ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  if (ImGui::BeginTabBar("panels")) {
+    const struct {
+      Panel panel;
+      S title;
+      void (*draw)(AppState&, UiContext&);
+    } tabs[] = {{Panel::Pipeline, S::panel_pipeline, draw_pipeline_panel},
+                {Panel::Token, S::panel_token, draw_token_panel},
+                {Panel::Heads, S::panel_heads, draw_heads_panel},
+                {Panel::Compare, S::panel_compare, draw_compare_panel}};
+    // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
+    const bool external = state_.settings.panel != shown_panel_;
+    for (const auto& t : tabs) {
+      const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
+      if (ImGui::BeginTabItem(tr(t.title), nullptr, flags)) {
+        if (!external) state_.settings.panel = t.panel;
+        shown_panel_ = t.panel;
+        t.draw(state_, ctx_);
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::End();
 
   ImGui::Render();
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-  layout_.framebuffer_w = fb_w;
-  layout_.framebuffer_h = fb_h;
+  ctx_.framebuffer_w = fb_w;
+  ctx_.framebuffer_h = fb_h;
   glViewport(0, 0, fb_w, fb_h);
-  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ++frames_drawn_;
-}
-
-void App::shutdown() {
-  heatmap_.shutdown();
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
 }
 
 }  // namespace attn::ui

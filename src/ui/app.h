@@ -1,55 +1,67 @@
-// The application shell shared by browser and desktop: owns the state, the GL renderers
-// and the ImGui context, and draws one frame. The platform layer creates the window and
-// GL context, then calls init() once and frame() each time the display wants a picture.
+// The application shell shared by browser and desktop: owns the state, the UI context and
+// the ImGui context, and draws one frame. The platform layer creates the window and GL
+// context, then calls init() once and frame() each time the display wants a picture.
 #pragma once
 
 #include "app/app_state.h"
-#include "gfx/heatmap_renderer.h"
+#include "ui/panels.h"
+#include "ui/ui_context.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
 namespace attn::ui {
 
-// Where the last frame put things, in framebuffer pixels from the top-left; tests and the
-// page's handle read this to find cells on screen.
-struct Layout {
-  float heatmap_x = 0, heatmap_y = 0, heatmap_w = 0, heatmap_h = 0;
-  int framebuffer_w = 0, framebuffer_h = 0;
-};
-
-// A heatmap queued for drawing inside ImGui's render pass (see panels.cpp). It must
-// outlive the frame's draw data, so the App keeps it.
-struct HeatmapDraw {
-  const gfx::HeatmapRenderer* renderer = nullptr;
-  gfx::HeatmapStyle style;
-  float x = 0, y = 0, w = 0, h = 0;  // ImGui display coordinates
+struct AppOptions {
+  ControlsOptions controls;
 };
 
 class App {
  public:
   // `content_scale` is the device pixel ratio (web) or monitor scale (desktop).
-  bool init(GLFWwindow* window, const char* glsl_version, float content_scale, std::string& error);
+  bool init(GLFWwindow* window, const char* glsl_version, float content_scale, const AppOptions& options,
+            std::string& error);
   void frame();
   void shutdown();
 
   AppState& state() { return state_; }
-  const Layout& layout() const { return layout_; }
+  const UiContext& ui() const { return ctx_; }
   std::uint64_t frames_drawn() const { return frames_drawn_; }
   void set_content_scale(float scale);
 
+  // A font with CJK glyphs (TTF/OTF bytes, or a TTC and the face index). The atlas then
+  // carries the CJK characters the current text uses, rebuilt when new ones appear.
+  void set_cjk_font(std::vector<unsigned char> bytes, int face_index = 0);
+  bool has_cjk_font() const { return !cjk_font_.empty(); }
+  // Characters of the current tokens that the font atlas cannot draw.
+  int missing_glyphs() const { return missing_glyphs_; }
+
  private:
   void rebuild_fonts();
+  void apply_theme();
+  void handle_keys();
+  void update_glyph_set();
 
   GLFWwindow* window_ = nullptr;
   AppState state_;
-  gfx::HeatmapRenderer heatmap_;
-  Layout layout_;
-  HeatmapDraw weights_draw_;
+  UiContext ctx_;
+  AppOptions options_;
   float content_scale_ = 1.0f;
   float fonts_built_for_ = 0.0f;
+  Theme theme_applied_ = Theme::Dark;
+  float style_scale_applied_ = 0.0f;
+  Panel shown_panel_ = Panel::Pipeline;
+  std::vector<unsigned char> cjk_font_;
+  int cjk_face_ = 0;
+  std::set<unsigned> glyphs_wanted_;     // CJK code points the atlas should carry
+  std::vector<unsigned short> glyph_ranges_;  // ImWchar pairs for the atlas; alive while it is
+  bool fonts_dirty_ = true;
+  std::uint64_t glyphs_checked_revision_ = ~0ull;
+  int missing_glyphs_ = 0;
   std::uint64_t frames_drawn_ = 0;
 };
 

@@ -1,155 +1,482 @@
-// Panels of the first slice.
-//   1 controls   scene source, seed, sizes, scale, mask
-//   2 weights    the heatmap (our shader, via an ImDrawList callback), labels, colour scale
+// Panels of the explorer.
+//   1 controls   scene, model, math, mask, compare, view
+//   2 pipeline   every stage of the focused head as a heatmap
+//   3 token      the query cursor: its row everywhere, bar charts, the lines view
+//   4 heads      one small heatmap per head, metrics, focus, difference A - B
+//   5 compare    the same input under two settings, and their difference
+//   6 hover      the derivation of a hovered value
 #include "ui/panels.h"
 
-#include "app/colormap.h"
-#include "ui/app.h"
+#include "ui/heatmap_widget.h"
+#include "ui/strings.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
 
 namespace attn::ui {
+namespace {
+
+// Revisions of derived matrices (differences) must change when their inputs do.
+std::uint64_t rev(const AppState& s, int salt) { return s.revision * 64 + static_cast<std::uint64_t>(salt); }
+
+const HeadTrace* focused_head(const AppState& s, int head) {
+  if (!s.has_results || !s.trace.status.ok || s.trace.heads.empty()) return nullptr;
+  return &s.trace.heads[std::clamp(head, 0, static_cast<int>(s.trace.heads.size()) - 1)];
+}
+
+void hover_to_context(UiContext& ctx, const AppState& state, const std::string& id, const std::string& matrix,
+                      int head, const HeatmapResult& r) {
+  if (!r.hovered) return;
+  ctx.hover.heatmap = id;
+  ctx.hover.row = r.row;
+  ctx.hover.col = r.col;
+  ctx.hover.derivation = derivation_text(state, matrix, head, r.row, r.col);
+  if (!ctx.hover.derivation.empty()) ImGui::SetTooltip("%s", ctx.hover.derivation.c_str());
+}
+
+void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
+  ImGui::PushID(id);
+  int score = static_cast<int>(m.score);
+  ImGui::TextUnformatted(tr(S::score_function));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::score_dot), &score, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::score_cosine), &score, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::score_additive), &score, 2);
+  m.score = static_cast<ScoreFunction>(score);
+
+  int scale = static_cast<int>(m.scale_kind);
+  ImGui::TextUnformatted(tr(S::scaling));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::scale_default), &scale, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::scale_none), &scale, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::scale_custom), &scale, 2);
+  m.scale_kind = static_cast<ScaleKind>(scale);
+  if (m.scale_kind == ScaleKind::Custom) ImGui::SliderFloat(tr(S::custom_scale), &m.custom_scale, 0.0f, 4.0f);
+  ImGui::SliderFloat(tr(S::temperature), &m.temperature, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+
+  ImGui::Checkbox(tr(S::mask_causal), &m.mask.causal);
+  if (show_mask_patterns) {
+    ImGui::SliderInt(tr(S::mask_window), &m.mask.window, 0, 64);
+    ImGui::SliderInt(tr(S::mask_stride), &m.mask.stride, 0, 16);
+    ImGui::SliderInt(tr(S::mask_block), &m.mask.block, 0, 64);
+  }
+  int fill = static_cast<int>(m.fill);
+  ImGui::TextUnformatted(tr(S::mask_fill));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::fill_neg_inf), &fill, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::fill_finite), &fill, 1);
+  if (fill == 1 && m.fill != MaskFill::Finite) m.finite_fill = -1e9f;
+  m.fill = static_cast<MaskFill>(fill);
+  ImGui::PopID();
+}
+
+}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // 1 controls
 // ---------------------------------------------------------------------------------------
 
-void draw_controls_panel(AppState& state) {
+void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options) {
   Settings& s = state.settings;
-  ImGui::TextUnformatted("Scene");
-  int source = static_cast<int>(s.source);
-  ImGui::RadioButton("Worked example (2 tokens)", &source, static_cast<int>(SceneSource::WorkedExample));
-  ImGui::RadioButton("Random Q, K, V", &source, static_cast<int>(SceneSource::Random));
-  s.source = static_cast<SceneSource>(source);
+  if (ImGui::CollapsingHeader(tr(S::scene), ImGuiTreeNodeFlags_DefaultOpen)) {
+    int source = static_cast<int>(s.source);
+    ImGui::RadioButton(tr(S::source_generated), &source, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::source_worked), &source, 1);
+    s.source = static_cast<SceneSource>(source);
+    if (s.source == SceneSource::Generated) {
+      if (options.sentence_in_html_field) {
+        // A long text is shortened here (the field above holds all of it).
+        const std::vector<std::uint32_t> cps = decode_utf8(s.sentence);
+        std::string shown;
+        for (size_t i = 0; i < std::min<size_t>(cps.size(), 160); ++i) shown += encode_utf8(cps[i]);
+        if (cps.size() > 160) shown += " ...";
+        ImGui::TextWrapped("%s", shown.c_str());
+        ImGui::TextDisabled("%s", tr(S::sentence_web_hint));
+      } else {
+        // The buffer lives in a std::string; ImGui edits a copy with room to grow.
+        char buffer[4096];
+        std::snprintf(buffer, sizeof buffer, "%s", s.sentence.c_str());
+        if (ImGui::InputTextMultiline("##sentence", buffer, sizeof buffer, ImVec2(-1, ImGui::GetFontSize() * 3.5f))) {
+          const std::string text = buffer;
+          const Status st = check_sentence(text);
+          if (st.ok) s.sentence = text;
+          else state.notice = st.message;
+        }
+      }
+      ImGui::TextUnformatted(tr(S::presets));
+      ImGui::SameLine();
+      if (ImGui::SmallButton(tr(S::preset_english))) s.sentence = kDefaultSentence;
+      ImGui::SameLine();
+      if (ImGui::SmallButton(tr(S::preset_cat_mouse))) s.sentence = "猫追老鼠";
+      ImGui::SameLine();
+      if (ImGui::SmallButton(tr(S::preset_mouse_cat))) s.sentence = "老鼠追猫";
+    } else {
+      ImGui::TextWrapped("%s", tr(S::worked_inputs));
+    }
+    if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
+  }
 
-  if (s.source == SceneSource::Random) {
+  if (ImGui::CollapsingHeader(tr(S::model), ImGuiTreeNodeFlags_DefaultOpen)) {
+    const bool locked = s.source == SceneSource::WorkedExample;
+    ImGui::BeginDisabled(locked);
+    int d_model = s.d_model, heads = s.heads;
+    if (ImGui::SliderInt(tr(S::d_model), &d_model, 2, 128)) {
+      s.d_model = d_model;
+      if (s.d_model % s.heads != 0) s.heads = 1;
+    }
+    const int options_heads[] = {1, 2, 4, 8, 16};
+    ImGui::TextUnformatted(tr(S::heads));
+    for (int h : options_heads) {
+      ImGui::SameLine();
+      char label[8];
+      std::snprintf(label, sizeof label, "%d", h);
+      ImGui::BeginDisabled(s.d_model % h != 0);
+      if (ImGui::RadioButton(label, heads == h)) s.heads = h;
+      ImGui::EndDisabled();
+    }
+    ImGui::Checkbox(tr(S::positional), &s.positional);
     int seed = static_cast<int>(s.seed & 0x7fffffff);
-    if (ImGui::InputInt("seed", &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
-    ImGui::SliderInt("tokens n", &s.n, 1, 64);
-    ImGui::SliderInt("d_k", &s.d_k, 1, 256, "%d", ImGuiSliderFlags_Logarithmic);
-  } else {
-    ImGui::TextWrapped("Q = [[1,2],[2,1]], K = [[2,1],[1,2]], V = [[3,0],[0,3]], d_k = 2");
+    if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    ImGui::EndDisabled();
+    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::locked_by_worked));
+    if (locked) ImGui::TextDisabled("%s", tr(S::locked_by_worked));
   }
 
-  ImGui::Separator();
-  ImGui::TextUnformatted("Scaling");
-  int mode = static_cast<int>(s.scale_mode);
-  ImGui::RadioButton("1/sqrt(d_k)", &mode, static_cast<int>(ScaleMode::Default));
-  ImGui::SameLine();
-  ImGui::RadioButton("none", &mode, static_cast<int>(ScaleMode::None));
-  ImGui::SameLine();
-  ImGui::RadioButton("custom", &mode, static_cast<int>(ScaleMode::Custom));
-  s.scale_mode = static_cast<ScaleMode>(mode);
-  if (s.scale_mode == ScaleMode::Custom) ImGui::SliderFloat("scale", &s.custom_scale, 0.0f, 4.0f);
+  if (ImGui::CollapsingHeader(tr(S::math), ImGuiTreeNodeFlags_DefaultOpen)) math_controls(s.math, true, "A");
 
-  ImGui::Separator();
-  bool causal = s.mask == MaskKind::Causal;
-  if (ImGui::Checkbox("causal mask (query i sees keys j <= i)", &causal))
-    s.mask = causal ? MaskKind::Causal : MaskKind::None;
-
-  if (state.has_results) {
-    ImGui::Separator();
-    ImGui::Text("applied scale %.4f", state.result.scale);
-    if (!state.result.status.ok) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", state.result.status.message.c_str());
+  if (ImGui::CollapsingHeader(tr(S::compare))) {
+    ImGui::Checkbox(tr(S::compare_enable), &s.compare);
+    if (s.compare) {
+      ImGui::TextUnformatted(tr(S::side_b));
+      math_controls(s.compare_math, false, "B");
+    }
   }
+
+  if (ImGui::CollapsingHeader(tr(S::view))) {
+    int theme = static_cast<int>(s.theme);
+    ImGui::TextUnformatted(tr(S::theme));
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::theme_dark), &theme, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::theme_light), &theme, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::theme_contrast), &theme, 2);
+    s.theme = static_cast<Theme>(theme);
+    ImGui::Checkbox(tr(S::presentation), &s.presentation);
+    ImGui::SliderFloat(tr(S::ui_scale), &s.ui_scale, 0.75f, 3.0f, "%.2f");
+    ImGui::TextDisabled("%s", tr(S::keys_hint));
+  }
+  (void)ctx;
 }
 
 // ---------------------------------------------------------------------------------------
-// 2 weights
+// 2 pipeline
 // ---------------------------------------------------------------------------------------
 
-namespace {
-
-void heatmap_callback(const ImDrawList*, const ImDrawCmd* cmd) {
-  const auto* draw = static_cast<const HeatmapDraw*>(cmd->UserCallbackData);
-  const ImDrawData* dd = ImGui::GetDrawData();
-  const float sx = dd->FramebufferScale.x, sy = dd->FramebufferScale.y;
-  const int fb_w = static_cast<int>(dd->DisplaySize.x * sx);
-  const int fb_h = static_cast<int>(dd->DisplaySize.y * sy);
-  const float x = (draw->x - dd->DisplayPos.x) * sx;
-  const float w = draw->w * sx, h = draw->h * sy;
-  const float y_from_top = (draw->y - dd->DisplayPos.y) * sy;
-  draw->renderer->draw(fb_w, fb_h, x, static_cast<float>(fb_h) - y_from_top - h, w, h, draw->style);
-}
-
-ImU32 to_imu32(Rgb8 c) { return IM_COL32(c.r, c.g, c.b, 255); }
-
-}  // namespace
-
-void draw_weights_panel(const AppState& state, const gfx::HeatmapRenderer& renderer,
-                        HeatmapDraw& draw, Layout& layout) {
-  if (!state.has_results || !state.result.status.ok) {
-    ImGui::TextUnformatted("No weights to show.");
+void draw_pipeline_panel(AppState& state, UiContext& ctx) {
+  const HeadTrace* h = focused_head(state, state.settings.head);
+  if (!h) {
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
     return;
   }
-  const Mat& w = state.result.weights;
-  const int rows = static_cast<int>(w.rows()), cols = static_cast<int>(w.cols());
-  ImGui::Text("weights = softmax(Q K^T * %.3f%s)   (%d x %d)", state.result.scale,
-              state.settings.mask == MaskKind::Causal ? " + causal mask" : "", rows, cols);
-
-  // Room for labels on the left and top, and the colour scale on the right.
-  const float font = ImGui::GetFontSize();
-  const float label_w = font * 2.5f, label_h = font * 1.4f, bar_w = font * 4.0f;
+  const int head = state.settings.head;
+  ImGui::Text("%s %d / %d   scale x %.4f   d_k = %d", tr(S::head), head, static_cast<int>(state.trace.heads.size()),
+              h->scale, static_cast<int>(h->q.cols()));
+  struct Stage {
+    const char* id;
+    const char* title;  // Q, K, V are symbols, the rest come from the string table
+    const Mat* m;
+    Colormap map;
+    bool token_cols;
+  };
+  const Stage stages[] = {
+      {"q", "Q", &h->q, Colormap::Diverging, false},
+      {"k", "K", &h->k, Colormap::Diverging, false},
+      {"v", "V", &h->v, Colormap::Diverging, false},
+      {"rawScores", tr(S::raw_scores), &h->raw_scores, Colormap::Diverging, true},
+      {"scaledScores", tr(S::scaled_scores), &h->scaled_scores, Colormap::Diverging, true},
+      {"mask", tr(S::mask_added), &h->mask_add, Colormap::Diverging, true},
+      {"maskedScores", tr(S::masked_scores), &h->masked_scores, Colormap::Diverging, true},
+      {"weights", tr(S::weights), &h->weights, Colormap::Sequential, true},
+      {"output", tr(S::output), &h->output, Colormap::Diverging, false},
+  };
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side = std::max(16.0f, std::min(avail.x - label_w - bar_w - font, avail.y - label_h - font));
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImVec2 hm_min(origin.x + label_w, origin.y + label_h);
-  const float cell_w = side / cols, cell_h = side / rows;
-
-  draw.renderer = &renderer;
-  draw.style = gfx::HeatmapStyle{0.0f, 1.0f, Colormap::Sequential};
-  draw.x = hm_min.x;
-  draw.y = hm_min.y;
-  draw.w = side;
-  draw.h = side;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddCallback(heatmap_callback, &draw);
-  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
-
-  // Token labels: k_j across the top, q_i down the left, thinned when cells are small.
-  const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
-  const int step = std::max(1, static_cast<int>(std::ceil(font * 1.6f / std::min(cell_w, cell_h))));
-  char buf[32];
-  for (int j = 0; j < cols; j += step) {
-    std::snprintf(buf, sizeof buf, "k%d", j);
-    dl->AddText(ImVec2(hm_min.x + (j + 0.5f) * cell_w - ImGui::CalcTextSize(buf).x * 0.5f, origin.y), text_col, buf);
+  const float cell_w = (avail.x - 2 * gap) / 3.0f, cell_h = (avail.y - 3 * ImGui::GetFontSize() * 1.6f) / 3.0f;
+  for (int i = 0; i < 9; ++i) {
+    const Stage& st = stages[i];
+    if (i % 3) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(st.title);
+    HeatmapSpec spec;
+    spec.id = std::string("pipeline/") + st.id;
+    spec.values = st.m;
+    spec.revision = rev(state, head);
+    spec.colormap = st.map;
+    spec.row_labels = &state.tokens;
+    spec.col_labels = st.token_cols ? &state.tokens : nullptr;
+    spec.highlight_row = state.settings.cursor;
+    const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(cell_w, cell_h));
+    hover_to_context(ctx, state, spec.id, st.id, head, r);
+    if (r.clicked) state.settings.cursor = r.row;
+    ImGui::EndGroup();
   }
-  for (int i = 0; i < rows; i += step) {
-    std::snprintf(buf, sizeof buf, "q%d", i);
-    dl->AddText(ImVec2(origin.x, hm_min.y + (i + 0.5f) * cell_h - font * 0.5f), text_col, buf);
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 token by token
+// ---------------------------------------------------------------------------------------
+
+void draw_token_panel(AppState& state, UiContext& ctx) {
+  const HeadTrace* h = focused_head(state, state.settings.head);
+  if (!h) {
+    ImGui::TextUnformatted(tr(S::no_results));
+    return;
   }
-  // Numbers in the cells once they fit.
-  if (cell_w >= font * 3.2f && cell_h >= font * 1.5f) {
-    for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j) {
-        std::snprintf(buf, sizeof buf, "%.3f", w(i, j));
-        const ImVec2 ts = ImGui::CalcTextSize(buf);
-        const ImVec2 pos(hm_min.x + (j + 0.5f) * cell_w - ts.x * 0.5f, hm_min.y + (i + 0.5f) * cell_h - ts.y * 0.5f);
-        const ImU32 col = w(i, j) > 0.6f ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
-        dl->AddText(pos, col, buf);
+  Settings& s = state.settings;
+  const int n = static_cast<int>(h->weights.rows());
+  if (ImGui::Button(ctx.playing ? tr(S::pause) : tr(S::play))) {
+    ctx.playing = !ctx.playing;
+    if (ctx.playing && s.cursor >= n - 1) s.cursor = 0;
+  }
+  ImGui::SameLine();
+  int cursor = s.cursor;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::SliderInt(tr(S::query), &cursor, 0, std::max(0, n - 1))) s.cursor = cursor;
+  ImGui::SameLine();
+  ImGui::Text("\"%s\"", s.cursor >= 0 && s.cursor < static_cast<int>(state.tokens.size()) ? state.tokens[s.cursor].c_str() : "");
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = avail.x * 0.55f;
+  ImGui::BeginGroup();
+  HeatmapSpec spec;
+  spec.id = "token/weights";
+  spec.values = &h->weights;
+  spec.revision = rev(state, s.head);
+  spec.row_labels = &state.tokens;
+  spec.col_labels = &state.tokens;
+  spec.highlight_row = s.cursor;
+  spec.zoomable = true;
+  const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(left_w, avail.y - ImGui::GetFontSize()));
+  hover_to_context(ctx, state, spec.id, "weights", s.head, r);
+  if (r.clicked) s.cursor = r.row;
+  ImGui::EndGroup();
+  ImGui::SameLine();
+
+  ImGui::BeginGroup();
+  const float right_w = avail.x - left_w - ImGui::GetStyle().ItemSpacing.x;
+  if (s.cursor >= 0 && s.cursor < n) {
+    const float plot_h = ImGui::GetFontSize() * 4.0f;
+    auto bars = [&](const char* label, const Mat& m, bool finite_only) {
+      std::vector<float> row(m.cols());
+      for (int j = 0; j < m.cols(); ++j) {
+        const float v = m(s.cursor, j);
+        row[j] = finite_only && !std::isfinite(v) ? 0.0f : v;
       }
-  }
-  // Colour scale with its range.
-  const float bar_x = hm_min.x + side + font;
-  const int steps = 64;
-  for (int s = 0; s < steps; ++s) {
-    const float t0 = static_cast<float>(s) / steps, t1 = static_cast<float>(s + 1) / steps;
-    const ImU32 c = to_imu32(colormap_at(Colormap::Sequential, 1.0f - (t0 + t1) * 0.5f));
-    dl->AddRectFilled(ImVec2(bar_x, hm_min.y + t0 * side), ImVec2(bar_x + font, hm_min.y + t1 * side), c);
-  }
-  dl->AddText(ImVec2(bar_x + font * 1.3f, hm_min.y), text_col, "1.0");
-  dl->AddText(ImVec2(bar_x + font * 1.3f, hm_min.y + side - font), text_col, "0.0");
+      float lo = *std::min_element(row.begin(), row.end()), hi = *std::max_element(row.begin(), row.end());
+      if (lo > 0) lo = 0;
+      if (hi <= lo) hi = lo + 1;
+      ImGui::PlotHistogram(label, row.data(), static_cast<int>(row.size()), 0, nullptr, lo, hi, ImVec2(right_w * 0.7f, plot_h));
+    };
+    bars(tr(S::raw_scores), h->raw_scores, true);
+    bars(tr(S::scaled_scores), h->masked_scores, true);
+    bars(tr(S::weights), h->weights, false);
+    if (h->fully_masked_rows[s.cursor]) ImGui::TextWrapped(tr(S::fully_masked), s.cursor);
 
-  ImGui::Dummy(ImVec2(label_w + side + bar_w, label_h + side));
+    // Lines view: queries on the left, keys on the right, opacity = weight.
+    ImGui::TextUnformatted(tr(S::lines_view));
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const float lines_h = std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize());
+    const float col_w = right_w * 0.3f;
+    const int shown = std::min(n, 64);  // beyond that the lines merge into a blur
+    const int first = std::clamp(s.cursor - shown / 2, 0, std::max(0, n - shown));
+    const float row_h = lines_h / shown;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+    for (int t = 0; t < shown; ++t) {
+      const int idx = first + t;
+      const float y = p0.y + (t + 0.5f) * row_h;
+      if (row_h >= ImGui::GetFontSize() * 0.9f) {
+        const char* label = state.tokens[idx].c_str();
+        dl->AddText(ImVec2(p0.x + col_w - ImGui::CalcTextSize(label).x, y - ImGui::GetFontSize() * 0.5f),
+                    idx == s.cursor ? IM_COL32(255, 64, 160, 255) : text, label);
+        dl->AddText(ImVec2(p0.x + right_w - col_w, y - ImGui::GetFontSize() * 0.5f), text, label);
+      }
+    }
+    const float qy = p0.y + (s.cursor - first + 0.5f) * row_h;
+    for (int t = 0; t < shown; ++t) {
+      const float w = h->weights(s.cursor, first + t);
+      if (w <= 0.0f) continue;
+      const float ky = p0.y + (t + 0.5f) * row_h;
+      dl->AddLine(ImVec2(p0.x + col_w + 6, qy), ImVec2(p0.x + right_w - col_w - 6, ky),
+                  IM_COL32(255, 64, 160, static_cast<int>(std::lround(255 * w))), std::max(1.5f, 3.0f * ctx.dpi_scale));
+    }
+    HeatmapPlacement& lp = ctx.placements["token/lines"];
+    lp = {p0.x, p0.y, right_w, lines_h, shown, 2, {float(first), 0, float(shown), 1}, 0, 1};
+    ImGui::Dummy(ImVec2(right_w, lines_h));
+  }
+  ImGui::EndGroup();
+}
 
-  layout.heatmap_x = hm_min.x;
-  layout.heatmap_y = hm_min.y;
-  layout.heatmap_w = side;
-  layout.heatmap_h = side;
+// ---------------------------------------------------------------------------------------
+// 4 heads
+// ---------------------------------------------------------------------------------------
+
+void draw_heads_panel(AppState& state, UiContext& ctx) {
+  if (!state.has_results || !state.trace.status.ok) {
+    ImGui::TextUnformatted(tr(S::no_results));
+    return;
+  }
+  Settings& s = state.settings;
+  const int heads = static_cast<int>(state.trace.heads.size());
+  ImGui::TextUnformatted(tr(S::focus_hint));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const int per_row = std::min(heads, 4);
+  const float tile = std::min((avail.x - 8) / per_row - ImGui::GetStyle().ItemSpacing.x, avail.y * 0.45f);
+  for (int hd = 0; hd < heads; ++hd) {
+    if (hd % per_row) ImGui::SameLine();
+    ImGui::BeginGroup();
+    const HeadMetrics& m = state.head_metrics[hd];
+    ImGui::TextColored(hd == s.head ? ImVec4(1.0f, 0.25f, 0.63f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text], "%s %d",
+                       tr(S::head), hd);
+    HeatmapSpec spec;
+    spec.id = "heads/" + std::to_string(hd);
+    spec.values = &state.trace.heads[hd].weights;
+    spec.revision = rev(state, hd);
+    spec.highlight_row = s.cursor;
+    spec.show_scale = false;
+    const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile, tile));
+    hover_to_context(ctx, state, spec.id, "weights", hd, r);
+    if (r.clicked) s.head = hd;
+    ImGui::Text("%s %.2f  %s %.2f", tr(S::entropy), m.mean_entropy, tr(S::max_weight), m.mean_max_weight);
+    ImGui::Text("%s %.2f", tr(S::distance), m.mean_distance);
+    ImGui::EndGroup();
+  }
+  if (heads >= 2) {
+    ImGui::Separator();
+    int a = s.head, b = s.diff_head;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderInt("A", &a, 0, heads - 1);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderInt("B", &b, 0, heads - 1);
+    s.head = a;
+    s.diff_head = b;
+    ImGui::SameLine();
+    ImGui::Text("%s: head %d - head %d", tr(S::difference), a, b);
+    const Mat d = state.trace.heads[a].weights - state.trace.heads[b].weights;
+    HeatmapSpec spec;
+    spec.id = "heads/difference";
+    spec.values = &d;
+    spec.revision = rev(state, 32 + a * 16 + b);
+    spec.colormap = Colormap::Diverging;
+    spec.row_labels = &state.tokens;
+    spec.col_labels = &state.tokens;
+    const float rest = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize();
+    heatmap_widget(ctx, spec, ImVec2(avail.x * 0.6f, std::max(rest, tile)));
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 5 compare
+// ---------------------------------------------------------------------------------------
+
+void draw_compare_panel(AppState& state, UiContext& ctx) {
+  Settings& s = state.settings;
+  if (!s.compare) {
+    ImGui::TextWrapped("%s", tr(S::compare_off));
+    if (ImGui::Button(tr(S::compare_enable))) s.compare = true;
+    return;
+  }
+  const HeadTrace* a = focused_head(state, s.head);
+  if (!a || !state.compare_trace.status.ok || state.compare_trace.heads.empty()) {
+    ImGui::TextUnformatted(state.compare_trace.status.ok ? tr(S::no_results) : state.compare_trace.status.message.c_str());
+    return;
+  }
+  const HeadTrace& b = state.compare_trace.heads[std::min<size_t>(s.head, state.compare_trace.heads.size() - 1)];
+  const Mat diff = a->weights - b.weights;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float w = (avail.x - 2 * ImGui::GetStyle().ItemSpacing.x) / 3.0f, h = avail.y - ImGui::GetFontSize() * 2;
+  const struct {
+    const char* id;
+    const char* title;
+    const Mat* m;
+    Colormap map;
+    int salt;
+  } views[] = {{"compare/a", tr(S::side_a), &a->weights, Colormap::Sequential, 40},
+               {"compare/b", tr(S::side_b), &b.weights, Colormap::Sequential, 41},
+               {"compare/difference", tr(S::difference), &diff, Colormap::Diverging, 42}};
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(views[i].title);
+    HeatmapSpec spec;
+    spec.id = views[i].id;
+    spec.values = views[i].m;
+    spec.revision = rev(state, views[i].salt + s.head);
+    spec.colormap = views[i].map;
+    spec.row_labels = i == 0 ? &state.tokens : nullptr;
+    spec.col_labels = &state.tokens;
+    spec.highlight_row = s.cursor;
+    heatmap_widget(ctx, spec, ImVec2(w, h));
+    ImGui::EndGroup();
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 6 hover derivation
+// ---------------------------------------------------------------------------------------
+
+std::string derivation_text(const AppState& state, const std::string& matrix, int head, int row, int col) {
+  if (!state.has_results || !state.trace.status.ok || head < 0 || head >= static_cast<int>(state.trace.heads.size()))
+    return {};
+  const HeadTrace& h = state.trace.heads[head];
+  const bool score_like = matrix == "rawScores" || matrix == "scaledScores" || matrix == "maskedScores" ||
+                          matrix == "weights" || matrix == "mask";
+  if (!score_like || row >= h.raw_scores.rows() || col >= h.raw_scores.cols()) return {};
+  const std::string qi = "q" + std::to_string(row), kj = "k" + std::to_string(col);
+  char buf[160];
+  std::string out = state.tokens[row] + " -> " + state.tokens[col] + "\n";
+  const ScoreFunction score = state.computed_for.math.score;
+  if (score == ScoreFunction::Dot) {
+    out += qi + "." + kj + " = ";
+    const int d = static_cast<int>(h.q.cols());
+    for (int c = 0; c < std::min(d, 6); ++c) {
+      std::snprintf(buf, sizeof buf, "%s%.2f*%.2f", c ? " + " : "", h.q(row, c), h.k(col, c));
+      out += buf;
+    }
+    if (d > 6) out += " + ... (" + std::to_string(d) + " terms)";
+  } else {
+    out += score == ScoreFunction::Cosine ? "cos(" + qi + ", " + kj + ")" : "v . tanh(Wq " + qi + " + Wk " + kj + ")";
+  }
+  std::snprintf(buf, sizeof buf, " = %.4f\n", h.raw_scores(row, col));
+  out += buf;
+  std::snprintf(buf, sizeof buf, "x scale %.4f = %.4f\n", h.scale, h.scaled_scores(row, col));
+  out += buf;
+  const float masked = h.masked_scores(row, col);
+  if (h.mask_add(row, col) != 0.0f) {
+    std::snprintf(buf, sizeof buf, "masked: + %g = %g\n", h.mask_add(row, col), masked);
+    out += buf;
+  }
+  float row_max = -std::numeric_limits<float>::infinity(), sum = 0.0f;
+  for (int j = 0; j < h.masked_scores.cols(); ++j) row_max = std::max(row_max, h.masked_scores(row, j));
+  if (std::isinf(row_max)) return out + "softmax: every key masked -> weight 0";
+  for (int j = 0; j < h.masked_scores.cols(); ++j)
+    if (std::isfinite(h.masked_scores(row, j))) sum += std::exp(h.masked_scores(row, j) - row_max);
+  std::snprintf(buf, sizeof buf, "softmax: exp(%.3f - %.3f) / %.3f = %.4f", masked, row_max, sum, h.weights(row, col));
+  out += buf;
+  return out;
 }
 
 }  // namespace attn::ui

@@ -1,21 +1,26 @@
-// Panels: free functions that take the state (and, for drawing, the renderer).
+// Panels: free functions that take the state and the UI context. Changing a control only
+// edits Settings; the next update_results() recomputes what changed.
 #pragma once
 
 #include "app/app_state.h"
-#include "gfx/heatmap_renderer.h"
+#include "ui/ui_context.h"
 
 namespace attn::ui {
 
-struct Layout;
-struct HeatmapDraw;
+// Which platform the controls run on: on the web the sentence is typed into a real HTML
+// text field (IMEs, paste, mobile keyboards), so the panel only shows it.
+struct ControlsOptions {
+  bool sentence_in_html_field = false;
+};
 
-// Scene and math controls. Changing a value only edits Settings; the next
-// update_results() recomputes.
-void draw_controls_panel(AppState& state);
+void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options);
+void draw_pipeline_panel(AppState& state, UiContext& ctx);
+void draw_token_panel(AppState& state, UiContext& ctx);
+void draw_heads_panel(AppState& state, UiContext& ctx);
+void draw_compare_panel(AppState& state, UiContext& ctx);
 
-// The weights heatmap with token labels, a colour scale and numbers in large cells.
-// `draw` is filled and queued for the render pass; `layout` records where it landed.
-void draw_weights_panel(const AppState& state, const gfx::HeatmapRenderer& renderer,
-                        HeatmapDraw& draw, Layout& layout);
+// How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
+// scale, the mask, the softmax step. Empty for matrices that have no derivation.
+std::string derivation_text(const AppState& state, const std::string& matrix, int head, int row, int col);
 
 }  // namespace attn::ui

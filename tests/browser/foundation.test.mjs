@@ -23,16 +23,17 @@ async function openLab(browser) {
 
 // Checks every cell's colour (sampled away from the centred number) against the
 // colour the shader must give for the app's weights; returns the worst distance.
-async function checkHeatmapPixels(page, shotName) {
+async function checkHeatmapPixels(page, shotName, id = 'pipeline/weights', head = 0) {
   const layout = await page.evaluate(() => window.attnlab.layout());
-  const m = await page.evaluate(() => {
-    const w = window.attnlab.getMatrix('weights');
+  const m = await page.evaluate((h) => {
+    const w = window.attnlab.getMatrix('weights', h);
     return { rows: w.rows, cols: w.cols, data: Array.from(w.data) };
-  });
+  }, head);
   const buffer = await page.screenshot({ path: path.join(artifactsDir, shotName) });
   const png = decodePng(buffer);
   const scale = png.width / (await page.evaluate(() => window.innerWidth));
-  const { x, y, w, h } = layout.heatmap;
+  assert.ok(layout.heatmaps[id], `no heatmap '${id}' on screen`);
+  const { x, y, w, h } = layout.heatmaps[id];
   let worst = 0;
   for (let i = 0; i < m.rows; i++)
     for (let j = 0; j < m.cols; j++) {
@@ -69,18 +70,18 @@ test('the page runs on WebGL2 and draws the worked example in the shader colours
   }
 });
 
-test('random scene with a causal mask: upper triangle has the zero colour, all cells match', async () => {
+test('generated scene with a causal mask: upper triangle has the zero colour, all cells match', async () => {
   const browser = await openBrowser();
   try {
     const { page, errors } = await openLab(browser);
-    await page.evaluate(() => window.attnlab.setState({ source: 'random', n: 6, dK: 16, seed: 9, mask: 'causal' }));
+    await page.evaluate(() => window.attnlab.setState({ source: 'generated', sentence: 'one two three four five six', seed: 9, mask: { causal: true } }));
     const { m } = await checkHeatmapPixels(page, 'browser-random-causal.png');
     assert.equal(m.rows, 6);
     for (let i = 0; i < 6; i++) for (let j = i + 1; j < 6; j++) assert.equal(m.data[i * 6 + j], 0);
     // A refused patch leaves the state as it was.
     const before = await page.evaluate(() => window.attnlab.getState());
-    const err = await page.evaluate(() => window.attnlab.setState({ n: 99999 }).then(() => null, (e) => e.message));
-    assert.match(err, /'n' must be between 1 and 1024/);
+    const err = await page.evaluate(() => window.attnlab.setState({ heads: 99 }).then(() => null, (e) => e.message));
+    assert.match(err, /'heads' must be between 1 and 16/);
     assert.deepEqual(await page.evaluate(() => window.attnlab.getState()), before);
     assert.deepEqual(errors, []);
   } finally {
@@ -95,8 +96,10 @@ test('crisp at devicePixelRatio 2: the backing store is twice the CSS size', asy
     await page.evaluate(() => window.attnlab.setState({ source: 'worked-example' }));
     const l = await page.evaluate(() => window.attnlab.layout());
     assert.equal(l.devicePixelRatio, 2);
+    const box = await page.locator('#canvas').boundingBox();
+    assert.equal(l.framebuffer.width, Math.round(box.width * 2));
+    assert.equal(l.framebuffer.height, Math.round(box.height * 2));
     assert.equal(l.framebuffer.width, 1800);
-    assert.equal(l.framebuffer.height, 1200);
     await checkHeatmapPixels(page, 'browser-dpr2.png');
     assert.deepEqual(errors, []);
   } finally {

@@ -5,68 +5,140 @@
 
 #include <nlohmann/json.hpp>
 
-TEST_CASE("results are recomputed only when settings change", "[app]") {
+#include <cmath>
+
+TEST_CASE("results are recomputed only when a scene setting changes", "[app]") {
   attn::AppState state;
   REQUIRE(attn::update_results(state));
   const auto revision = state.revision;
   REQUIRE_FALSE(attn::update_results(state));
+  // View settings never recompute.
+  state.settings.panel = attn::Panel::Heads;
+  state.settings.cursor = 3;
+  state.settings.theme = attn::Theme::HighContrast;
+  REQUIRE_FALSE(attn::update_results(state));
   REQUIRE(state.revision == revision);
-  state.settings.mask = attn::MaskKind::Causal;
+  state.settings.math.mask.causal = true;
   REQUIRE(attn::update_results(state));
   REQUIRE(state.revision == revision + 1);
-  REQUIRE(state.result.weights(0, 1) == 0.0f);
+  REQUIRE(state.trace.heads[0].weights(0, 1) == 0.0f);
+}
+
+TEST_CASE("the default scene: the English sentence, 4 heads, tokens as labels", "[app]") {
+  attn::AppState state;
+  attn::update_results(state);
+  REQUIRE(state.tokens.size() == 11);  // The cat sat on the mat because it was tired .
+  REQUIRE(state.tokens[1] == "cat");
+  REQUIRE(state.trace.status.ok);
+  REQUIRE(state.trace.heads.size() == 4);
+  REQUIRE(state.head_metrics.size() == 4);
+  for (const auto& m : state.head_metrics) {
+    REQUIRE(m.mean_entropy > 0.0f);
+    REQUIRE(m.mean_entropy <= std::log(11.0f) + 1e-5f);
+  }
 }
 
 TEST_CASE("state JSON: patches apply, bad ones change nothing", "[app][state]") {
   attn::AppState state;
-  REQUIRE(attn::apply_state_json(state, R"({"source":"worked-example","mask":"causal"})").ok);
-  REQUIRE(state.settings.source == attn::SceneSource::WorkedExample);
-  REQUIRE(state.settings.mask == attn::MaskKind::Causal);
   attn::update_results(state);
-  REQUIRE(state.result.weights.rows() == 2);
+  REQUIRE(attn::apply_state_json(state, R"({"source":"worked-example","mask":{"causal":true}})").ok);
+  REQUIRE(state.settings.source == attn::SceneSource::WorkedExample);
+  REQUIRE(state.settings.math.mask.causal);
+  attn::update_results(state);
+  REQUIRE(state.trace.heads[0].weights.rows() == 2);
+  REQUIRE(state.settings.heads == 1);  // locked by the worked example
 
-  const attn::Settings before = state.settings;
-  for (const char* bad : {"not json", "[1,2]", R"({"n": 0})", R"({"n": 5000})", R"({"n": "8"})",
-                          R"({"n": 2.5})", R"({"mask": "diagonal"})", R"({"scale": "huge"})",
-                          R"({"scale": 1e300})", R"({"seed": -1})", R"({"bogus": 1})",
-                          R"({"dK": 4, "mask": 3})"}) {
+  const attn::AppState before = state;
+  for (const char* bad : {"not json", "[1,2]", R"({"heads": 0})", R"({"heads": 3, "dModel": 16, "source": "generated"})",
+                          R"({"dModel": "8"})", R"({"cursor": 2.5})", R"({"mask": "diagonal"})",
+                          R"({"mask": {"window": -1}})", R"({"mask": {"wobble": 1}})", R"({"scale": "huge"})",
+                          R"({"scale": 1e300})", R"({"seed": -1})", R"({"bogus": 1})", R"({"temperature": 0})",
+                          R"({"maskFill": 5})", R"({"panel": "nope"})", R"({"compare": {"score": "magic"}})",
+                          R"({"sentence": 42})", R"({"version": 99})", R"({"theme": "neon"})"}) {
     const attn::Status st = attn::apply_state_json(state, bad);
     INFO(bad);
     REQUIRE_FALSE(st.ok);
     REQUIRE_FALSE(st.message.empty());
-    REQUIRE(state.settings == before);
+    REQUIRE(attn::state_to_json(state) == attn::state_to_json(before));
   }
-
   // What getState returns can be fed back unchanged.
   const std::string text = attn::state_to_json(state);
   attn::AppState other;
   REQUIRE(attn::apply_state_json(other, text).ok);
-  REQUIRE(other.settings == state.settings);
+  attn::update_results(other);
+  REQUIRE(attn::state_to_json(other) == text);
   const auto j = nlohmann::json::parse(text);
   REQUIRE(j["version"] == attn::kStateVersion);
   REQUIRE(j["scale"] == "default");
-  REQUIRE(j["appliedScale"].get<double>() == Approx(1.0 / std::sqrt(2.0)));
+  REQUIRE(j["figures"]["appliedScale"].get<double>() == Approx(1.0 / std::sqrt(2.0)));
+}
+
+TEST_CASE("over the token cap the sentence is refused and the previous scene stays", "[app][state]") {
+  attn::AppState state;
+  attn::update_results(state);
+  std::string long_text;
+  for (int i = 0; i < 1025; ++i) long_text += "w ";
+  const std::string patch = nlohmann::json{{"sentence", long_text}}.dump();
+  const attn::Status st = attn::apply_state_json(state, patch);
+  REQUIRE_FALSE(st.ok);
+  REQUIRE(st.message == "the text has 1025 tokens; the explorer shows at most 1024");
+  REQUIRE(state.settings.sentence == attn::kDefaultSentence);
+  long_text.resize(long_text.size() - 2);  // exactly 1024 tokens are fine
+  REQUIRE(attn::apply_state_json(state, nlohmann::json{{"sentence", long_text}}.dump()).ok);
+  attn::update_results(state);
+  REQUIRE(state.tokens.size() == 1024);
+}
+
+TEST_CASE("version 1 states are migrated", "[app][state]") {
+  attn::AppState state;
+  REQUIRE(attn::apply_state_json(state, R"({"version":1,"source":"random","n":8,"dK":16,"mask":"causal","scale":"none"})").ok);
+  REQUIRE(state.settings.source == attn::SceneSource::Generated);
+  REQUIRE(state.settings.math.mask.causal);
+  REQUIRE(state.settings.math.scale_kind == attn::ScaleKind::None);
+}
+
+TEST_CASE("compare mode computes side B with its own math", "[app]") {
+  attn::AppState state;
+  REQUIRE(attn::apply_state_json(state, R"({"compare":{"enabled":true,"scale":"none"}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.compare_trace.status.ok);
+  REQUIRE(state.compare_trace.heads[0].scale == 1.0f);
+  REQUIRE(state.trace.heads[0].scale == Approx(0.5f));  // d_k = 16 / 4 heads = 4
+  // Unscaled scores are sharper: higher max weight on average.
+  REQUIRE(attn::head_metrics(state.compare_trace.heads[0].weights).mean_max_weight >
+          state.head_metrics[0].mean_max_weight);
+}
+
+TEST_CASE("padding and global tokens reach the mask; indices past the end are dropped", "[app]") {
+  attn::AppState state;
+  REQUIRE(attn::apply_state_json(state, R"({"mask":{"padding":[10,2,2,500],"global":[0]}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.math.mask.padding_tokens == std::vector<int>{2, 10});
+  const attn::Mat& w = state.trace.heads[1].weights;
+  for (int i = 0; i < w.rows(); ++i) {
+    REQUIRE(w(i, 2) == 0.0f);
+    REQUIRE(w(i, 10) == 0.0f);
+  }
 }
 
 TEST_CASE("custom scale reaches the math", "[app][state]") {
   attn::AppState state;
   REQUIRE(attn::apply_state_json(state, R"({"source":"worked-example","scale":"none"})").ok);
   attn::update_results(state);
-  REQUIRE(state.result.scale == 1.0f);
-  REQUIRE(state.result.scores(0, 1) == 5.0f);
+  REQUIRE(state.trace.heads[0].scale == 1.0f);
+  REQUIRE(state.trace.heads[0].scaled_scores(0, 1) == 5.0f);
   REQUIRE(attn::apply_state_json(state, R"({"scale":0.5})").ok);
   attn::update_results(state);
-  REQUIRE(state.result.scores(0, 1) == 2.5f);
+  REQUIRE(state.trace.heads[0].scaled_scores(0, 1) == 2.5f);
 }
 
-TEST_CASE("sequential colormap: viridis ends, monotone lightness, LUT matches", "[colormap]") {
+TEST_CASE("colormaps: viridis ends, diverging white at zero, monotone lightness, LUT matches", "[colormap]") {
   const attn::Rgb8 lo = attn::colormap_at(attn::Colormap::Sequential, 0.0f);
   const attn::Rgb8 hi = attn::colormap_at(attn::Colormap::Sequential, 1.0f);
   REQUIRE((lo.r == 68 && lo.g == 1 && lo.b == 84));
   REQUIRE((hi.r == 253 && hi.g == 231 && hi.b == 37));
-  const attn::Rgb8 mid = attn::colormap_at(attn::Colormap::Sequential, 0.5f);
-  REQUIRE((mid.r == 33 && mid.g == 145 && mid.b == 140));
-  // Luma rises along the scale, so it reads in greyscale too.
+  const attn::Rgb8 mid = attn::colormap_at(attn::Colormap::Diverging, 0.5f);
+  REQUIRE((mid.r == 247 && mid.g == 247 && mid.b == 247));
   float prev = -1.0f;
   for (int i = 0; i <= 100; ++i) {
     const attn::Rgb8 c = attn::colormap_at(attn::Colormap::Sequential, i / 100.0f);

@@ -15,7 +15,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-desktop-'));
 
 test('desktop --screenshot of the worked example shows its weights in the shader colours', () => {
   const stateFile = path.join(tmp, 'state.json');
-  fs.writeFileSync(stateFile, JSON.stringify({ source: 'worked-example' }));
+  fs.writeFileSync(stateFile, JSON.stringify({ source: 'worked-example', panel: 'token', cursor: -1 }));
   const out = path.join(artifactsDir, 'desktop-worked-example.png');
   fs.rmSync(out, { force: true });
   execFileSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24', app, '--width', '1280', '--height', '800',
@@ -28,7 +28,7 @@ test('desktop --screenshot of the worked example shows its weights in the shader
   const weights = [[0.3302, 0.6698], [0.6698, 0.3302]];
   const low = expectedSequential(weights[0][0]);
   let left = -1;
-  for (let x = 331; x < 1280; x++) if (colorDistance(png.pixel(x, 150), low) <= 2) { left = x; break; }
+  for (let x = 360; x < 1280; x++) if (colorDistance(png.pixel(x, 150), low) <= 2) { left = x; break; }
   assert.ok(left > 0, 'no cell with the colour of 0.330 on row y=150');
   let right = left;
   const high = expectedSequential(weights[0][1]);
@@ -48,10 +48,10 @@ test('desktop --screenshot of the worked example shows its weights in the shader
 
 test('desktop app refuses a bad state file and unknown arguments', () => {
   const bad = path.join(tmp, 'bad.json');
-  fs.writeFileSync(bad, '{"n": 0}');
+  fs.writeFileSync(bad, '{"heads": 0}');
   let r = spawnSync(app, ['--state', bad], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /'n' must be between 1 and 1024/);
+  assert.match(r.stderr, /'heads' must be between 1 and 16/);
   r = spawnSync(app, ['--state', path.join(tmp, 'missing.json')], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /cannot read state file/);

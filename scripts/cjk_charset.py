@@ -1,0 +1,29 @@
+"""Writes the characters the lazily loaded CJK font carries, one line of UTF-8 text.
+
+GB2312 (levels 1 and 2: the 6,763 common simplified hanzi, plus its punctuation), the
+Hangul syllables of KS X 1001 (2,350), JIS X 0208 (kanji and kana), and the full-width
+forms. Built from Python's own codecs, so nothing is downloaded.
+    python3 scripts/cjk_charset.py OUT.txt
+"""
+import sys
+
+
+def double_byte(codec, lead, trail):
+    chars = set()
+    for a in lead:
+        for b in trail:
+            try:
+                chars.add(bytes([a, b]).decode(codec))
+            except UnicodeDecodeError:
+                pass
+    return chars
+
+
+chars = set()
+chars |= double_byte("gb2312", range(0xA1, 0xF8), range(0xA1, 0xFF))
+chars |= double_byte("euc_kr", range(0xA1, 0xFE), range(0xA1, 0xFF))
+chars |= double_byte("euc_jp", range(0xA1, 0xF5), range(0xA1, 0xFF))
+chars |= {chr(c) for c in range(0xFF01, 0xFF5F)}
+chars |= {chr(c) for c in range(0x3000, 0x3040)}
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("".join(sorted(c for c in chars if len(c) == 1)))

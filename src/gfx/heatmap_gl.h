@@ -1,0 +1,63 @@
+// Draws matrices as heatmaps with the shaders in shaders/heatmap.*.
+//
+// One HeatmapProgram (program, colormap table) serves every heatmap; each matrix lives in a
+// MatrixTexture that is re-uploaded only when the data's revision changes. draw() issues
+// one quad and is meant to run inside Dear ImGui's render pass through an ImDrawList
+// callback (ui/heatmap_widget.cpp), so heatmaps sit in ImGui windows like other widgets.
+// The caller owns the data; nothing here decides what to draw.
+#pragma once
+
+#include "app/colormap.h"
+#include "platform/gl.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace attn::gfx {
+
+struct HeatmapStyle {
+  float range_lo = 0.0f, range_hi = 1.0f;
+  Colormap colormap = Colormap::Sequential;
+  Rgb8 grid = {20, 20, 26};
+};
+
+// The visible part of the matrix: first cell (x0 = column, y0 = row) and how many cells.
+struct HeatmapView {
+  float x0 = 0, y0 = 0, w = 0, h = 0;  // w = 0: not set yet (the whole matrix)
+};
+
+class MatrixTexture {
+ public:
+  ~MatrixTexture();
+  // Uploads (rows, cols) row-major values if `revision` differs from the last upload.
+  void upload(const float* values, int rows, int cols, std::uint64_t revision);
+  GLuint id() const { return texture_; }
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+
+ private:
+  GLuint texture_ = 0;
+  int rows_ = 0, cols_ = 0;
+  std::uint64_t revision_ = ~0ull;
+};
+
+class HeatmapProgram {
+ public:
+  bool init(std::string& error);
+  void shutdown();
+  // Draws into the framebuffer rectangle (x, y, w, h) in pixels, origin bottom-left.
+  void draw(const MatrixTexture& values, int fb_width, int fb_height, float x, float y, float w, float h,
+            const HeatmapView& view, const HeatmapStyle& style) const;
+  // A texture per name, created on first use; the same name keeps the same texture.
+  MatrixTexture& texture(const std::string& name) { return textures_[name]; }
+  size_t texture_count() const { return textures_.size(); }
+
+ private:
+  GLuint program_ = 0, vao_ = 0, colormap_tex_ = 0;
+  GLint loc_rect_ = -1, loc_values_ = -1, loc_colormap_ = -1, loc_colormap_row_ = -1, loc_range_ = -1,
+        loc_view_ = -1, loc_cell_px_ = -1, loc_grid_ = -1, loc_stripe_a_ = -1, loc_stripe_b_ = -1;
+  std::map<std::string, MatrixTexture> textures_;
+};
+
+}  // namespace attn::gfx

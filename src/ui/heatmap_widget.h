@@ -1,0 +1,35 @@
+// One heatmap as an ImGui widget: reserves its space, queues the GL draw (our shader),
+// draws token labels on both axes (thinned when cells are small), numbers in cells that
+// fit them, a colour scale with its range, the cursor's row highlighted, and handles hover,
+// click, and (when zoomable) wheel zoom and drag pan.
+#pragma once
+
+#include "core/types.h"
+#include "ui/ui_context.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn::ui {
+
+struct HeatmapSpec {
+  std::string id;  // texture name and ImGui id; also the name tests use
+  const Mat* values = nullptr;
+  std::uint64_t revision = 0;
+  Colormap colormap = Colormap::Sequential;  // Sequential: range [0, 1]; Diverging: +-max|finite|
+  const std::vector<std::string>* row_labels = nullptr;  // null: no labels
+  const std::vector<std::string>* col_labels = nullptr;  // null: column numbers
+  int highlight_row = -1;
+  bool zoomable = false;
+  bool show_scale = true;
+};
+
+struct HeatmapResult {
+  bool hovered = false, clicked = false;
+  int row = -1, col = -1;
+};
+
+HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size);
+
+}  // namespace attn::ui

@@ -1,0 +1,52 @@
+// What the UI keeps between frames that is not part of the application's state: the GL
+// heatmap program and its textures, zoom and pan of each heatmap, where each heatmap
+// landed (the page's handle reports it, so tests can find cells), what the pointer
+// hovers, and the heatmap draws queued for this frame's render pass.
+#pragma once
+
+#include "gfx/heatmap_gl.h"
+
+#include <imgui.h>
+
+#include <deque>
+#include <map>
+#include <string>
+
+namespace attn::ui {
+
+// A heatmap queued for drawing inside ImGui's render pass.
+struct HeatmapDraw {
+  const gfx::HeatmapProgram* program = nullptr;
+  const gfx::MatrixTexture* texture = nullptr;
+  gfx::HeatmapStyle style;
+  gfx::HeatmapView view;
+  float x = 0, y = 0, w = 0, h = 0;  // ImGui display coordinates
+};
+
+struct HeatmapPlacement {
+  float x = 0, y = 0, w = 0, h = 0;  // display pixels, from the top-left of the canvas
+  int rows = 0, cols = 0;
+  gfx::HeatmapView view;
+  float range_lo = 0, range_hi = 1;
+};
+
+struct Hover {
+  std::string heatmap;  // empty = nothing hovered
+  int row = -1, col = -1;
+  std::string derivation;  // how the hovered value came about
+};
+
+struct UiContext {
+  gfx::HeatmapProgram program;
+  std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
+  std::map<std::string, gfx::HeatmapView> views;  // zoom/pan per heatmap id
+  std::map<std::string, HeatmapPlacement> placements;  // this frame's
+  std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
+  Hover hover;
+  bool playing = false;
+  double play_accumulator = 0.0;
+  int framebuffer_w = 0, framebuffer_h = 0;
+  float dpi_scale = 1.0f;
+};
+
+}  // namespace attn::ui

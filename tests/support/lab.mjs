@@ -1,0 +1,62 @@
+// Helpers for tests that drive the real page: open it, read matrices, check heatmap
+// cells against the colours the shader must give.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { decodePng } from './png.mjs';
+import { colorDistance, expectedDiverging, expectedSequential } from './colors.mjs';
+import { artifactsDir } from './paths.mjs';
+import { watchErrors } from './browser.mjs';
+
+export async function openLab(browser, url, query = '') {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url + 'index.html' + query);
+  await page.evaluate(() => window.attnlab.ready);
+  return { page, errors };
+}
+
+export async function matrix(page, name, head = 0) {
+  return page.evaluate(([n, h]) => {
+    const m = window.attnlab.getMatrix(n, h);
+    return m && { rows: m.rows, cols: m.cols, data: Array.from(m.data) };
+  }, [name, head]);
+}
+
+export async function screenshot(page, name) {
+  const buffer = await page.screenshot({ path: path.join(artifactsDir, name) });
+  const png = decodePng(buffer);
+  png.cssScale = png.width / (await page.evaluate(() => window.innerWidth));
+  return png;
+}
+
+// Pixel of cell (i, j) of a heatmap, sampled at 20% into the cell (away from its number).
+export function cellPixel(png, placement, i, j) {
+  const { x, y, w, h, viewX0, viewY0, viewW, viewH } = placement;
+  const px = (x + (j - viewX0 + 0.2) * (w / viewW)) * png.cssScale;
+  const py = (y + (i - viewY0 + 0.2) * (h / viewH)) * png.cssScale;
+  return png.pixel(px, py);
+}
+
+// Every visible cell of `id` has the colour of `m` (sequential or diverging scale).
+export async function assertHeatmapShows(page, png, id, m, { diverging = false, tolerance = 3 } = {}) {
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  const p = layout.heatmaps[id];
+  assert.ok(p, `no heatmap '${id}' on screen`);
+  assert.equal(p.rows, m.rows);
+  assert.equal(p.cols, m.cols);
+  // Cells whose sample point (20% into the cell, and a pixel of margin) is in view.
+  const margin = Math.max(p.viewW / p.w, p.viewH / p.h);
+  const inView = (k, v0, vw) => k + 0.2 >= v0 + margin && k + 0.2 <= v0 + vw - margin;
+  let checked = 0;
+  for (let i = Math.floor(p.viewY0); i < Math.min(m.rows, p.viewY0 + p.viewH); i++)
+    for (let j = Math.floor(p.viewX0); j < Math.min(m.cols, p.viewX0 + p.viewW); j++) {
+      if (!inView(i, p.viewY0, p.viewH) || !inView(j, p.viewX0, p.viewW)) continue;
+      const v = m.data[i * m.cols + j];
+      const want = diverging ? expectedDiverging(v, p.rangeLo, p.rangeHi) : expectedSequential(v);
+      const got = cellPixel(png, p, i, j);
+      assert.ok(colorDistance(got, want) <= tolerance, `${id} cell (${i},${j}) value ${v}: got ${got}, want ${want}`);
+      checked++;
+    }
+  assert.ok(checked > 0, `no cell of '${id}' was checked`);
+  return checked;
+}
