@@ -54,6 +54,27 @@ function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
+// Downloads the app's wasm with a progress bar (the largest file of the page).
+async function fetchWithProgress(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${url} (HTTP ${response.status})`);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!total || !response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const bytes = new Uint8Array(total);
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (received + value.length > total) return new Uint8Array(await new Response(bytes.slice(0, received)).arrayBuffer());
+    bytes.set(value, received);
+    received += value.length;
+    statusProgress.value = received / total;
+    statusText.textContent = `Loading Attention Lab… ${Math.round((100 * received) / total)}%`;
+  }
+  return received === total ? bytes : bytes.slice(0, received);
+}
+
 function loadScript(src) {
   return new Promise((resolve, reject) => {
     const s = document.createElement('script');
@@ -69,10 +90,12 @@ async function start() {
   if (!hasWebGL2()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
   if (!hasWasmSimd()) throw new Error('This browser lacks WebAssembly SIMD, which this build of Attention Lab needs.');
 
+  const wasmBinary = await fetchWithProgress('attnlab.wasm');
   await loadScript('attnlab.js');
   let fatal = null;
   const module = await globalThis.createAttnlabApp({
     canvas,
+    wasmBinary,
     onFatal: (message) => { fatal = message; showError(message); },
     setStatus: (text) => {
       // Emscripten reports "Downloading data... (x/y)" style progress while loading.

@@ -25,7 +25,8 @@ void print_usage(std::FILE* out) {
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
-               "  --screenshot OUT.png    draw a few frames, save the last as a PNG, exit\n"
+               "  --screenshot OUT.png    draw a few frames, save the last as a PNG (and OUT.png.json,\n"
+               "                          where each heatmap is), exit\n"
                "  --present               presentation mode: large UI, controls hidden (P toggles)\n");
 }
 
@@ -65,6 +66,27 @@ bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& e
               flipped.begin() + y * stride);
   for (size_t i = 3; i < flipped.size(); i += 4) flipped[i] = 255;
   return attn::write_png_rgba(path, flipped.data(), w, h, error);
+}
+
+// Beside a screenshot: where each heatmap landed and its colour range, so tests can find
+// cells in the picture (the web build reports the same through window.attnlab.layout()).
+bool write_layout(const attn::ui::App& app, const std::string& path, std::string& error) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) {
+    error = "cannot write " + path;
+    return false;
+  }
+  std::fprintf(f, "{\"heatmaps\": {");
+  bool first = true;
+  for (const auto& [id, p] : app.ui().placements) {
+    std::fprintf(f, "%s\"%s\": {\"x\": %g, \"y\": %g, \"w\": %g, \"h\": %g, \"rows\": %d, \"cols\": %d, "
+                    "\"viewX0\": %g, \"viewY0\": %g, \"viewW\": %g, \"viewH\": %g, \"rangeLo\": %g, \"rangeHi\": %g}",
+                 first ? "" : ", ", id.c_str(), p.x, p.y, p.w, p.h, p.rows, p.cols, p.view.x0, p.view.y0, p.view.w,
+                 p.view.h, p.range_lo, p.range_hi);
+    first = false;
+  }
+  std::fprintf(f, "}}\n");
+  return std::fclose(f) == 0;
 }
 
 }  // namespace
@@ -144,7 +166,9 @@ int main(int argc, char** argv) {
   glfwGetWindowContentScale(window, &scale_x, &scale_y);
   attn::ui::App app;
   std::string error;
-  if (!app.init(window, "#version 330 core", scale_x, attn::ui::AppOptions{}, error)) {
+  attn::ui::AppOptions options;
+  options.ignore_mouse = !screenshot_path.empty();
+  if (!app.init(window, "#version 330 core", scale_x, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     glfwDestroyWindow(window);
     glfwTerminate();
@@ -167,6 +191,9 @@ int main(int argc, char** argv) {
     ++drawn;
     if (!screenshot_path.empty() && drawn == frames) {
       if (!save_screenshot(window, screenshot_path, error)) {
+        std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+        exit_code = 1;
+      } else if (!write_layout(app, screenshot_path + ".json", error)) {
         std::fprintf(stderr, "attnlab: %s\n", error.c_str());
         exit_code = 1;
       }

@@ -28,6 +28,7 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is ours, not a file's (the web has no file system)
+  if (options.ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
     error = "ImGui GLFW backend failed to start";
     return false;

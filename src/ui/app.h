@@ -18,6 +18,7 @@ namespace attn::ui {
 
 struct AppOptions {
   ControlsOptions controls;
+  bool ignore_mouse = false;  // screenshots: wherever the pointer is, no hover or tooltip
 };
 
 class App {
