@@ -138,6 +138,7 @@ async function start() {
       };
     },
     framesDrawn: () => module.framesDrawn(),
+    frameMs: () => module.frameMs(),
   };
   await frameAfter(0);
   statusBox.hidden = true;

@@ -25,6 +25,7 @@ std::string set_state(const std::string& json) {
 }
 
 double frames_drawn() { return g_app ? static_cast<double>(g_app->frames_drawn()) : 0.0; }
+double frame_ms() { return g_app ? g_app->ui().frame_ms : 0.0; }
 
 // Where each heatmap landed last frame (canvas pixels), what is hovered, glyph coverage.
 val layout() {
@@ -109,6 +110,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("getStateJson", &get_state);
   emscripten::function("setStateJson", &set_state);
   emscripten::function("framesDrawn", &frames_drawn);
+  emscripten::function("frameMs", &frame_ms);
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
   emscripten::function("loadCjkFont", &load_cjk_font);

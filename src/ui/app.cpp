@@ -11,6 +11,7 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace attn::ui {
@@ -176,6 +177,7 @@ void App::handle_keys() {
 // ---------------------------------------------------------------------------------------
 
 void App::frame() {
+  const auto started = std::chrono::steady_clock::now();
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
   if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
@@ -254,6 +256,7 @@ void App::frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   ++frames_drawn_;
+  ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
 }  // namespace attn::ui

@@ -47,6 +47,7 @@ struct UiContext {
   double play_accumulator = 0.0;
   int framebuffer_w = 0, framebuffer_h = 0;
   float dpi_scale = 1.0f;
+  double frame_ms = 0.0;  // CPU time of the last frame() (recompute + UI + GL calls)
 };
 
 }  // namespace attn::ui
