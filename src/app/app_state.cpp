@@ -23,6 +23,11 @@ const char* to_string(Panel p) {
     case Panel::Token: return "token";
     case Panel::Heads: return "heads";
     case Panel::Compare: return "compare";
+    case Panel::DotProduct: return "dot-product";
+    case Panel::Variance: return "variance";
+    case Panel::Saturation: return "saturation";
+    case Panel::Softmax: return "softmax";
+    case Panel::Stability: return "stability";
   }
   return "pipeline";
 }
@@ -133,7 +138,28 @@ HeadMetrics head_metrics(const Mat& w) {
   return m;
 }
 
+namespace {
+
+void clamp_lab(LabSettings& l) {
+  for (std::array<float, 2>* v : {&l.q, &l.k, &l.k_long})
+    for (float& c : *v) c = std::isfinite(c) ? std::clamp(c, -10.0f, 10.0f) : 0.0f;
+  l.dk = std::clamp(l.dk, 1, 1024);
+  if (!std::isfinite(l.temperature)) l.temperature = 1.0f;
+  l.temperature = std::clamp(l.temperature, 0.05f, 20.0f);
+  if (l.row.empty()) l.row = {0.0f};
+  if (l.row.size() > static_cast<size_t>(kLabMaxRow)) l.row.resize(kLabMaxRow);
+  for (float& x : l.row) x = std::isfinite(x) ? std::clamp(x, -1e4f, 1e4f) : 0.0f;
+}
+
+}  // namespace
+
 bool update_results(AppState& state) {
+  clamp_lab(state.settings.lab);
+  if (!state.has_lab || !(state.settings.lab == state.lab_computed_for)) {
+    update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab);
+    state.lab_computed_for = state.settings.lab;
+    state.has_lab = true;
+  }
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
   state.settings = clamped(state.settings, kMaxTokens);
   const Settings& s = state.settings;
@@ -366,6 +392,39 @@ std::string state_to_json(const AppState& state) {
   } else if (state.has_results) {
     figures["error"] = state.trace.status.message;
   }
+  const LabSettings& l = s.lab;
+  j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
+              {"temperature", l.temperature}, {"row", l.row}, {"half", l.half}};
+  if (state.has_lab) {
+    const LabResults& r = state.lab;
+    json lab;
+    lab["dotProduct"] = {{"qNorm", r.q_norm}, {"kNorm", r.k_norm}, {"cos", r.cos_qk}, {"dot", r.dot_qk},
+                         {"kLongNorm", r.k_long_norm}, {"cosLong", r.cos_q_long}, {"dotLong", r.dot_q_long}};
+    json var = json::array();
+    for (const VariancePoint& p : r.variance) var.push_back({{"dk", p.dk}, {"raw", p.raw}, {"scaled", p.scaled}});
+    lab["variance"] = {{"curve", var}, {"dk", l.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
+                       {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
+    json sat_raw = json::array(), sat_scaled = json::array();
+    for (const SaturationPoint& p : r.saturation_raw)
+      sat_raw.push_back({{"dk", p.d_k}, {"maxWeight", p.mean_max_weight}, {"entropy", p.mean_entropy}, {"jacobianNorm", p.mean_jacobian_norm}});
+    for (const SaturationPoint& p : r.saturation_scaled)
+      sat_scaled.push_back({{"dk", p.d_k}, {"maxWeight", p.mean_max_weight}, {"entropy", p.mean_entropy}, {"jacobianNorm", p.mean_jacobian_norm}});
+    lab["saturation"] = {{"unscaled", sat_raw}, {"scaled", sat_scaled}, {"exampleEntropy", r.example_entropy},
+                         {"exampleMax", r.example_max}, {"exampleJacobian", r.example_jacobian}};
+    lab["softmax"] = {{"max", r.row_max}, {"shifted", r.shifted}, {"exps", r.exps}, {"sum", r.exp_sum}, {"weights", r.weights}};
+    auto finite_or_null = [](const std::vector<float>& v) {
+      json a = json::array();
+      for (float x : v) a.push_back(std::isfinite(x) ? json(x) : json(nullptr));
+      return a;
+    };
+    lab["stability"] = {{"naive32", finite_or_null(r.naive32)}, {"stable32", finite_or_null(r.stable32)},
+                        {"naive16", finite_or_null(r.naive16)}, {"stable16", finite_or_null(r.stable16)},
+                        {"naive32Overflow", r.naive32_overflow}, {"stable32Overflow", r.stable32_overflow},
+                        {"naive16Overflow", r.naive16_overflow}, {"stable16Overflow", r.stable16_overflow},
+                        {"maskedInf", r.masked_inf}, {"maskedFinite", r.masked_finite},
+                        {"fullyInf", r.fully_inf}, {"fullyFinite", r.fully_finite}, {"fullyInfFlag", r.fully_inf_flag}};
+    figures["lab"] = lab;
+  }
   j["figures"] = figures;
   if (!state.notice.empty()) j["notice"] = state.notice;
   return j.dump();
@@ -382,7 +441,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                                  "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
                                  "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                 "notice"},
+                                 "notice", "lab"},
                              "");
       !st.ok)
     return st;
@@ -406,7 +465,12 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "token") s.panel = Panel::Token;
     else if (v == "heads") s.panel = Panel::Heads;
     else if (v == "compare") s.panel = Panel::Compare;
-    else return Status::error("'panel' must be \"pipeline\", \"token\", \"heads\" or \"compare\"");
+    else if (v == "dot-product") s.panel = Panel::DotProduct;
+    else if (v == "variance") s.panel = Panel::Variance;
+    else if (v == "saturation") s.panel = Panel::Saturation;
+    else if (v == "softmax") s.panel = Panel::Softmax;
+    else if (v == "stability") s.panel = Panel::Stability;
+    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability");
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
@@ -435,6 +499,42 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else return Status::error("'theme' must be \"dark\", \"light\" or \"high-contrast\"");
   }
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
+  if (j.contains("lab")) {
+    const json& l = j["lab"];
+    if (!l.is_object()) return Status::error("'lab' must be an object");
+    if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half"}, " in 'lab'"); !st.ok) return st;
+    auto read_vec2 = [&](const char* key, std::array<float, 2>& out) -> Status {
+      if (!l.contains(key)) return Status::success();
+      const json& v = l[key];
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
+          std::fabs(v[0].get<double>()) > 10 || std::fabs(v[1].get<double>()) > 10)
+        return Status::error(quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= 10");
+      out = {v[0].get<float>(), v[1].get<float>()};
+      return Status::success();
+    };
+    LabSettings lab = s.lab;
+    if (Status st = read_vec2("q", lab.q); !st.ok) return st;
+    if (Status st = read_vec2("k", lab.k); !st.ok) return st;
+    if (Status st = read_vec2("kLong", lab.k_long); !st.ok) return st;
+    if (Status st = read_int_into(l, "dk", 1, 1024, lab.dk); !st.ok) return st;
+    if (Status st = read_bool(l, "scaled", lab.scaled); !st.ok) return st;
+    if (Status st = read_bool(l, "half", lab.half); !st.ok) return st;
+    double t = lab.temperature;
+    if (Status st = read_number(l, "temperature", 0.05, 20.0, t); !st.ok) return st;
+    lab.temperature = static_cast<float>(t);
+    if (l.contains("row")) {
+      const json& r = l["row"];
+      if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kLabMaxRow))
+        return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kLabMaxRow) + " numbers");
+      std::vector<float> row;
+      for (const json& x : r) {
+        if (!x.is_number() || std::fabs(x.get<double>()) > 1e4) return Status::error("'row' in 'lab' must hold numbers in [-1e4, 1e4]");
+        row.push_back(x.get<float>());
+      }
+      lab.row = row;
+    }
+    s.lab = lab;
+  }
   double ui = s.ui_scale;
   if (Status st = read_number(j, "uiScale", 0.5, 4.0, ui); !st.ok) return st;
   s.ui_scale = static_cast<float>(ui);

@@ -12,6 +12,7 @@
 // Sections: 1 settings  2 results  3 operations  4 JSON schema
 #pragma once
 
+#include "app/lab_state.h"
 #include "core/pipeline.h"
 #include "core/tokenizer.h"
 
@@ -28,7 +29,8 @@ enum class SceneSource {
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare };
+enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability };
+inline constexpr int kPanelCount = 9;
 enum class Theme { Dark, Light, HighContrast };
 
 inline constexpr int kStateVersion = 2;
@@ -80,6 +82,8 @@ struct Settings {
   Theme theme = Theme::Dark;
   bool presentation = false;
   float ui_scale = 1.0f;
+  // the scaling and softmax lab (its own figures, recomputed when these change)
+  LabSettings lab;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
@@ -109,6 +113,9 @@ struct AppState {
   PipelineTrace compare_trace;  // side B, when compare is on
   std::vector<HeadMetrics> head_metrics;  // per head of side A
   std::uint64_t revision = 0;  // bumped on every recompute, so the GL side knows to re-upload
+  LabSettings lab_computed_for;
+  bool has_lab = false;
+  LabResults lab;
   std::string notice;          // the last refused change, shown to the user
 };
 

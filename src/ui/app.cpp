@@ -165,8 +165,8 @@ void App::handle_keys() {
   if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
   if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
   const int panel = static_cast<int>(s.panel);
-  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = static_cast<Panel>((panel + 1) % 4);
-  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = static_cast<Panel>((panel + 3) % 4);
+  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = static_cast<Panel>((panel + 1) % kPanelCount);
+  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = static_cast<Panel>((panel + kPanelCount - 1) % kPanelCount);
   if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
   if (pressed(GLFW_KEY_SPACE)) ctx_.playing = !ctx_.playing;
   if (pressed(GLFW_KEY_P)) s.presentation = !s.presentation;
@@ -229,7 +229,12 @@ void App::frame() {
     } tabs[] = {{Panel::Pipeline, S::panel_pipeline, draw_pipeline_panel},
                 {Panel::Token, S::panel_token, draw_token_panel},
                 {Panel::Heads, S::panel_heads, draw_heads_panel},
-                {Panel::Compare, S::panel_compare, draw_compare_panel}};
+                {Panel::Compare, S::panel_compare, draw_compare_panel},
+                {Panel::DotProduct, S::panel_dot, draw_dot_product_panel},
+                {Panel::Variance, S::panel_variance, draw_variance_panel},
+                {Panel::Saturation, S::panel_saturation, draw_saturation_panel},
+                {Panel::Softmax, S::panel_softmax, draw_softmax_panel},
+                {Panel::Stability, S::panel_stability, draw_stability_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {

@@ -19,6 +19,13 @@ void draw_token_panel(AppState& state, UiContext& ctx);
 void draw_heads_panel(AppState& state, UiContext& ctx);
 void draw_compare_panel(AppState& state, UiContext& ctx);
 
+// The scaling and softmax lab (ui/lab_panels.cpp): each draws state.lab's figures.
+void draw_dot_product_panel(AppState& state, UiContext& ctx);
+void draw_variance_panel(AppState& state, UiContext& ctx);
+void draw_saturation_panel(AppState& state, UiContext& ctx);
+void draw_softmax_panel(AppState& state, UiContext& ctx);
+void draw_stability_panel(AppState& state, UiContext& ctx);
+
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.
 std::string derivation_text(const AppState& state, const std::string& matrix, int head, int row, int col);

@@ -78,7 +78,30 @@ namespace attn::ui {
   X(fully_masked, "Row %d is fully masked: every key is hidden, so its weights are all zero "   \
                   "(with a finite fill such as -1e9 they would be uniform instead).")         \
   X(no_results, "Nothing to show.")                                                            \
-  X(keys_hint, "Arrows: query  [ ]: panel  H: head  Space: play  P: presentation")
+  X(keys_hint, "Arrows: query  [ ]: panel  H: head  Space: play  P: presentation")            \
+  X(panel_dot, "Dot product")                                                                  \
+  X(panel_variance, "Variance")                                                                \
+  X(panel_saturation, "Saturation")                                                            \
+  X(panel_softmax, "Softmax")                                                                  \
+  X(panel_stability, "Stability")                                                              \
+  X(dot_hint, "Drag the tips of q, k and the long key k2. The dot product grows with the "     \
+              "lengths as well as the angle: k2 points further away from q, yet wins.")        \
+  X(variance_hint, "Sample variance of q.k for q, k with N(0,1) entries: it grows like d_k "   \
+                   "(dashed line); divided by sqrt(d_k) it stays near 1.")                     \
+  X(saturation_hint, "Without scaling, scores spread with sqrt(d_k): softmax puts almost all " \
+                     "weight on one key and its Jacobian (the gradient path) vanishes.")        \
+  X(with_scaling, "with 1/sqrt(d_k)")                                                          \
+  X(jacobian_norm, "mean |Jacobian|")                                                          \
+  X(softmax_hint, "softmax(s)_j = exp(s_j - max) / sum_i exp(s_i - max): subtracting the max " \
+                  "changes nothing but keeps exp() from overflowing.")                         \
+  X(stability_hint, "exp() overflows above 88.7 in float32 and above 11.09 in float16 "         \
+                    "(65504 is the largest half). The stable form never exponentiates a "       \
+                    "positive number.")                                                        \
+  X(overflow, "overflow")                                                                      \
+  X(fine, "fine")                                                                              \
+  X(half_precision, "float16")                                                                 \
+  X(masked_last, "last key masked")                                                            \
+  X(fully_masked_row, "all keys masked")
 
 enum class S {
 #define ATTNLAB_UI_STRING_ID(id, en) id,

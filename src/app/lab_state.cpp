@@ -1,0 +1,123 @@
+#include "app/lab_state.h"
+
+#include "core/rng.h"
+#include "core/softmax.h"
+
+#include <cmath>
+#include <limits>
+
+namespace attn {
+namespace {
+
+constexpr std::uint64_t kLabSeed = 2026;
+
+float norm2(const std::array<float, 2>& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1]); }
+float dot2(const std::array<float, 2>& a, const std::array<float, 2>& b) { return a[0] * b[0] + a[1] * b[1]; }
+
+std::vector<float> softmax_of(const std::vector<float>& row, SoftmaxForm form, Precision p, SoftmaxFlags* flags = nullptr) {
+  std::vector<float> w(row.size());
+  const SoftmaxFlags f = softmax_row(row.data(), w.data(), static_cast<int>(row.size()), form, p);
+  if (flags) *flags = f;
+  return w;
+}
+
+}  // namespace
+
+bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r) {
+  bool changed = false;
+  // dot product (cheap: always when anything changed)
+  if (!prev || s.q != prev->q || s.k != prev->k || s.k_long != prev->k_long) {
+    r.q_norm = norm2(s.q);
+    r.k_norm = norm2(s.k);
+    r.k_long_norm = norm2(s.k_long);
+    r.dot_qk = dot2(s.q, s.k);
+    r.dot_q_long = dot2(s.q, s.k_long);
+    r.cos_qk = r.q_norm > 0 && r.k_norm > 0 ? r.dot_qk / (r.q_norm * r.k_norm) : 0.0f;
+    r.cos_q_long = r.q_norm > 0 && r.k_long_norm > 0 ? r.dot_q_long / (r.q_norm * r.k_long_norm) : 0.0f;
+    changed = true;
+  }
+  // variance against d_k: fixed, computed once
+  if (!prev) {
+    r.variance.clear();
+    for (int dk = 1; dk <= 1024; dk *= 2) {
+      VariancePoint p;
+      p.dk = dk;
+      p.raw = sample_dot_products(dk, 4000, kLabSeed + dk, false).variance;
+      p.scaled = sample_dot_products(dk, 4000, kLabSeed + dk, true).variance;
+      r.variance.push_back(p);
+    }
+    const std::vector<int> dks = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
+    r.saturation_raw = saturation_curve(dks, false, 128, 16, kLabSeed);
+    r.saturation_scaled = saturation_curve(dks, true, 128, 16, kLabSeed);
+    changed = true;
+  }
+  if (!prev || s.dk != prev->dk) {
+    const DotProductSample raw = sample_dot_products(s.dk, 20000, kLabSeed, false, true);
+    const DotProductSample scaled = sample_dot_products(s.dk, 20000, kLabSeed, true, true);
+    const float spread = 4.0f * std::sqrt(static_cast<float>(s.dk));
+    r.hist_raw = histogram(raw.values, 40, -spread, spread);
+    r.hist_scaled = histogram(scaled.values, 40, -4.0f, 4.0f);
+    r.var_raw_at_dk = raw.variance;
+    r.var_scaled_at_dk = scaled.variance;
+    changed = true;
+  }
+  if (!prev || s.scaled != prev->scaled || s.temperature != prev->temperature) {
+    // One random query against 16 random keys at each d_k: how sharp does softmax get?
+    const int dks[3] = {4, 64, 512};
+    for (int i = 0; i < 3; ++i) {
+      Rng rng(kLabSeed + 17);
+      const Mat keys = rng.normal_matrix(16, dks[i]);
+      const RowVec query = rng.normal_matrix(1, dks[i]);
+      const float scale = (s.scaled ? 1.0f / std::sqrt(static_cast<float>(dks[i])) : 1.0f) / s.temperature;
+      const RowVec scores = (query * keys.transpose()) * scale;
+      RowVec w(16);
+      softmax_row(scores.data(), w.data(), 16);
+      r.example_weights[i].assign(w.data(), w.data() + 16);
+      r.example_entropy[i] = entropy(w);
+      r.example_max[i] = w.maxCoeff();
+      r.example_jacobian[i] = softmax_jacobian_norm(w);
+    }
+    changed = true;
+  }
+  if (!prev || s.row != prev->row) {
+    const std::vector<float>& row = s.row;
+    r.row_max = -std::numeric_limits<float>::infinity();
+    for (float x : row) r.row_max = std::max(r.row_max, x);
+    r.shifted.clear();
+    r.exps.clear();
+    r.exp_sum = 0.0f;
+    for (float x : row) {
+      r.shifted.push_back(x - r.row_max);
+      r.exps.push_back(std::exp(x - r.row_max));
+      r.exp_sum += r.exps.back();
+    }
+    r.weights.clear();
+    for (float e : r.exps) r.weights.push_back(e / r.exp_sum);
+
+    SoftmaxFlags f;
+    r.naive32 = softmax_of(row, SoftmaxForm::Naive, Precision::Float32, &f);
+    r.naive32_overflow = f.overflow || f.nan;
+    r.stable32 = softmax_of(row, SoftmaxForm::Stable, Precision::Float32, &f);
+    r.stable32_overflow = f.overflow || f.nan;
+    r.naive16 = softmax_of(row, SoftmaxForm::Naive, Precision::Float16, &f);
+    r.naive16_overflow = f.overflow || f.nan;
+    r.stable16 = softmax_of(row, SoftmaxForm::Stable, Precision::Float16, &f);
+    r.stable16_overflow = f.overflow || f.nan;
+
+    // The last key masked, then every key masked: -inf against the tutorial's -1e9.
+    std::vector<float> masked = row, fully(row.size());
+    masked.back() = -std::numeric_limits<float>::infinity();
+    r.masked_inf = softmax_of(masked, SoftmaxForm::Stable, Precision::Float32);
+    masked.back() = row.back() - 1e9f;
+    r.masked_finite = softmax_of(masked, SoftmaxForm::Stable, Precision::Float32);
+    for (size_t j = 0; j < row.size(); ++j) fully[j] = -std::numeric_limits<float>::infinity();
+    r.fully_inf = softmax_of(fully, SoftmaxForm::Stable, Precision::Float32, &f);
+    r.fully_inf_flag = f.fully_masked;
+    for (size_t j = 0; j < row.size(); ++j) fully[j] = row[j] - 1e9f;
+    r.fully_finite = softmax_of(fully, SoftmaxForm::Stable, Precision::Float32);
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace attn

@@ -1,0 +1,305 @@
+// The scaling and softmax lab's panels. They draw the figures computed in app/lab_state
+// (never compute them), with ImDrawList plots of our own.
+//   1 plotting helpers  2 dot product  3 variance  4 saturation  5 softmax  6 stability
+#include "ui/panels.h"
+#include "ui/strings.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace attn::ui {
+namespace {
+
+// ---- 1 plotting helpers -------------------------------------------------------------------
+
+struct Plot {
+  ImVec2 min, max;  // screen rectangle of the data area
+  float x0, x1, y0, y1;
+  bool log_x = false, log_y = false;
+  ImVec2 at(float x, float y) const {
+    const float fx = log_x ? (std::log2(x) - std::log2(x0)) / (std::log2(x1) - std::log2(x0)) : (x - x0) / (x1 - x0);
+    const float fy = log_y ? (std::log2(y) - std::log2(y0)) / (std::log2(y1) - std::log2(y0)) : (y - y0) / (y1 - y0);
+    return ImVec2(min.x + fx * (max.x - min.x), max.y - std::clamp(fy, -0.05f, 1.05f) * (max.y - min.y));
+  }
+};
+
+Plot begin_plot(const char* title, ImVec2 size, float x0, float x1, float y0, float y1, bool log_x, bool log_y) {
+  ImGui::TextUnformatted(title);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float pad = ImGui::GetFontSize() * 2.8f;
+  Plot plot{ImVec2(p.x + pad, p.y + 4), ImVec2(p.x + size.x - 8, p.y + size.y - ImGui::GetFontSize() * 1.6f), x0, x1, y0, y1, log_x, log_y};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(plot.min, plot.max, IM_COL32(30, 30, 38, 255));
+  dl->AddRect(plot.min, plot.max, IM_COL32(120, 120, 130, 255));
+  char buf[32];
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  std::snprintf(buf, sizeof buf, "%g", y1);
+  dl->AddText(ImVec2(p.x, plot.min.y), text, buf);
+  std::snprintf(buf, sizeof buf, "%g", y0);
+  dl->AddText(ImVec2(p.x, plot.max.y - ImGui::GetFontSize()), text, buf);
+  std::snprintf(buf, sizeof buf, "%g", x0);
+  dl->AddText(ImVec2(plot.min.x, plot.max.y + 2), text, buf);
+  std::snprintf(buf, sizeof buf, "%g", x1);
+  dl->AddText(ImVec2(plot.max.x - ImGui::CalcTextSize(buf).x, plot.max.y + 2), text, buf);
+  ImGui::Dummy(size);
+  return plot;
+}
+
+void plot_line(const Plot& p, const std::vector<ImVec2>& pts, ImU32 col, float thickness, bool dashed = false) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(p.min, p.max, true);
+  for (size_t i = 1; i < pts.size(); ++i) {
+    if (dashed && i % 2) continue;
+    dl->AddLine(p.at(pts[i - 1].x, pts[i - 1].y), p.at(pts[i].x, pts[i].y), col, thickness);
+  }
+  for (const ImVec2& q : pts) dl->AddCircleFilled(p.at(q.x, q.y), thickness * 1.6f, col);
+  dl->PopClipRect();
+}
+
+void bars(const char* title, const std::vector<float>& values, ImVec2 size, float lo, float hi, ImU32 col) {
+  ImGui::TextUnformatted(title);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), IM_COL32(30, 30, 38, 255));
+  const float w = size.x / std::max<size_t>(1, values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    const float v = std::isfinite(values[i]) ? values[i] : hi;
+    const float f = std::clamp((v - lo) / (hi - lo), 0.0f, 1.0f);
+    dl->AddRectFilled(ImVec2(p.x + i * w + 1, p.y + size.y * (1 - f)), ImVec2(p.x + (i + 1) * w - 1, p.y + size.y),
+                      std::isfinite(values[i]) ? col : IM_COL32(255, 60, 60, 255));
+  }
+  ImGui::Dummy(size);
+}
+
+const ImU32 kBlue = IM_COL32(90, 160, 255, 255), kOrange = IM_COL32(255, 160, 60, 255), kGrey = IM_COL32(170, 170, 170, 255);
+
+}  // namespace
+
+// ---- 2 dot product as geometry ------------------------------------------------------------
+
+void draw_dot_product_panel(AppState& state, UiContext& ctx) {
+  LabSettings& l = state.settings.lab;
+  const LabResults& r = state.lab;
+  ImGui::TextWrapped("%s", tr(S::dot_hint));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float side = std::min(avail.x * 0.6f, avail.y - ImGui::GetFontSize() * 2);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 center(origin.x + side * 0.5f, origin.y + side * 0.5f);
+  const float unit = side / 2.0f / 5.0f;  // the plane shows [-5, 5]
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(origin, ImVec2(origin.x + side, origin.y + side), IM_COL32(25, 25, 32, 255));
+  for (int g = -5; g <= 5; ++g) {
+    const ImU32 c = g == 0 ? IM_COL32(110, 110, 120, 255) : IM_COL32(45, 45, 55, 255);
+    dl->AddLine(ImVec2(center.x + g * unit, origin.y), ImVec2(center.x + g * unit, origin.y + side), c);
+    dl->AddLine(ImVec2(origin.x, center.y + g * unit), ImVec2(origin.x + side, center.y + g * unit), c);
+  }
+  struct Handle {
+    const char* name;
+    std::array<float, 2>* v;
+    ImU32 col;
+  } handles[] = {{"q", &l.q, IM_COL32(255, 64, 160, 255)}, {"k", &l.k, kBlue}, {"k2", &l.k_long, kOrange}};
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::InvisibleButton("plane", ImVec2(side, side));
+  const bool active = ImGui::IsItemActive();
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  // The handle nearest the pointer follows a drag.
+  if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 0.0f)) {
+    float best = 1e9f;
+    Handle* nearest = nullptr;
+    for (Handle& h : handles) {
+      const float dx = center.x + (*h.v)[0] * unit - mouse.x, dy = center.y - (*h.v)[1] * unit - mouse.y;
+      if (dx * dx + dy * dy < best) best = dx * dx + dy * dy, nearest = &h;
+    }
+    if (nearest) *nearest->v = {std::clamp((mouse.x - center.x) / unit, -5.0f, 5.0f), std::clamp((center.y - mouse.y) / unit, -5.0f, 5.0f)};
+  }
+  for (const Handle& h : handles) {
+    const ImVec2 tip(center.x + (*h.v)[0] * unit, center.y - (*h.v)[1] * unit);
+    dl->AddLine(center, tip, h.col, 3.0f * ctx.dpi_scale);
+    dl->AddCircleFilled(tip, 6.0f * ctx.dpi_scale, h.col);
+    dl->AddText(ImVec2(tip.x + 8, tip.y - 8), h.col, h.name);
+  }
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::Text("|q| = %.3f", r.q_norm);
+  ImGui::Separator();
+  ImGui::Text("|k| = %.3f   cos = %.3f", r.k_norm, r.cos_qk);
+  ImGui::Text("q.k = |q||k|cos = %.3f", r.dot_qk);
+  ImGui::Separator();
+  ImGui::Text("|k2| = %.3f   cos = %.3f", r.k_long_norm, r.cos_q_long);
+  ImGui::Text("q.k2 = %.3f", r.dot_q_long);
+  ImGui::Separator();
+  const bool long_wins_dot = r.dot_q_long > r.dot_qk, long_wins_cos = r.cos_q_long > r.cos_qk;
+  ImGui::TextWrapped("dot product prefers %s; cosine prefers %s", long_wins_dot ? "k2" : "k", long_wins_cos ? "k2" : "k");
+  for (const Handle& h : handles) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+    ImGui::DragFloat2(h.name, h.v->data(), 0.02f, -5.0f, 5.0f, "%.2f");
+  }
+  ImGui::EndGroup();
+}
+
+// ---- 3 variance against d_k -----------------------------------------------------------------
+
+void draw_variance_panel(AppState& state, UiContext&) {
+  LabSettings& l = state.settings.lab;
+  const LabResults& r = state.lab;
+  ImGui::TextWrapped("%s", tr(S::variance_hint));
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float w = avail.x * 0.5f - 8, h = avail.y * 0.5f - ImGui::GetFontSize() * 2;
+  std::vector<ImVec2> raw, scaled, ref_raw, ref_one;
+  for (const VariancePoint& p : r.variance) {
+    raw.push_back(ImVec2(float(p.dk), std::max(0.25f, float(p.raw))));
+    scaled.push_back(ImVec2(float(p.dk), std::max(0.25f, float(p.scaled))));
+    ref_raw.push_back(ImVec2(float(p.dk), float(p.dk)));
+    ref_one.push_back(ImVec2(float(p.dk), 1.0f));
+  }
+  ImGui::BeginGroup();
+  const Plot p = begin_plot("Var(q.k) and Var(q.k / sqrt(d_k)) against d_k (log-log)", ImVec2(w, h), 1, 1024, 0.25f, 2048, true, true);
+  plot_line(p, ref_raw, kGrey, 1.5f, true);
+  plot_line(p, ref_one, kGrey, 1.5f, true);
+  plot_line(p, raw, kOrange, 2.0f);
+  plot_line(p, scaled, kBlue, 2.0f);
+  ImGui::TextColored(ImVec4(1, 0.63f, 0.24f, 1), "q.k");
+  ImGui::SameLine();
+  ImGui::TextColored(ImVec4(0.35f, 0.63f, 1, 1), "q.k / sqrt(d_k)");
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::SetNextItemWidth(w * 0.6f);
+  ImGui::SliderInt("d_k", &l.dk, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic);
+  ImGui::Text("Var(q.k) = %.2f (theory %d)", r.var_raw_at_dk, l.dk);
+  ImGui::Text("Var(q.k / sqrt(d_k)) = %.3f (theory 1)", r.var_scaled_at_dk);
+  std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
+  const float top = std::max(*std::max_element(hr.begin(), hr.end()), *std::max_element(hs.begin(), hs.end()));
+  char title[96];
+  std::snprintf(title, sizeof title, "q.k over [%.0f, %.0f]", r.hist_raw.lo, r.hist_raw.hi);
+  bars(title, hr, ImVec2(w * 0.9f, h * 0.4f), 0, top, kOrange);
+  bars("q.k / sqrt(d_k) over [-4, 4]", hs, ImVec2(w * 0.9f, h * 0.4f), 0, top, kBlue);
+  ImGui::EndGroup();
+}
+
+// ---- 4 saturation ----------------------------------------------------------------------------
+
+void draw_saturation_panel(AppState& state, UiContext&) {
+  LabSettings& l = state.settings.lab;
+  const LabResults& r = state.lab;
+  ImGui::TextWrapped("%s", tr(S::saturation_hint));
+  ImGui::Checkbox(tr(S::with_scaling), &l.scaled);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  ImGui::SliderFloat(tr(S::temperature), &l.temperature, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float w = avail.x / 3.0f - 8;
+  const char* names[3] = {"d_k = 4", "d_k = 64", "d_k = 512"};
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    char title[128];
+    std::snprintf(title, sizeof title, "%s: max %.2f  entropy %.2f  |J| %.3f", names[i], r.example_max[i], r.example_entropy[i],
+                  r.example_jacobian[i]);
+    bars(title, r.example_weights[i], ImVec2(w, avail.y * 0.3f), 0.0f, 1.0f, kBlue);
+    ImGui::EndGroup();
+  }
+  std::vector<ImVec2> raw, scaled;
+  for (const SaturationPoint& p : r.saturation_raw) raw.push_back(ImVec2(float(p.d_k), float(p.mean_jacobian_norm)));
+  for (const SaturationPoint& p : r.saturation_scaled) scaled.push_back(ImVec2(float(p.d_k), float(p.mean_jacobian_norm)));
+  const Plot p = begin_plot(tr(S::jacobian_norm), ImVec2(avail.x * 0.6f, avail.y * 0.45f), 4, 1024, 0, 0.4f, true, false);
+  plot_line(p, raw, kOrange, 2.0f);
+  plot_line(p, scaled, kBlue, 2.0f);
+  ImGui::TextColored(ImVec4(1, 0.63f, 0.24f, 1), "without scaling");
+  ImGui::SameLine();
+  ImGui::TextColored(ImVec4(0.35f, 0.63f, 1, 1), "%s", tr(S::with_scaling));
+}
+
+// ---- 5 softmax step by step ------------------------------------------------------------------
+
+void draw_softmax_panel(AppState& state, UiContext&) {
+  LabSettings& l = state.settings.lab;
+  const LabResults& r = state.lab;
+  ImGui::TextWrapped("%s", tr(S::softmax_hint));
+  if (ImGui::BeginTable("steps", static_cast<int>(l.row.size()) + 1, ImGuiTableFlags_Borders)) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("score s");
+    for (size_t j = 0; j < l.row.size(); ++j) {
+      ImGui::TableNextColumn();
+      ImGui::PushID(static_cast<int>(j));
+      ImGui::SetNextItemWidth(-1);
+      ImGui::DragFloat("##s", &l.row[j], 0.05f, -30.0f, 30.0f, "%.2f");
+      ImGui::PopID();
+    }
+    auto row = [](const char* label, const std::vector<float>& v, const char* fmt) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(label);
+      for (float x : v) {
+        ImGui::TableNextColumn();
+        ImGui::Text(fmt, x);
+      }
+    };
+    row("s - max", r.shifted, "%.3f");
+    row("exp(s - max)", r.exps, "%.4f");
+    row("/ sum", r.weights, "%.4f");
+    ImGui::EndTable();
+  }
+  float total = 0.0f;
+  for (float w : r.weights) total += w;
+  ImGui::Text("max = %.3f   sum of exp = %.4f   sum of weights = %.6f", r.row_max, r.exp_sum, total);
+  bars(tr(S::weights), r.weights, ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 6), 0.0f, 1.0f, kBlue);
+  if (l.row.size() < static_cast<size_t>(kLabMaxRow) && ImGui::Button("+")) l.row.push_back(0.0f);
+  ImGui::SameLine();
+  if (l.row.size() > 1 && ImGui::Button("-")) l.row.pop_back();
+}
+
+// ---- 6 stability -----------------------------------------------------------------------------
+
+void draw_stability_panel(AppState& state, UiContext&) {
+  LabSettings& l = state.settings.lab;
+  const LabResults& r = state.lab;
+  ImGui::TextWrapped("%s", tr(S::stability_hint));
+  ImGui::TextUnformatted("scores (try 12, or 100):");
+  for (size_t j = 0; j < l.row.size(); ++j) {
+    ImGui::PushID(static_cast<int>(j));
+    if (j) ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    ImGui::DragFloat("##s", &l.row[j], 0.25f, -1e4f, 1e4f, "%.2f");
+    ImGui::PopID();
+  }
+  const float w = ImGui::GetContentRegionAvail().x / 4.0f - 8, h = ImGui::GetFontSize() * 6;
+  const struct {
+    const char* name;
+    const std::vector<float>* v;
+    bool overflow;
+  } forms[] = {{"naive float32", &r.naive32, r.naive32_overflow}, {"stable float32", &r.stable32, r.stable32_overflow},
+               {"naive float16", &r.naive16, r.naive16_overflow}, {"stable float16", &r.stable16, r.stable16_overflow}};
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    char title[64];
+    std::snprintf(title, sizeof title, "%s: %s", forms[i].name, forms[i].overflow ? tr(S::overflow) : tr(S::fine));
+    bars(title, *forms[i].v, ImVec2(w, h), 0.0f, 1.0f, forms[i].overflow ? IM_COL32(255, 60, 60, 255) : kBlue);
+    ImGui::EndGroup();
+  }
+  ImGui::Separator();
+  const struct {
+    const char* name;
+    const std::vector<float>* v;
+  } masks[] = {{"last key masked, -inf", &r.masked_inf}, {"last key masked, -1e9", &r.masked_finite},
+               {"all keys masked, -inf: zeros + flag", &r.fully_inf}, {"all keys masked, -1e9: uniform", &r.fully_finite}};
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    bars(masks[i].name, *masks[i].v, ImVec2(w, h), 0.0f, 1.0f, kBlue);
+    std::string nums;
+    char buf[16];
+    for (float x : *masks[i].v) std::snprintf(buf, sizeof buf, "%.2f ", x), nums += buf;
+    ImGui::TextUnformatted(nums.c_str());
+    ImGui::EndGroup();
+  }
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,90 @@
+// The scaling and softmax lab: each panel opens, one control moves, and the figure the
+// panel reports moves as the math says. Screenshots: build/test-artifacts/lab-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, serveDist } from '../support/browser.mjs';
+import { openLab, screenshot } from '../support/lab.mjs';
+
+let server, url, browser, page, errors;
+before(async () => {
+  ({ server, url } = await serveDist());
+  browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
+  ({ page, errors } = await openLab(browser, url));
+});
+after(async () => {
+  assert.deepEqual(errors, []);
+  await browser.close();
+  server.close();
+});
+
+const lab = () => page.evaluate(() => window.attnlab.getState().figures.lab);
+
+test('dot product: a long key at a worse angle wins the dot product, not the cosine', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'dot-product', lab: { q: [2, 1], k: [1.5, 1.5], kLong: [4, -0.5] } }));
+  let f = (await lab()).dotProduct;
+  assert.ok(Math.abs(f.dot - 4.5) < 1e-5 && Math.abs(f.dotLong - 7.5) < 1e-5);
+  assert.ok(f.cos > f.cosLong, 'k is closer in angle');
+  // Drag q's tip on the plane: its numbers follow.
+  await page.evaluate(() => window.attnlab.setState({ lab: { q: [0, 3] } }));
+  f = (await lab()).dotProduct;
+  assert.ok(Math.abs(f.qNorm - 3) < 1e-5 && Math.abs(f.dot - 4.5) < 1e-5 && Math.abs(f.dotLong + 1.5) < 1e-5);
+  await screenshot(page, 'lab-dot-product.png');
+});
+
+test('variance: Var(q.k) tracks d_k and the scaled variance stays near 1 as d_k moves', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'variance', lab: { dk: 16 } }));
+  const a = (await lab()).variance;
+  await page.evaluate(() => window.attnlab.setState({ lab: { dk: 256 } }));
+  const b = (await lab()).variance;
+  assert.ok(Math.abs(a.raw / 16 - 1) < 0.05 && Math.abs(b.raw / 256 - 1) < 0.05, `${a.raw}, ${b.raw}`);
+  assert.ok(Math.abs(a.scaled - 1) < 0.05 && Math.abs(b.scaled - 1) < 0.05);
+  assert.equal(b.histRaw.reduce((x, y) => x + y, 0), 20000);
+  for (const p of a.curve) assert.ok(Math.abs(p.raw / p.dk - 1) < 0.15 && Math.abs(p.scaled - 1) < 0.15, JSON.stringify(p));
+  await screenshot(page, 'lab-variance.png');
+});
+
+test('saturation: entropy rises with temperature; the Jacobian norm falls with d_k unscaled and stays level scaled', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'saturation', lab: { scaled: false, temperature: 1 } }));
+  const cold = (await lab()).saturation;
+  await page.evaluate(() => window.attnlab.setState({ lab: { temperature: 8 } }));
+  const hot = (await lab()).saturation;
+  for (let i = 0; i < 3; i++) assert.ok(hot.exampleEntropy[i] > cold.exampleEntropy[i], `d_k index ${i}`);
+  // Averaged over 128 rows per d_k (one seed per d_k).
+  const u = cold.unscaled, s = cold.scaled;
+  assert.ok(u[0].jacobianNorm > u[4].jacobianNorm && u[4].jacobianNorm > u[8].jacobianNorm, JSON.stringify(u.map((p) => p.jacobianNorm)));
+  const sj = s.map((p) => p.jacobianNorm);
+  assert.ok(Math.max(...sj) - Math.min(...sj) < 0.05, JSON.stringify(sj));
+  await page.evaluate(() => window.attnlab.setState({ lab: { scaled: true, temperature: 1 } }));
+  const scaledExample = (await lab()).saturation;
+  assert.ok(scaledExample.exampleMax[2] < cold.exampleMax[2]);
+  await screenshot(page, 'lab-saturation.png');
+});
+
+test('softmax step by step: exp(s - max) / sum, rows summing to 1', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'softmax', lab: { row: [2, 1, 0.1, -1] } }));
+  const f = (await lab()).softmax;
+  assert.equal(f.max, 2);
+  const e = [2, 1, 0.1, -1].map((x) => Math.exp(x - 2));
+  const sum = e.reduce((a, b) => a + b, 0);
+  f.weights.forEach((w, j) => assert.ok(Math.abs(w - e[j] / sum) < 1e-6));
+  assert.ok(Math.abs(f.sum - sum) < 1e-5);
+  await screenshot(page, 'lab-softmax.png');
+});
+
+test('stability: naive float16 overflows at 12, float32 at 100; -inf and -1e9 differ on a fully masked row', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'stability', lab: { row: [12, 3, 1, -2] } }));
+  let f = (await lab()).stability;
+  assert.deepEqual([f.naive32Overflow, f.stable32Overflow, f.naive16Overflow, f.stable16Overflow], [false, false, true, false]);
+  // Every key masked: -inf gives zeros and a flag; -1e9 swamps these scores (float32 spacing
+  // at 1e9 is 64), so the weights come out uniform, as in the tutorial's code and PyTorch.
+  assert.deepEqual(f.fullyInf, [0, 0, 0, 0]);
+  assert.equal(f.fullyInfFlag, true);
+  f.fullyFinite.forEach((w) => assert.ok(Math.abs(w - 0.25) < 1e-6, `${f.fullyFinite}`));
+  await page.evaluate(() => window.attnlab.setState({ lab: { row: [100, 3, 1, -2] } }));
+  f = (await lab()).stability;
+  assert.deepEqual([f.naive32Overflow, f.stable32Overflow, f.naive16Overflow, f.stable16Overflow], [true, false, true, false]);
+  // exp(100) is inf in float32: inf / inf = NaN for that key, finite / inf = 0 for the rest.
+  assert.deepEqual(f.naive32, [null, 0, 0, 0]);
+  assert.ok(Math.abs(f.stable32[0] - 1) < 1e-6);
+  await screenshot(page, 'lab-stability.png');
+});
