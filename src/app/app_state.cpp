@@ -28,6 +28,7 @@ const char* to_string(Panel p) {
     case Panel::Saturation: return "saturation";
     case Panel::Softmax: return "softmax";
     case Panel::Stability: return "stability";
+    case Panel::Walkthrough: return "walkthrough";
   }
   return "pipeline";
 }
@@ -143,6 +144,8 @@ namespace {
 void clamp_lab(LabSettings& l) {
   for (std::array<float, 2>* v : {&l.q, &l.k, &l.k_long})
     for (float& c : *v) c = std::isfinite(c) ? std::clamp(c, -10.0f, 10.0f) : 0.0f;
+  for (std::array<float, 4>* m : {&l.wq, &l.wk, &l.wv})
+    for (float& c : *m) c = std::isfinite(c) ? std::clamp(c, -10.0f, 10.0f) : 0.0f;
   l.dk = std::clamp(l.dk, 1, 1024);
   if (!std::isfinite(l.temperature)) l.temperature = 1.0f;
   l.temperature = std::clamp(l.temperature, 0.05f, 20.0f);
@@ -394,7 +397,8 @@ std::string state_to_json(const AppState& state) {
   }
   const LabSettings& l = s.lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
-              {"temperature", l.temperature}, {"row", l.row}, {"half", l.half}};
+              {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
+              {"wq", l.wq}, {"wk", l.wk}, {"wv", l.wv}};
   if (state.has_lab) {
     const LabResults& r = state.lab;
     json lab;
@@ -423,6 +427,10 @@ std::string state_to_json(const AppState& state) {
                         {"naive16Overflow", r.naive16_overflow}, {"stable16Overflow", r.stable16_overflow},
                         {"maskedInf", r.masked_inf}, {"maskedFinite", r.masked_finite},
                         {"fullyInf", r.fully_inf}, {"fullyFinite", r.fully_finite}, {"fullyInfFlag", r.fully_inf_flag}};
+    auto flat = [](const Mat& m) { return std::vector<float>(m.data(), m.data() + m.size()); };
+    if (r.walk.status.ok)
+      lab["walkthrough"] = {{"rawScores", flat(r.walk.raw_scores)}, {"scale", r.walk.scale}, {"scores", flat(r.walk.scores)},
+                            {"weights", flat(r.walk.weights)}, {"output", flat(r.walk.output)}};
     figures["lab"] = lab;
   }
   j["figures"] = figures;
@@ -470,7 +478,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "saturation") s.panel = Panel::Saturation;
     else if (v == "softmax") s.panel = Panel::Softmax;
     else if (v == "stability") s.panel = Panel::Stability;
-    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability");
+    else if (v == "walkthrough") s.panel = Panel::Walkthrough;
+    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough");
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
@@ -502,7 +511,9 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (j.contains("lab")) {
     const json& l = j["lab"];
     if (!l.is_object()) return Status::error("'lab' must be an object");
-    if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half"}, " in 'lab'"); !st.ok) return st;
+    if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, " in 'lab'");
+        !st.ok)
+      return st;
     auto read_vec2 = [&](const char* key, std::array<float, 2>& out) -> Status {
       if (!l.contains(key)) return Status::success();
       const json& v = l[key];
@@ -516,6 +527,16 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     if (Status st = read_vec2("q", lab.q); !st.ok) return st;
     if (Status st = read_vec2("k", lab.k); !st.ok) return st;
     if (Status st = read_vec2("kLong", lab.k_long); !st.ok) return st;
+    for (auto [key, target] : {std::pair{"wq", &lab.wq}, std::pair{"wk", &lab.wk}, std::pair{"wv", &lab.wv}}) {
+      if (!l.contains(key)) continue;
+      const json& m = l[key];
+      if (!m.is_array() || m.size() != 4) return Status::error(quoted(key) + " in 'lab' must hold 4 numbers (a 2 x 2 matrix, row by row)");
+      for (int i = 0; i < 4; ++i) {
+        if (!m[i].is_number() || std::fabs(m[i].get<double>()) > 10)
+          return Status::error(quoted(key) + " in 'lab' must hold numbers in [-10, 10]");
+        (*target)[i] = m[i].get<float>();
+      }
+    }
     if (Status st = read_int_into(l, "dk", 1, 1024, lab.dk); !st.ok) return st;
     if (Status st = read_bool(l, "scaled", lab.scaled); !st.ok) return st;
     if (Status st = read_bool(l, "half", lab.half); !st.ok) return st;

@@ -29,8 +29,8 @@ enum class SceneSource {
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability };
-inline constexpr int kPanelCount = 9;
+enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough };
+inline constexpr int kPanelCount = 10;
 enum class Theme { Dark, Light, HighContrast };
 
 inline constexpr int kStateVersion = 2;

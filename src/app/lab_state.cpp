@@ -117,6 +117,12 @@ bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r) {
     r.fully_finite = softmax_of(fully, SoftmaxForm::Stable, Precision::Float32);
     changed = true;
   }
+  if (!prev || s.wq != prev->wq || s.wk != prev->wk || s.wv != prev->wv) {
+    const Mat q = Eigen::Map<const Mat>(s.wq.data(), 2, 2), k = Eigen::Map<const Mat>(s.wk.data(), 2, 2),
+              v = Eigen::Map<const Mat>(s.wv.data(), 2, 2);
+    r.walk = attention(q, k, v);
+    changed = true;
+  }
   return changed;
 }
 

@@ -6,9 +6,10 @@
 //
 // Panels: dot product as geometry; variance of q.k against d_k; softmax saturation and its
 // vanishing Jacobian; softmax step by step; stability (naive vs stable, float32 vs float16,
-// -inf vs -1e9); the tutorial's worked example as a walkthrough.
+// -inf vs -1e9); the tutorial's worked example as an editable walkthrough.
 #pragma once
 
+#include "core/attention.h"
 #include "core/statistics.h"
 #include "core/types.h"
 
@@ -27,6 +28,8 @@ struct LabSettings {
   float temperature = 1.0f; // saturation panel: divides the scores of the example row
   std::vector<float> row = {2.0f, 1.0f, 0.1f, -1.0f};  // softmax and stability panels
   bool half = false;        // stability panel: float16 simulation
+  // walkthrough: the tutorial's worked example, editable (2 tokens, d_k = 2), row-major
+  std::array<float, 4> wq = {1, 2, 2, 1}, wk = {2, 1, 1, 2}, wv = {3, 0, 0, 3};
   bool operator==(const LabSettings&) const = default;
 };
 
@@ -57,6 +60,8 @@ struct LabResults {
   // masks: the same row with its last key masked, and fully masked, under -inf and -1e9
   std::vector<float> masked_inf, masked_finite, fully_inf, fully_finite;
   bool fully_inf_flag = false;
+  // walkthrough
+  AttentionResult walk;
 };
 
 inline constexpr int kLabMaxRow = 16;

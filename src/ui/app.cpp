@@ -234,7 +234,8 @@ void App::frame() {
                 {Panel::Variance, S::panel_variance, draw_variance_panel},
                 {Panel::Saturation, S::panel_saturation, draw_saturation_panel},
                 {Panel::Softmax, S::panel_softmax, draw_softmax_panel},
-                {Panel::Stability, S::panel_stability, draw_stability_panel}};
+                {Panel::Stability, S::panel_stability, draw_stability_panel},
+                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {

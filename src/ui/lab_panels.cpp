@@ -302,4 +302,39 @@ void draw_stability_panel(AppState& state, UiContext&) {
   }
 }
 
+// ---- 7 the worked example, step by step ------------------------------------------------------
+
+void draw_walkthrough_panel(AppState& state, UiContext&) {
+  LabSettings& l = state.settings.lab;
+  const AttentionResult& w = state.lab.walk;
+  ImGui::TextWrapped("%s", tr(S::walk_hint));
+  const float width = ImGui::GetFontSize() * 12;
+  for (auto [name, m] : {std::pair{"Q", &l.wq}, std::pair{"K", &l.wk}, std::pair{"V", &l.wv}}) {
+    ImGui::PushID(name);
+    ImGui::TextUnformatted(name);
+    for (int r = 0; r < 2; ++r) {
+      ImGui::SameLine(ImGui::GetFontSize() * (2 + r * 13));
+      ImGui::SetNextItemWidth(width);
+      ImGui::PushID(r);
+      ImGui::DragFloat2("##row", m->data() + 2 * r, 0.05f, -10.0f, 10.0f, "%.2f");
+      ImGui::PopID();
+    }
+    ImGui::PopID();
+  }
+  if (!w.status.ok) {
+    ImGui::TextUnformatted(w.status.message.c_str());
+    return;
+  }
+  ImGui::Separator();
+  auto mat = [](const char* title, const Mat& m) {
+    ImGui::Text("%-26s [[%7.3f, %7.3f], [%7.3f, %7.3f]]", title, m(0, 0), m(0, 1), m(1, 0), m(1, 1));
+  };
+  mat("1 scores Q K^T", w.raw_scores);
+  ImGui::Text("2 scale 1/sqrt(d_k) = %.4f", w.scale);
+  mat("  scaled scores", w.scores);
+  mat("3 softmax per row", w.weights);
+  ImGui::Text("  row sums %.6f, %.6f", w.weights.row(0).sum(), w.weights.row(1).sum());
+  mat("4 output = weights V", w.output);
+}
+
 }  // namespace attn::ui

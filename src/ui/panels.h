@@ -25,6 +25,7 @@ void draw_variance_panel(AppState& state, UiContext& ctx);
 void draw_saturation_panel(AppState& state, UiContext& ctx);
 void draw_softmax_panel(AppState& state, UiContext& ctx);
 void draw_stability_panel(AppState& state, UiContext& ctx);
+void draw_walkthrough_panel(AppState& state, UiContext& ctx);
 
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.

@@ -101,7 +101,10 @@ namespace attn::ui {
   X(fine, "fine")                                                                              \
   X(half_precision, "float16")                                                                 \
   X(masked_last, "last key masked")                                                            \
-  X(fully_masked_row, "all keys masked")
+  X(fully_masked_row, "all keys masked")                                                       \
+  X(panel_walkthrough, "Worked example")                                                       \
+  X(walk_hint, "Two tokens, d_k = 2 (the tutorial's example). Edit Q, K or V and follow each "  \
+               "step: scores, scaling by 1/sqrt(2), softmax per row, weighted values.")
 
 enum class S {
 #define ATTNLAB_UI_STRING_ID(id, en) id,

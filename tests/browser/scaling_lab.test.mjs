@@ -88,3 +88,16 @@ test('stability: naive float16 overflows at 12, float32 at 100; -inf and -1e9 di
   assert.ok(Math.abs(f.stable32[0] - 1) < 1e-6);
   await screenshot(page, 'lab-stability.png');
 });
+
+test('worked example walkthrough: the tutorial\'s numbers, and they follow an edit of Q', async () => {
+  await page.evaluate(() => window.attnlab.setState({ panel: 'walkthrough', lab: { wq: [1, 2, 2, 1] } }));
+  let w = (await lab()).walkthrough;
+  assert.deepEqual(w.rawScores, [4, 5, 5, 4]);
+  [0.330, 0.670, 0.670, 0.330].forEach((x, i) => assert.ok(Math.abs(w.weights[i] - x) < 1e-3));
+  [0.99, 2.01, 2.01, 0.99].forEach((x, i) => assert.ok(Math.abs(w.output[i] - x) < 1e-2));
+  await screenshot(page, 'lab-walkthrough.png');
+  await page.evaluate(() => window.attnlab.setState({ lab: { wq: [1, 0, 0, 1] } }));
+  w = (await lab()).walkthrough;
+  assert.deepEqual(w.rawScores, [2, 1, 1, 2]);
+  assert.ok(w.weights[0] > 0.5 && w.weights[3] > 0.5);
+});
