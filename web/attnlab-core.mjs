@@ -10,6 +10,10 @@
 //   scale: the multiplier applied to Q K^T (PyTorch's `scale`).
 //   Returns {scores, weights, output, scale}: scores after scaling and masking
 //   (masked entries are -Infinity), weights (nq*nk), output (nq*dv), the scale used.
+//   returnWeights: false computes the output alone by streaming attention (online softmax
+//   over tiles, memory O(n*d), nothing of size nq*nk) and returns {output} only: the path
+//   for long inputs (n = 32768 fits in a fresh instance under 64 MiB); with weights,
+//   nq*nk is capped at 2^24.
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // randomNormal({seed, rows, cols}) -> Float32Array of N(0, 1) draws from the project's
 //   generator: the same numbers the desktop build draws for that seed.
@@ -24,6 +28,9 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 import factory from './attnlab-core-wasm.mjs';
+import efficientApi from './attnlab-core-efficient.mjs';
+import kernelsApi from './attnlab-core-kernels.mjs';
+import statisticsApi from './attnlab-core-statistics.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
@@ -48,11 +55,17 @@ export default async function createAttnlabCore(moduleOptions = {}) {
   const wasm = await factory(options);
 
   return {
-    attention({ q, k, v, nq, nk, dk, dv, causal = false, scale } = {}) {
+    ...efficientApi(wasm),
+    ...kernelsApi(wasm),
+    ...statisticsApi(wasm),
+    attention({ q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = {}) {
       checkDim('nq', nq); checkDim('nk', nk); checkDim('dk', dk); checkDim('dv', dv);
       checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
-      const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null });
+      if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
+      if (returnWeights && nq * nk > 1 << 24)
+        throw new RangeError(`nq*nk = ${nq * nk} is over 2^24 with weights: pass returnWeights: false`);
+      const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights });
       if (result.error) throw new RangeError(result.error);
       return result;
     },

@@ -6,6 +6,7 @@
 #include "core/pipeline.h"
 #include "core/rng.h"
 #include "core/softmax.h"
+#include "core/streaming.h"
 #include "core/tokenizer.h"
 #include "bindings/js_interop.h"
 
@@ -23,7 +24,9 @@ using attn::bindings::read_matrix;
 
 namespace {
 
-// attention({q, k, v, nq, nk, dk, dv, causal, scale}) -> {scores, weights, output} | {error}
+// attention({q, k, v, nq, nk, dk, dv, causal, scale, returnWeights})
+//   -> {scores, weights, output, scale} | {error}
+//   returnWeights false: streaming attention (online softmax, no n x n matrix) -> {output}
 val attention_js(val args) {
   const int nq = args["nq"].as<int>(), nk = args["nk"].as<int>();
   const int dk = args["dk"].as<int>(), dv = args["dv"].as<int>();
@@ -35,6 +38,19 @@ val attention_js(val args) {
   options.causal = args["causal"].as<bool>();
   const val scale = args["scale"];
   if (!scale.isUndefined() && !scale.isNull()) options.scale = scale.as<float>();
+  if (args["returnWeights"].isFalse()) {
+    // Same checks as the full path (shapes, finite inputs), then the streaming kernel.
+    const attn::Status st = attn::validate_attention_inputs(q, k, v, options);
+    if (!st.ok) return error_result(st.message);
+    attn::StreamingOptions so;
+    so.scale = options.scale;
+    so.causal = options.causal;
+    const attn::StreamingResult r = attn::streaming_attention(q, k, v, so);
+    if (!r.status.ok) return error_result(r.status.message);
+    val out = val::object();
+    out.set("output", float32_copy(r.output.data(), r.output.size()));
+    return out;
+  }
   const attn::AttentionResult r = attn::attention(q, k, v, options);
   if (!r.status.ok) return error_result(r.status.message);
   val out = val::object();

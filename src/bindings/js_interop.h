@@ -24,11 +24,13 @@ inline emscripten::val error_result(const std::string& message) {
   return out;
 }
 
-// Copies a typed array into a (rows, cols) matrix; false if its length is not rows*cols.
+// Copies a typed array into a (rows, cols) matrix in one pass (TypedArray.set onto a view
+// of the matrix's memory); false if its length is not rows*cols.
 inline bool read_matrix(const emscripten::val& array, int rows, int cols, Mat& out) {
-  const std::vector<float> values = emscripten::convertJSArrayToNumberVector<float>(array);
-  if (values.size() != static_cast<size_t>(rows) * static_cast<size_t>(cols)) return false;
-  out = Eigen::Map<const Mat>(values.data(), rows, cols);
+  const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(cols);
+  if (array["length"].as<double>() != static_cast<double>(count)) return false;
+  out.resize(rows, cols);
+  emscripten::val(emscripten::typed_memory_view(count, out.data())).call<void>("set", array);
   return true;
 }
 

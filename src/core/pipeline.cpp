@@ -1,5 +1,6 @@
 #include "core/pipeline.h"
 
+#include "core/kernel_dispatch.h"
 #include "core/rng.h"
 
 #include <cmath>
@@ -94,7 +95,23 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
 
   // 1 raw scores
   switch (config.score) {
-    case ScoreFunction::Dot: t.raw_scores.noalias() = q * k.transpose(); break;
+    case ScoreFunction::Dot: {
+      // q k^T on the SIMD kernel (q: (n_q, d_k), k: (n_k, d_k), read in place)
+      t.raw_scores.resize(n_q, n_k);
+      kernels::GemmArgs g;
+      g.m = n_q;
+      g.n = n_k;
+      g.k = static_cast<int>(q.cols());
+      g.a = q.data();
+      g.lda = static_cast<int>(q.outerStride());
+      g.b = k.data();
+      g.ldb = static_cast<int>(k.outerStride());
+      g.b_transposed = true;
+      g.c = t.raw_scores.data();
+      g.ldc = n_k;
+      kernels::active_kernels().gemm(g);
+      break;
+    }
     case ScoreFunction::Cosine: t.raw_scores = cosine_scores(q, k); break;
     case ScoreFunction::Additive:
       t.raw_scores = additive_scores(q, k, weights->additive_wq[head], weights->additive_wk[head],
@@ -128,8 +145,19 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
     t.max_weight[i] = t.weights.row(i).maxCoeff();
   }
 
-  // 5 output
-  t.output.noalias() = t.weights * v;
+  // 5 output = weights v on the SIMD kernel (weights: (n_q, n_k), v: (n_k, d_v))
+  t.output.resize(n_q, v.cols());
+  kernels::GemmArgs g;
+  g.m = n_q;
+  g.n = static_cast<int>(v.cols());
+  g.k = n_k;
+  g.a = t.weights.data();
+  g.lda = n_k;
+  g.b = v.data();
+  g.ldb = static_cast<int>(v.outerStride());
+  g.c = t.output.data();
+  g.ldc = static_cast<int>(v.cols());
+  kernels::active_kernels().gemm(g);
   return t;
 }
 

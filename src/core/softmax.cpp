@@ -1,5 +1,7 @@
 #include "core/softmax.h"
 
+#include "core/kernel_dispatch.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -78,7 +80,24 @@ SoftmaxFlags softmax_rows(const Eigen::Ref<const Mat>& scores, Eigen::Ref<Mat> w
                           std::vector<std::uint8_t>* fully_masked_rows) {
   SoftmaxFlags all;
   if (fully_masked_rows) fully_masked_rows->assign(scores.rows(), 0);
+  // The float32 stable form, the one every panel shows by default, runs on the SIMD
+  // kernel: same passes, vectorised exp. A row holding +inf or NaN is left to the scalar
+  // softmax_row, which owns the overflow/NaN semantics; the naive form and the float16
+  // simulation stay scalar on purpose (they show what one scalar operation does).
+  std::vector<std::uint8_t> status;
+  if (form == SoftmaxForm::Stable && precision == Precision::Float32 && scores.rows() > 0 && scores.cols() > 0) {
+    status.assign(scores.rows(), kernels::kRowNeedsScalar);
+    kernels::active_kernels().softmax_rows(scores.data(), static_cast<int>(scores.outerStride()), weights.data(),
+                                           static_cast<int>(weights.outerStride()), static_cast<int>(scores.rows()),
+                                           static_cast<int>(scores.cols()), status.data());
+  }
   for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    if (!status.empty() && status[i] != kernels::kRowNeedsScalar) {
+      const bool masked = status[i] == kernels::kRowFullyMasked;
+      all.fully_masked |= masked;
+      if (fully_masked_rows) (*fully_masked_rows)[i] = masked ? 1 : 0;
+      continue;
+    }
     const SoftmaxFlags f = softmax_row(scores.row(i).data(), weights.row(i).data(),
                                        static_cast<int>(scores.cols()), form, precision);
     all.overflow |= f.overflow;

@@ -1,9 +1,65 @@
 #include "core/streaming.h"
 
-#include <algorithm>
+#include "core/kernel_dispatch.h"
+
 #include <cmath>
+#include <string>
 
 namespace attn {
+
+namespace {
+
+Status check_options(const StreamingOptions& options) {
+  if (options.query_block < 1 || options.key_tile < 1 || options.window < 0)
+    return Status::error("block sizes must be positive and the window >= 0");
+  if (!std::isnan(options.scale) && !std::isfinite(options.scale))
+    return Status::error("scale must be a finite number");
+  return Status::success();
+}
+
+// One head: q (n_q, d_k), k (n_k, d_k), v (n_k, d_v) in place -> out (n_q, d_v) in place.
+void attend(const float* q, int ldq, const float* k, int ldk, const float* v, int ldv, float* out, int ldo, int n_q,
+            int n_k, int d_k, int d_v, const StreamingOptions& options) {
+  kernels::AttentionArgs a;
+  a.n_q = n_q;
+  a.n_k = n_k;
+  a.d_k = d_k;
+  a.d_v = d_v;
+  a.q = q;
+  a.ldq = ldq;
+  a.k = k;
+  a.ldk = ldk;
+  a.v = v;
+  a.ldv = ldv;
+  a.o = out;
+  a.ldo = ldo;
+  a.scale = std::isnan(options.scale) ? 1.0f / std::sqrt(static_cast<float>(d_k)) : options.scale;
+  a.causal = options.causal;
+  a.window = options.window;
+  a.query_block = options.query_block;
+  a.key_tile = options.key_tile;
+  kernels::active_kernels().attention(a);
+}
+
+// y (rows, n) = x (rows, k) w (k, n) + b, on the GEMM kernel.
+Mat project(const Eigen::Ref<const Mat>& x, const Mat& w, const RowVec& b) {
+  Mat y(x.rows(), w.cols());
+  kernels::GemmArgs g;
+  g.m = static_cast<int>(x.rows());
+  g.n = static_cast<int>(w.cols());
+  g.k = static_cast<int>(x.cols());
+  g.a = x.data();
+  g.lda = static_cast<int>(x.outerStride());
+  g.b = w.data();
+  g.ldb = static_cast<int>(w.cols());
+  g.c = y.data();
+  g.ldc = static_cast<int>(y.cols());
+  kernels::active_kernels().gemm(g);
+  if (b.size()) y.rowwise() += b;
+  return y;
+}
+
+}  // namespace
 
 StreamingResult streaming_attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                                     const Eigen::Ref<const Mat>& v, const StreamingOptions& options) {
@@ -14,69 +70,51 @@ StreamingResult streaming_attention(const Eigen::Ref<const Mat>& q, const Eigen:
     r.status = Status::error("k must have d_k = " + std::to_string(q.cols()) + " columns");
   else if (v.rows() != k.rows())
     r.status = Status::error("v must have n_k = " + std::to_string(k.rows()) + " rows");
-  else if (options.query_block < 1 || options.key_tile < 1 || options.window < 0)
-    r.status = Status::error("block sizes must be positive and the window >= 0");
-  else if (!std::isnan(options.scale) && !std::isfinite(options.scale))
-    r.status = Status::error("scale must be a finite number");
+  else
+    r.status = check_options(options);
   if (!r.status.ok) return r;
 
   const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
-  const int d_v = static_cast<int>(v.cols());
-  const float scale = std::isnan(options.scale) ? 1.0f / std::sqrt(static_cast<float>(q.cols())) : options.scale;
-  const float neg_inf = -std::numeric_limits<float>::infinity();
-  r.output.setZero(n_q, d_v);
+  const int d_k = static_cast<int>(q.cols()), d_v = static_cast<int>(v.cols());
+  r.output.resize(n_q, d_v);
+  attend(q.data(), static_cast<int>(q.outerStride()), k.data(), static_cast<int>(k.outerStride()), v.data(),
+         static_cast<int>(v.outerStride()), r.output.data(), d_v, n_q, n_k, d_k, d_v, options);
+  return r;
+}
 
-  Mat s;                 // (query block, key tile) scores of the current tile
-  Vec row_max, row_sum;  // running m and l per query of the block
-  for (int i0 = 0; i0 < n_q; i0 += options.query_block) {
-    const int bq = std::min(options.query_block, n_q - i0);
-    row_max.setConstant(bq, neg_inf);
-    row_sum.setZero(bq);
-    Eigen::Ref<Mat> acc = r.output.middleRows(i0, bq);
-    // Only tiles that some query of the block may see.
-    int j_begin = 0, j_end = n_k;
-    if (options.causal) j_end = std::min(n_k, i0 + bq);
-    if (options.window > 0) {
-      j_begin = std::max(0, i0 - options.window);
-      j_end = std::min(j_end, i0 + bq + options.window);
-    }
-    for (int j0 = j_begin; j0 < j_end; j0 += options.key_tile) {
-      const int bk = std::min(options.key_tile, j_end - j0);
-      // 1 scores of the tile, scaled
-      s.noalias() = (q.middleRows(i0, bq) * k.middleRows(j0, bk).transpose()) * scale;
-      // 2 mask
-      for (int a = 0; a < bq; ++a)
-        for (int b = 0; b < bk; ++b) {
-          const int i = i0 + a, j = j0 + b;
-          const bool allowed = (!options.causal || j <= i) && (options.window == 0 || std::abs(i - j) <= options.window);
-          if (!allowed) s(a, b) = neg_inf;
-        }
-      // 3 online softmax: rescale what was accumulated when the max grows
-      for (int a = 0; a < bq; ++a) {
-        const float tile_max = s.row(a).maxCoeff();
-        if (tile_max == neg_inf) {
-          s.row(a).setZero();
-          continue;
-        }
-        const float new_max = std::max(row_max[a], tile_max);
-        const float correction = row_max[a] == neg_inf ? 0.0f : std::exp(row_max[a] - new_max);
-        float tile_sum = 0.0f;
-        for (int b = 0; b < bk; ++b) {
-          const float e = s(a, b) == neg_inf ? 0.0f : std::exp(s(a, b) - new_max);
-          s(a, b) = e;
-          tile_sum += e;
-        }
-        row_sum[a] = row_sum[a] * correction + tile_sum;
-        acc.row(a) *= correction;
-        row_max[a] = new_max;
-      }
-      // 4 accumulate e^{s - m} v
-      acc.noalias() += s.leftCols(bk) * v.middleRows(j0, bk);
-    }
-    // 5 normalise; a row that saw no key stays zero
-    for (int a = 0; a < bq; ++a)
-      if (row_sum[a] > 0.0f) acc.row(a) /= row_sum[a];
-  }
+StreamingResult streaming_multi_head_attention(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
+                                               const Eigen::Ref<const Mat>& x_v, const ProjectionWeights& w,
+                                               int heads, const StreamingOptions& options) {
+  StreamingResult r;
+  const Eigen::Index d = x_q.cols();
+  if (x_q.rows() < 1 || x_k.rows() < 1 || d < 1)
+    r.status = Status::error("there must be at least one token and one column");
+  else if (x_k.cols() != d || x_v.cols() != d)
+    r.status = Status::error("embeddings must have d_model = " + std::to_string(d) + " columns");
+  else if (x_v.rows() != x_k.rows())
+    r.status = Status::error("values have " + std::to_string(x_v.rows()) + " tokens, keys have " +
+                             std::to_string(x_k.rows()));
+  else if (heads < 1 || d % heads != 0)
+    r.status = Status::error("d_model " + std::to_string(d) + " is not divisible by " + std::to_string(heads) + " heads");
+  else if (w.wq.rows() != d || w.wq.cols() != d || w.wk.rows() != d || w.wk.cols() != d || w.wv.rows() != d ||
+           w.wv.cols() != d || w.wo.rows() != d || w.wo.cols() != d)
+    r.status = Status::error("projection weights must be (d_model, d_model)");
+  else if ((w.bq.size() && w.bq.size() != d) || (w.bk.size() && w.bk.size() != d) ||
+           (w.bv.size() && w.bv.size() != d) || (w.bo.size() && w.bo.size() != d))
+    r.status = Status::error("biases must have d_model entries");
+  else
+    r.status = check_options(options);
+  if (!r.status.ok) return r;
+
+  // 1 projections; 2-5 every head streamed into its columns of concat; 6 W^O
+  const Mat q = project(x_q, w.wq, w.bq), k = project(x_k, w.wk, w.bk), v = project(x_v, w.wv, w.bv);
+  const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
+  const int dm = static_cast<int>(d), d_k = dm / heads;
+  Mat concat(n_q, dm);
+  for (int h = 0; h < heads; ++h)
+    attend(q.data() + h * d_k, dm, k.data() + h * d_k, dm, v.data() + h * d_k, dm, concat.data() + h * d_k, dm, n_q,
+           n_k, d_k, d_k, options);
+  r.output = project(concat, w.wo, w.bo);
   return r;
 }
 

@@ -1,0 +1,54 @@
+// The WebAssembly benchmark in Chromium: the suite of wasm-suite.mjs on the page's main
+// thread, then 32k-token streaming attention in a worker on a fresh math instance.
+// bench/run.mjs calls window.runBenchmark() and reads what it returns.
+import * as ort from '/ort/ort.wasm.min.mjs';
+import createAttnlabCore from '/core/attnlab-core.mjs';
+import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
+import createCeiling from '/ceiling/attnlab-bench-ceiling.mjs';
+import { SHAPES, modelKey, runSuite } from './wasm-suite.mjs';
+
+const logElement = document.getElementById('log');
+const log = (line) => {
+  logElement.textContent += line + '\n';
+  console.log(line);
+};
+
+async function streaming32k() {
+  const n = 32768, d = 64;
+  let state = 7;
+  const fill = () => {
+    const a = new Float32Array(n * d);
+    for (let i = 0; i < a.length; i++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      a[i] = state / 2 ** 31 - 1;
+    }
+    return a;
+  };
+  const worker = createAttentionWorker({ url: '/core/attnlab-core-worker.mjs' });
+  const q = fill(), k = fill(), v = fill();
+  // A small call first, so the worker's instance is compiled and warm; memory is read after
+  // the big call (the instance's high-water mark).
+  await worker.attention({ q: q.subarray(0, 512 * d), k: k.subarray(0, 512 * d), v: v.subarray(0, 512 * d), nq: 512, nk: 512, dk: d, dv: d });
+  const r = await worker.attention({ q, k, v, nq: n, nk: n, dk: d, dv: d });
+  worker.terminate();
+  return { n, d, ms: r.milliseconds, wasmMemoryBytes: r.wasmMemoryBytes, isa: r.isa };
+}
+
+window.runBenchmark = async ({ rounds }) => {
+  const tf = window.tf;
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.wasmPaths = '/ort/';
+  tf.wasm.setWasmPaths('/tfjs-wasm/');
+  await tf.setBackend('wasm');
+  await tf.ready();
+  const core = await createAttnlabCore();
+  const ceilingModule = await createCeiling();
+  const ceiling = { multiplyAdd: (n) => ceilingModule._ceiling_multiply_add(n) };
+  const models = {};
+  for (const s of SHAPES) models[modelKey(s)] = new Uint8Array(await (await fetch(`/models/${modelKey(s)}.onnx`)).arrayBuffer());
+  const suite = await runSuite({ core, ceiling, ort, tf, models, rounds, log });
+  const streaming = await streaming32k();
+  log(`32k streaming in a worker: ${(streaming.ms / 1000).toFixed(2)} s, wasm memory ${(streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+  return { ...suite, streaming, kernels: core.kernelInfo(), tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
+    crossOriginIsolated: self.crossOriginIsolated };
+};

@@ -1,0 +1,321 @@
+// The benchmark behind scripts/bench.sh: runs every suite, then writes docs/PERFORMANCE.md.
+//   node bench/run.mjs --native DIR --web DIR [--rounds N] [--out docs/PERFORMANCE.md]
+//
+//   1 native    Google Benchmark (attnlab_bench: our kernels per instruction set, the trace
+//               path, Eigen, the plain-loop reference, the ceilings; attnlab_bench_eigen_<isa>:
+//               Eigen built for wider sets) alternating round by round with ONNX Runtime
+//               (onnxruntime-node, 1 thread) on the same shapes, in this process
+//   2 Node      bench/wasm-node.mjs in plain node: ours, ONNX Runtime Web, TensorFlow.js wasm,
+//               the f32x4 ceiling, alternating (bench/wasm-suite.mjs)
+//   3 Chromium  the same suite in headless Chromium (Debian's, via playwright-core), then
+//               n = 32,768 streaming attention in a Web Worker on a fresh instance
+// Every figure is a median; ratios compare implementations measured in the same run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ortNode from 'onnxruntime-node';
+import { multiHeadModel, singleHeadModel } from './onnx-models.mjs';
+import { SHAPES, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(benchDir, '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const nativeDir = path.resolve(option('--native', 'build/bench-native'));
+const webDir = path.resolve(option('--web', 'build/bench-web'));
+const rounds = Number(option('--rounds', '7'));
+const outFile = path.resolve(option('--out', path.join(root, 'docs', 'PERFORMANCE.md')));
+const log = (line) => console.log(line);
+
+function median(a) {
+  const s = [...a].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+const cpuFlags = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)[1].trim().split(/\s+/);
+const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:(.*)$/m)?.[1] ?? 'unknown').trim();
+
+// ---- 1 native ----------------------------------------------------------------------------
+
+// Google Benchmark names -> (impl, shape key)
+const NATIVE_SHAPES = { 'single-n128-d64': 0, 'single-n512-d64': 1, 'single-n2048-d64': 2, 'multi-n128-dm256-h8': 3, 'multi-n512-dm256-h8': 4 };
+
+function runGoogleBenchmark(binary, samples) {
+  const out = execFileSync(binary, ['--benchmark_format=json', '--benchmark_min_time=0.05'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  for (const b of JSON.parse(out).benchmarks) {
+    const scale = { ns: 1e-6, us: 1e-3, ms: 1 }[b.time_unit];
+    const ms = b.real_time * scale;
+    const parts = b.name.split('/');
+    if (parts[0] === 'ceiling') {
+      (samples.ceiling[parts[1]] ??= []).push(b.GFLOPs / 1e9 * (b.cpu_time / b.real_time));
+      continue;
+    }
+    const shape = parts.at(-1);
+    const impl = parts.slice(0, -1).join('/');
+    ((samples.rows[impl] ??= {})[shape] ??= []).push(ms);
+  }
+}
+
+async function ortNodeSessions() {
+  const sessions = {};
+  for (const s of SHAPES) {
+    const bytes = s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s));
+    sessions[modelKey(s)] = await ortNode.InferenceSession.create(bytes, {
+      executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential',
+      graphOptimizationLevel: 'all',
+    });
+  }
+  return sessions;
+}
+
+async function timeOrtNode(session, s, warm) {
+  const x = makeInputs(s);
+  const feeds = s.kind === 'single'
+    ? { Q: new ortNode.Tensor('float32', x.q, [s.n, s.d]), K: new ortNode.Tensor('float32', x.k, [s.n, s.d]), V: new ortNode.Tensor('float32', x.v, [s.n, s.d]) }
+    : { X: new ortNode.Tensor('float32', x.x, [s.n, s.dModel]) };
+  const out = s.kind === 'single' ? 'O' : 'Y';
+  if (warm) for (let i = 0; i < 10; i++) await session.run(feeds);
+  const batchMs = [];
+  for (let rep = 0; rep < 3; rep++) {
+    let calls = 0, sink = 0;
+    const start = performance.now();
+    do {
+      sink += (await session.run(feeds))[out].data[7];
+      calls++;
+    } while (performance.now() - start < 5);
+    if (!Number.isFinite(sink)) throw new Error('onnxruntime-node gave a non-finite result');
+    batchMs.push((performance.now() - start) / calls);
+  }
+  return median(batchMs);
+}
+
+async function nativeSuite() {
+  const samples = { rows: {}, ceiling: {} };
+  const sessions = await ortNodeSessions();
+  const eigenWide = [];
+  if (cpuFlags.includes('avx2') && cpuFlags.includes('fma')) eigenWide.push('avx2');
+  if (cpuFlags.includes('avx512f') && cpuFlags.includes('fma')) eigenWide.push('avx512');
+  for (let r = 0; r < rounds; r++) {
+    log(`[native] round ${r + 1}/${rounds}`);
+    const steps = [
+      () => runGoogleBenchmark(path.join(nativeDir, 'attnlab_bench'), samples),
+      ...eigenWide.map((isa) => () => runGoogleBenchmark(path.join(nativeDir, `attnlab_bench_eigen_${isa}`), samples)),
+      async () => {
+        for (const s of SHAPES) {
+          const key = NATIVE_KEYS[modelKey(s)];
+          ((samples.rows['onnxruntime-node'] ??= {})[key] ??= []).push(await timeOrtNode(sessions[modelKey(s)], s, r === 0));
+        }
+      },
+    ];
+    // Alternate: each round starts with a different step.
+    for (let i = 0; i < steps.length; i++) await steps[(i + r) % steps.length]();
+  }
+  const rows = [];
+  for (const [impl, byShape] of Object.entries(samples.rows))
+    for (const [key, ms] of Object.entries(byShape)) {
+      const s = SHAPES[NATIVE_SHAPES[key]];
+      rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl, ms: median(ms), gflops: shapeFlops(s) / median(ms) / 1e6 });
+    }
+  const ceiling = Object.fromEntries(Object.entries(samples.ceiling).map(([isa, g]) => [isa, median(g)]));
+  return { rows, ceiling, ortVersion: ortNodeVersion() };
+}
+
+const NATIVE_KEYS = { 'single-128-64': 'single-n128-d64', 'single-512-64': 'single-n512-d64', 'single-2048-64': 'single-n2048-d64',
+  'multi-128-256-8': 'multi-n128-dm256-h8', 'multi-512-256-8': 'multi-n512-dm256-h8' };
+
+function ortNodeVersion() {
+  return JSON.parse(fs.readFileSync(path.join(benchDir, 'node_modules', 'onnxruntime-node', 'package.json'), 'utf8')).version;
+}
+
+// ---- 2 Node ------------------------------------------------------------------------------
+
+function nodeSuite() {
+  const out = path.join(webDir, 'bench-node.json');
+  const r = spawnSync('node', [path.join(benchDir, 'wasm-node.mjs'), path.join(webDir, 'dist'), path.join(webDir, 'bench'), out],
+    { stdio: 'inherit', cwd: benchDir, env: { ...process.env, ROUNDS: String(rounds) } });
+  if (r.status !== 0) throw new Error('the Node suite failed');
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+// ---- 3 Chromium --------------------------------------------------------------------------
+
+async function chromiumSuite() {
+  const { chromium } = await import('playwright-core');
+  const { startServer } = await import(path.join(root, 'scripts', 'serve.mjs'));
+  // A site of symlinks: the math module, the ceiling, the peers' browser builds, the page.
+  const site = path.join(webDir, 'bench-site');
+  fs.rmSync(site, { recursive: true, force: true });
+  fs.mkdirSync(path.join(site, 'models'), { recursive: true });
+  const links = {
+    core: path.join(webDir, 'dist'), ceiling: path.join(webDir, 'bench'),
+    ort: path.join(benchDir, 'node_modules', 'onnxruntime-web', 'dist'),
+    'tfjs-core': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-core', 'dist'),
+    'tfjs-wasm': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist'),
+    'page.html': path.join(benchDir, 'page.html'), 'page.mjs': path.join(benchDir, 'page.mjs'),
+    'wasm-suite.mjs': path.join(benchDir, 'wasm-suite.mjs'),
+  };
+  for (const [name, target] of Object.entries(links)) fs.symlinkSync(target, path.join(site, name));
+  for (const s of SHAPES)
+    fs.writeFileSync(path.join(site, 'models', `${modelKey(s)}.onnx`),
+      s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s)));
+  const { server, url } = await startServer({ root: site });
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', headless: true,
+    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--disable-quic', '--disable-renderer-backgrounding', '--disable-background-timer-throttling'],
+  });
+  try {
+    const page = await context.newPage();
+    page.on('console', (m) => log(`[chromium] ${m.text()}`));
+    page.on('pageerror', (e) => log(`[chromium] page error: ${e}`));
+    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+    await page.goto(url + 'page.html');
+    await page.waitForFunction(() => typeof window.runBenchmark === 'function');
+    const result = await page.evaluate((r) => window.runBenchmark({ rounds: r }), rounds);
+    result.chromiumVersion = context.browser()?.version() ?? execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+    return result;
+  } finally {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+// ---- the report --------------------------------------------------------------------------
+
+const PEERS = {
+  native: ['onnxruntime-node', 'eigen/sse2', 'eigen/avx2', 'eigen/avx512', 'reference', 'attnlab-trace'],
+  wasm: ['ONNX Runtime Web', 'TensorFlow.js wasm', 'attnlab trace (all stages kept)'],
+};
+
+function table(rows, ours, peers, ceiling, ceilingName) {
+  const lines = [];
+  const present = peers.filter((p) => rows.some((r) => r.impl === p));
+  lines.push(`| shape | implementation | median ms | GFLOP/s | of the ${ceilingName} ceiling | ours ÷ it (speed-up) |`);
+  lines.push('|---|---|---:|---:|---:|---:|');
+  for (const s of SHAPES) {
+    const name = shapeName(s);
+    const mine = rows.find((r) => r.shape === name && r.impl === ours);
+    if (!mine) continue;
+    const shapeRows = [mine, ...present.map((p) => rows.find((r) => r.shape === name && r.impl === p)).filter(Boolean)];
+    for (const r of shapeRows) {
+      const ratio = r === mine ? '—' : `**${(r.ms / mine.ms).toFixed(2)}×**`;
+      lines.push(`| ${name} | ${r.impl === ours ? `**${r.impl}**` : r.impl} | ${r.ms.toFixed(3)} | ${r.gflops.toFixed(1)} | ${(100 * r.gflops / ceiling).toFixed(0)} % | ${ratio} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+function acceptance(rows, ours, peer, label, shapesWanted, target) {
+  return shapesWanted.map((shape) => {
+    const mine = rows.find((r) => r.shape === shape && r.impl === ours);
+    const theirs = rows.find((r) => r.shape === shape && r.impl === peer);
+    if (!mine || !theirs) return `| ${shape} | ${label} | — | ≥ ${target}× | not measured |`;
+    const ratio = theirs.ms / mine.ms;
+    return `| ${shape} | ${label} | ${ratio.toFixed(2)}× | ≥ ${target}× | ${ratio >= target ? 'met' : `missed by ${((1 - ratio / target) * 100).toFixed(0)} %`} |`;
+  });
+}
+
+function report({ native, node, chromium, commands, started, seconds }) {
+  const activeIsa = native.rows.find((r) => r.impl.startsWith('attnlab/avx512')) ? 'avx512'
+    : native.rows.find((r) => r.impl.startsWith('attnlab/avx2')) ? 'avx2' : 'sse2';
+  const nativeOurs = `attnlab/${activeIsa}`;
+  // Multi-head rows of the kernels are named by the active set only.
+  const single = (n) => `single head n=${n} d=64`;
+  const multi = (n) => `multi-head n=${n} dModel=256 h=8`;
+  const wasmOurs = 'attnlab SIMD (streaming)';
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  return `# Performance
+
+Generated by \`scripts/bench.sh\` on ${started} (${Math.round(seconds / 60)} min); do not edit by hand.
+One thread, float32, every figure a median over ${rounds} rounds in which the implementations
+alternate. GFLOP/s count the two products only (4·n²·d for one head; plus 8·n·d_model² of
+projections for multi-head), the same count for every implementation. "ours ÷ it" is the
+peer's time divided by ours: above 1 we are faster.
+
+## Machine
+
+| | |
+|---|---|
+| CPU | ${cpuModel}, ${os.cpus().length} cores; ${['avx2', 'fma', 'avx512f'].filter((f) => cpuFlags.includes(f)).join(', ')} |
+| load average when written | ${load} (a shared machine: wall-clock medians, peers alternated in the same run) |
+| Node | ${process.version} |
+| Chromium | ${chromium.chromiumVersion ?? 'not run'} (headless) |
+| peers | onnxruntime-web ${peerVersion('onnxruntime-web')}, onnxruntime-node ${native.ortVersion}, @tensorflow/tfjs-backend-wasm ${peerVersion('@tensorflow/tfjs-backend-wasm')} (backend: ${node.tfBackend}) |
+| our kernels | native: ${activeIsa} chosen at run time (the binary is built for baseline x86-64); WebAssembly: ${node.kernels.isa}, register tile ${node.kernels.tileRows}×${node.kernels.tileCols} |
+
+## Acceptance
+
+| shape | against | ours ÷ it | target | |
+|---|---|---:|---:|---|
+${[
+  ...acceptance(node.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Node)', [single(512), single(2048)], 1.2),
+  ...acceptance(node.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Node)', [multi(512)], 1.0),
+  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [single(512), single(2048)], 1.2),
+  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [multi(512)], 1.0),
+  ...acceptance(native.rows, nativeOurs, 'onnxruntime-node', 'onnxruntime-node (native)', SHAPES.map(shapeName), 1.0),
+].join('\n')}
+
+Streaming attention at n = 32,768, d = 64 in headless Chromium, in a Web Worker on a fresh
+instance of the math module: **${(chromium.streaming.ms / 1000).toFixed(2)} s** (${(4 * 32768 ** 2 * 64 / chromium.streaming.ms / 1e6).toFixed(1)} GFLOP/s), wasm memory after the call
+**${(chromium.streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB** (target: under 64 MiB).
+
+## WebAssembly in Node (${process.version})
+
+Ceiling: a tight loop of independent f32x4 multiply-adds, ${node.ceiling.toFixed(1)} GFLOP/s in this run.
+
+${table(node.rows, wasmOurs, PEERS.wasm, node.ceiling, 'f32x4')}
+
+## WebAssembly in headless Chromium
+
+Ceiling: the same loop, ${chromium.ceiling.toFixed(1)} GFLOP/s in this run.
+
+${table(chromium.rows, wasmOurs, PEERS.wasm, chromium.ceiling, 'f32x4')}
+
+## Native (Google Benchmark; onnxruntime-node from Node, alternating with it)
+
+Ceilings (tight multiply-add loops, FMA where the set has it): ${Object.entries(native.ceiling).map(([isa, g]) => `${isa} ${g.toFixed(1)}`).join(', ')} GFLOP/s.
+The kernels' row is compared with the ceiling of their own instruction set; the other sets of
+our kernels are listed for reference, each against its own ceiling.
+
+${table(native.rows, nativeOurs, [...PEERS.native, ...['attnlab/avx2', 'attnlab/sse2'].filter((i) => i !== nativeOurs)], native.ceiling[activeIsa], activeIsa)}
+
+Rows: **attnlab/<isa>** our SIMD kernels (streaming attention; multi-head: projections on the
+GEMM kernel, every head streamed); attnlab-trace the pipeline that keeps every stage (scores,
+weights, output: what the panels draw); eigen/<isa> Eigen 3.4 products and softmax built for that
+set (eigen/avx2 and eigen/avx512 are separate binaries); reference the plain-loop oracle (double
+sums); onnxruntime-node the ONNX graph MatMul → Mul → Softmax → MatMul (multi-head: projections,
+Reshape/Transpose per head, W^O), one intra-op thread. The WebAssembly peers run the same graphs
+(ONNX Runtime Web, wasm backend, one thread) or the same products written for XNNPACK's 2-D fast
+path (TensorFlow.js: K transposed first, heads sliced).
+
+## Commands
+
+\`\`\`sh
+${commands.join('\n')}
+\`\`\`
+`;
+}
+
+function peerVersion(name) {
+  return JSON.parse(fs.readFileSync(path.join(benchDir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')).version;
+}
+
+const started = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+const t0 = Date.now();
+log('== native (Google Benchmark and onnxruntime-node, alternating)');
+const native = await nativeSuite();
+log('== WebAssembly in Node');
+const node = nodeSuite();
+log('== WebAssembly in headless Chromium');
+const chromium = await chromiumSuite();
+const commands = ['scripts/bench.sh [--rounds N]   # installs what it needs, builds, runs all three suites, writes this file',
+  '# build folders: build/bench-native and build/bench-web, or BENCH_NATIVE_DIR / BENCH_WEB_DIR',
+  `# this file: node bench/run.mjs --native ${path.relative(root, nativeDir)} --web ${path.relative(root, webDir)} --rounds ${rounds}`];
+fs.mkdirSync(path.dirname(outFile), { recursive: true });
+fs.writeFileSync(outFile, report({ native, node, chromium, commands, started, seconds: (Date.now() - t0) / 1000 }));
+fs.writeFileSync(path.join(webDir, 'bench-results.json'), JSON.stringify({ native, node, chromium }, null, 1));
+log(`wrote ${path.relative(root, outFile)}`);

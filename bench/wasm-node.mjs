@@ -1,0 +1,31 @@
+// The WebAssembly benchmark under Node (plain `node`: with --no-experimental-fetch
+// onnxruntime-web would load a slower build). Run by bench/run.mjs:
+//   node bench/wasm-node.mjs DIST_DIR CEILING_DIR OUT.json
+// DIST_DIR holds attnlab-core.mjs (ours), CEILING_DIR attnlab-bench-ceiling.{mjs,wasm}.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as ort from 'onnxruntime-web';
+import * as tf from '@tensorflow/tfjs-core';
+import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { SHAPES, makeInputs, modelKey, runSuite } from './wasm-suite.mjs';
+import { multiHeadModel, singleHeadModel } from './onnx-models.mjs';
+
+const [distDir, ceilingDir, outFile] = process.argv.slice(2);
+const { default: createAttnlabCore } = await import(path.resolve(distDir, 'attnlab-core.mjs'));
+const core = await createAttnlabCore();
+const { default: createCeiling } = await import(path.resolve(ceilingDir, 'attnlab-bench-ceiling.mjs'));
+const ceilingModule = await createCeiling({ wasmBinary: fs.readFileSync(path.resolve(ceilingDir, 'attnlab-bench-ceiling.wasm')) });
+const ceiling = { multiplyAdd: (n) => ceilingModule._ceiling_multiply_add(n) };
+
+ort.env.wasm.numThreads = 1;
+tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+setWasmPaths(path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + '/');
+await tf.setBackend('wasm');
+await tf.ready();
+
+const models = {};
+for (const s of SHAPES) models[modelKey(s)] = s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s));
+const rounds = Number(process.env.ROUNDS ?? 7);
+const result = await runSuite({ core, ceiling, ort, tf, models, rounds, log: (line) => console.log(`[node] ${line}`) });
+fs.writeFileSync(outFile, JSON.stringify({ ...result, kernels: core.kernelInfo(), node: process.version, tfBackend: tf.getBackend() }, null, 1));

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The benchmark of Attention Lab's kernels (issue 10): native, WebAssembly in Node and in
+# headless Chromium, each beside its peers in the same run, then docs/PERFORMANCE.md.
+#   scripts/bench.sh [--rounds N]        (default 7 rounds; about 15-25 minutes)
+# Not part of scripts/test.sh. Installs what it needs, idempotently:
+#   apt   what scripts/setup.sh installs, plus libbenchmark-dev (Google Benchmark)
+#   npm   the peers in bench/ (npm ci --ignore-scripts: onnxruntime-node's install script
+#         downloads extra binaries; its CPU library is in the package)
+# Builds in build/bench-native and build/bench-web (BENCH_NATIVE_DIR / BENCH_WEB_DIR move
+# them); runs at raised priority when root, to keep other processes' noise out.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+export NODE_PATH=/usr/share/nodejs
+native_dir=${BENCH_NATIVE_DIR:-build/bench-native}
+web_dir=${BENCH_WEB_DIR:-build/bench-web}
+rounds=7
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    *) echo "usage: scripts/bench.sh [--rounds N]" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/setup.sh
+if ! dpkg-query -W -f='${Status}' libbenchmark-dev 2>/dev/null | grep -q 'install ok installed'; then
+  echo "[bench] installing libbenchmark-dev"
+  if [ "$(id -u)" -eq 0 ]; then apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libbenchmark-dev
+  else sudo apt-get update -qq; sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libbenchmark-dev; fi
+fi
+# The peers: installed from bench/package-lock.json, again whenever the lock changes.
+stamp=bench/node_modules/.attnlab-lock
+if [ ! -f "$stamp" ] || ! cmp -s bench/package-lock.json "$stamp"; then
+  echo "[bench] npm ci in bench/"
+  (cd bench && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp bench/package-lock.json "$stamp"
+fi
+
+if [ ! -f "$native_dir/build.ninja" ]; then
+  cmake -S . -B "$native_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+fi
+cmake --build "$native_dir" -j2 --target attnlab_bench attnlab_bench_eigen_avx2 attnlab_bench_eigen_avx512 attnlab-cli
+if [ ! -f "$web_dir/build.ninja" ]; then
+  emcmake cmake -S . -B "$web_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
+fi
+cmake --build "$web_dir" -j2 --target attnlab-core-wasm web_static attnlab-bench-ceiling
+
+nice_cmd=()
+if [ "$(id -u)" -eq 0 ]; then nice_cmd=(nice -n -10); fi
+"${nice_cmd[@]}" node bench/run.mjs --native "$native_dir" --web "$web_dir" --rounds "$rounds"

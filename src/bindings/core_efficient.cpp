@@ -1,0 +1,139 @@
+// Embind bindings of efficient attention (src/core/efficient_*.h), behind
+// web/attnlab-core-efficient.mjs, which validates the arguments, fills in the defaults and
+// turns an `error` field into a thrown RangeError.
+#include "core/efficient_attention.h"
+#include "core/efficient_cost.h"
+#include "bindings/js_interop.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using emscripten::val;
+using attn::bindings::error_result;
+using attn::bindings::float32_copy;
+using attn::bindings::read_matrix;
+
+namespace {
+
+// The variants' parameters from an argument object whose fields the wrapper filled in.
+attn::EfficientConfig read_variant_config(const val& args) {
+  attn::EfficientConfig c;
+  c.window = args["window"].as<int>();
+  c.stride = args["stride"].as<int>();
+  c.block = args["block"].as<int>();
+  c.features = args["features"].as<int>();
+  c.rank = args["rank"].as<int>();
+  c.causal = args["causal"].as<bool>();
+  c.seed = static_cast<std::uint64_t>(args["seed"].as<double>());
+  c.projection = args["projection"].as<std::string>() == "identity" ? attn::LinformerProjection::Identity
+                                                                     : attn::LinformerProjection::Random;
+  return c;
+}
+
+val cost_object(const attn::EfficientCost& cost) {
+  val out = val::object();
+  out.set("pairs", cost.pairs);
+  out.set("pairsFormula", cost.pairs_formula);
+  out.set("multiplyAdds", cost.multiply_adds);
+  out.set("multiplyAddsFormula", cost.multiply_adds_formula);
+  out.set("memoryFloats", cost.memory_floats);
+  out.set("memoryFormula", cost.memory_formula);
+  return out;
+}
+
+// efficientAttention({variant, q, k, v, n, dk, dv, window, stride, block, features, rank,
+//   causal, seed, projection, display}) -> {output, relativeError, cost, [display]} | {error}
+val efficient_attention_js(val args) {
+  const int n = args["n"].as<int>(), dk = args["dk"].as<int>(), dv = args["dv"].as<int>();
+  attn::EfficientConfig config = read_variant_config(args);
+  if (!attn::parse_efficient_kind(args["variant"].as<std::string>(), config.kind))
+    return error_result("unknown variant");
+  attn::Mat q, k, v;
+  if (!read_matrix(args["q"], n, dk, q)) return error_result("q must hold n*dk numbers");
+  if (!read_matrix(args["k"], n, dk, k)) return error_result("k must hold n*dk numbers");
+  if (!read_matrix(args["v"], n, dv, v)) return error_result("v must hold n*dv numbers");
+  const bool display = args["display"].as<bool>();
+  const attn::EfficientReport rep = attn::efficient_report(q, k, v, config, display);
+  if (!rep.status.ok) return error_result(rep.status.message);
+  val out = val::object();
+  out.set("output", float32_copy(rep.output.data(), rep.output.size()));
+  out.set("relativeError", rep.relative_error);
+  out.set("cost", cost_object(attn::efficient_cost(config, n, dk, dv)));
+  if (rep.has_display) {
+    std::vector<std::uint8_t> pattern(rep.pattern.size());
+    for (Eigen::Index i = 0; i < rep.pattern.size(); ++i) pattern[i] = rep.pattern.data()[i] ? 1 : 0;
+    val d = val::object();
+    d.set("pattern", val::global("Uint8Array").new_(emscripten::typed_memory_view(pattern.size(), pattern.data())));
+    d.set("weights", float32_copy(rep.weights.data(), rep.weights.size()));
+    d.set("exactWeights", float32_copy(rep.exact_weights.data(), rep.exact_weights.size()));
+    d.set("weightError", float32_copy(rep.weight_error.data(), rep.weight_error.size()));
+    d.set("nonzeros", val::global("Int32Array").new_(emscripten::typed_memory_view(rep.nonzeros.size(), rep.nonzeros.data())));
+    out.set("display", d);
+  }
+  return out;
+}
+
+// costChart({variants, ns, dk, dv, window, stride, block, features, rank, causal, seed,
+//   minSeconds, measurements, fitMinN}) -> {series: [...], fitMinN} | {error}
+val cost_chart_js(val args) {
+  attn::CostChartConfig config;
+  config.variant = read_variant_config(args);
+  config.variant.projection = attn::LinformerProjection::Random;
+  const val variants = args["variants"];
+  for (int i = 0; i < variants["length"].as<int>(); ++i) {
+    attn::EfficientKind kind;
+    if (!attn::parse_efficient_kind(variants[i].as<std::string>(), kind)) return error_result("unknown variant");
+    config.kinds.push_back(kind);
+  }
+  config.ns = emscripten::convertJSArrayToNumberVector<int>(args["ns"]);
+  config.d_k = args["dk"].as<int>();
+  config.d_v = args["dv"].as<int>();
+  config.timing.min_seconds = args["minSeconds"].as<double>();
+  config.timing.measurements = args["measurements"].as<int>();
+  config.fit_min_n = args["fitMinN"].as<int>();  // wall-clock time (see TimingClock)
+  const attn::CostChart chart = attn::measure_cost_chart(config);
+  if (!chart.status.ok) return error_result(chart.status.message);
+  val series = val::array();
+  for (size_t s = 0; s < chart.series.size(); ++s) {
+    const attn::CostSeries& cs = chart.series[s];
+    std::vector<double> ns, seconds, macs, memory, runs;
+    for (const attn::CostSample& p : cs.samples) {
+      ns.push_back(p.n);
+      seconds.push_back(p.seconds);
+      runs.push_back(p.runs_per_measurement);
+      macs.push_back(p.multiply_adds);
+      memory.push_back(p.memory_floats);
+    }
+    const auto f64 = [](const std::vector<double>& x) {
+      return val::global("Float64Array").new_(emscripten::typed_memory_view(x.size(), x.data()));
+    };
+    val o = val::object();
+    o.set("variant", std::string(attn::efficient_kind_name(cs.kind)));
+    o.set("n", f64(ns));
+    o.set("seconds", f64(seconds));
+    o.set("runs", f64(runs));
+    o.set("multiplyAdds", f64(macs));
+    o.set("memoryFloats", f64(memory));
+    o.set("slope", std::isfinite(cs.slope) ? val(cs.slope) : val::null());
+    o.set("fitPoints", cs.fit_points);
+    o.set("multiplyAddsFormula", cs.formulas.multiply_adds_formula);
+    o.set("memoryFormula", cs.formulas.memory_formula);
+    o.set("pairsFormula", cs.formulas.pairs_formula);
+    series.set(s, o);
+  }
+  val out = val::object();
+  out.set("series", series);
+  out.set("fitMinN", chart.fit_min_n);
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnlab_core_efficient) {
+  emscripten::function("efficientAttention", &efficient_attention_js);
+  emscripten::function("costChart", &cost_chart_js);
+}

@@ -1,0 +1,62 @@
+// Embind group "kernels": the output-only fast paths and what the SIMD kernels report,
+// behind web/attnlab-core-kernels.mjs (which validates arguments and turns an `error`
+// field into a thrown Error).
+//   multiHeadAttentionOutput({x, wq, wk, wv, wo, nq, dModel, heads, causal}) -> {output}
+//   kernelInfo() -> {isa, lanes, tileRows, tileCols}
+//   wasmMemoryBytes() -> the size of this instance's linear memory
+#include "core/kernel_dispatch.h"
+#include "core/pipeline.h"
+#include "core/streaming.h"
+#include "bindings/js_interop.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/heap.h>
+#include <emscripten/val.h>
+
+#include <string>
+
+using emscripten::val;
+using attn::bindings::read_matrix;
+using attn::bindings::error_result;
+using attn::bindings::float32_copy;
+
+namespace {
+
+val multi_head_attention_output_js(val args) {
+  const int nq = args["nq"].as<int>(), d = args["dModel"].as<int>(), heads = args["heads"].as<int>();
+  attn::Mat x;
+  attn::ProjectionWeights w;
+  if (!read_matrix(args["x"], nq, d, x)) return error_result("x must hold nq*dModel numbers");
+  if (!read_matrix(args["wq"], d, d, w.wq)) return error_result("wq must hold dModel*dModel numbers");
+  if (!read_matrix(args["wk"], d, d, w.wk)) return error_result("wk must hold dModel*dModel numbers");
+  if (!read_matrix(args["wv"], d, d, w.wv)) return error_result("wv must hold dModel*dModel numbers");
+  if (!read_matrix(args["wo"], d, d, w.wo)) return error_result("wo must hold dModel*dModel numbers");
+  if (!x.allFinite()) return error_result("x contains NaN or Inf");
+  attn::StreamingOptions options;
+  options.causal = args["causal"].as<bool>();
+  const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, heads, options);
+  if (!r.status.ok) return error_result(r.status.message);
+  val out = val::object();
+  out.set("output", float32_copy(r.output.data(), r.output.size()));
+  return out;
+}
+
+val kernel_info_js() {
+  const attn::kernels::KernelTable& t = attn::kernels::active_kernels();
+  val out = val::object();
+  out.set("isa", std::string(t.name));
+  out.set("lanes", t.lanes);
+  out.set("tileRows", t.tile_rows);
+  out.set("tileCols", t.tile_cols);
+  return out;
+}
+
+double wasm_memory_bytes_js() { return static_cast<double>(emscripten_get_heap_size()); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnlab_core_kernels) {
+  emscripten::function("multiHeadAttentionOutput", &multi_head_attention_output_js);
+  emscripten::function("kernelInfo", &kernel_info_js);
+  emscripten::function("wasmMemoryBytes", &wasm_memory_bytes_js);
+}

@@ -1,0 +1,99 @@
+// SIMD kernels of the attention hot path, and the table that picks one instruction set.
+//
+// One source (kernel_body.h, GCC/clang vector extensions) is compiled several times:
+//   baseline  SSE2 on any x86-64 (the ABI's minimum), SIMD128 in the browser
+//   avx2      AVX2 + FMA           (x86-64 only, its own file with its own flags)
+//   avx512    AVX-512F + FMA       (x86-64 only, its own file with its own flags)
+// The desktop binary is built for baseline x86-64; the widest set the CPU has is chosen at
+// run time (cpuid), never at build time. ATTNLAB_KERNEL_ISA=baseline|avx2|avx512 in the
+// environment caps the choice (for tests and benchmarks; an unsupported or unknown value
+// falls back to the best set the CPU has at or below it, see active_kernels()).
+//
+// What the kernels are for (legend: n_q queries, n_k keys, d_k, d_v, row-major floats,
+// every matrix given as pointer + leading dimension in floats):
+//   gemm       C = alpha A op(B) (+ C): the projections, Q K^T and weights V of the trace
+//   softmax    stable float32 softmax of whole rows (the trace path's weights)
+//   attention  exact attention by online softmax over tiles: output only, memory O(n d)
+// They are tested against the plain-loop oracle (reference.cpp). Nothing here allocates
+// more than O(tile) scratch, validates input, or throws: callers check shapes first.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace attn::kernels {
+
+enum class Isa { Baseline, Avx2, Avx512 };
+
+// C (m, n) = alpha * A (m, k) * op(B) (+ C when accumulate); op(B) = B (k, n), or the
+// transpose of B (n, k) when b_transposed. k may be 0 (C = 0, or unchanged).
+struct GemmArgs {
+  int m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  int lda = 0;
+  const float* b = nullptr;
+  int ldb = 0;
+  bool b_transposed = false;
+  float* c = nullptr;
+  int ldc = 0;
+  float alpha = 1.0f;
+  bool accumulate = false;
+};
+
+// output (n_q, d_v) = softmax(q k^T * scale, masked) v, one query block at a time.
+// Allowed pairs: j <= i when causal; |i - j| <= window when window > 0 (both when both).
+// A query with no allowed key gets a zero row. The blocks are hints, rounded up to the
+// kernel's register tile.
+struct AttentionArgs {
+  int n_q = 0, n_k = 0, d_k = 0, d_v = 0;
+  const float* q = nullptr;  // q: (n_q, d_k)
+  int ldq = 0;
+  const float* k = nullptr;  // k: (n_k, d_k)
+  int ldk = 0;
+  const float* v = nullptr;  // v: (n_k, d_v)
+  int ldv = 0;
+  float* o = nullptr;  // o: (n_q, d_v), written
+  int ldo = 0;
+  float scale = 1.0f;
+  bool causal = false;
+  int window = 0;
+  int query_block = 64;
+  int key_tile = 256;
+};
+
+// Per-row outcome of softmax_rows.
+enum RowStatus : std::uint8_t {
+  kRowOk = 0,
+  kRowFullyMasked = 1,  // every score was -inf: the row was written as zeros
+  kRowNeedsScalar = 2,  // +inf or NaN among the scores: the caller redoes it with softmax_row
+};
+
+struct KernelTable {
+  Isa isa;
+  const char* name;  // "sse2", "simd128", "avx2", "avx512"
+  int lanes;         // floats per vector register
+  int tile_rows, tile_cols;  // the register tile of the GEMM micro-kernel (MR, NR)
+  void (*gemm)(const GemmArgs& args);
+  // weights = softmax of each row of scores (rows, cols), stable, float32.
+  // status: `rows` bytes, one RowStatus per row.
+  void (*softmax_rows)(const float* scores, int ld_scores, float* weights, int ld_weights, int rows,
+                       int cols, std::uint8_t* status);
+  void (*attention)(const AttentionArgs& args);
+  // y[i] = e^x[i] with the kernels' vectorised exp (x <= 0 in the softmax; -inf -> exactly 0).
+  void (*exp)(const float* x, float* y, int n);
+};
+
+// "baseline", "avx2", "avx512": the names ATTNLAB_KERNEL_ISA takes.
+const char* isa_name(Isa isa);
+bool parse_isa(const char* text, Isa& out);
+
+// The table for one instruction set, or null when this build lacks it or the CPU does.
+const KernelTable* kernel_table(Isa isa);
+// Every set this build and this CPU can run, baseline first.
+std::vector<Isa> available_isas();
+// The widest available set, capped by ATTNLAB_KERNEL_ISA when that is set (read once).
+const KernelTable& active_kernels();
+// What ATTNLAB_KERNEL_ISA asked for, verbatim ("" when unset), for reports.
+const char* requested_isa();
+
+}  // namespace attn::kernels

@@ -1,0 +1,344 @@
+// The SIMD kernels (core/kernel_dispatch.h) against the plain-loop oracle, for every
+// instruction set this build and this CPU can run (baseline always; AVX2 and AVX-512
+// where present), on shapes that are not multiples of the register tile.
+#include "core/attention.h"
+#include "core/kernel_dispatch.h"
+#include "core/masks.h"
+#include "core/pipeline.h"
+#include "core/reference.h"
+#include "core/rng.h"
+#include "core/softmax.h"
+#include "core/streaming.h"
+#include "matrix_compare.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+using attn::Mat;
+namespace kernels = attn::kernels;
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// C = alpha A op(B) (+ C0) in double, the oracle of gemm.
+Mat gemm_oracle(const Mat& a, const Mat& b, bool b_transposed, float alpha, const Mat* c0) {
+  const int m = static_cast<int>(a.rows()), k = static_cast<int>(a.cols());
+  const int n = static_cast<int>(b_transposed ? b.rows() : b.cols());
+  Mat c(m, n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      double sum = 0.0;
+      for (int p = 0; p < k; ++p) sum += static_cast<double>(a(i, p)) * (b_transposed ? b(j, p) : b(p, j));
+      c(i, j) = static_cast<float>(alpha * sum + (c0 ? (*c0)(i, j) : 0.0));
+    }
+  return c;
+}
+
+std::string isa_label(const kernels::KernelTable& t) { return std::string("kernels: ") + t.name; }
+
+}  // namespace
+
+TEST_CASE("kernels: the baseline set is always there and the active one is available", "[kernels]") {
+  const std::vector<kernels::Isa> isas = kernels::available_isas();
+  REQUIRE_FALSE(isas.empty());
+  REQUIRE(isas.front() == kernels::Isa::Baseline);
+  REQUIRE(kernels::kernel_table(kernels::Isa::Baseline) != nullptr);
+  bool active_listed = false;
+  for (kernels::Isa isa : isas) active_listed |= kernels::kernel_table(isa) == &kernels::active_kernels();
+  REQUIRE(active_listed);
+  kernels::Isa parsed;
+  REQUIRE(kernels::parse_isa("avx2", parsed));
+  REQUIRE(parsed == kernels::Isa::Avx2);
+  REQUIRE_FALSE(kernels::parse_isa("avx1024", parsed));
+#if defined(__wasm__)
+  REQUIRE(std::string(kernels::active_kernels().name) == "simd128");
+#endif
+}
+
+TEST_CASE("kernels: gemm equals the double-precision oracle, every shape and layout", "[kernels]") {
+  attn::Rng rng(71);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    for (const auto& [m, n, k] : std::vector<std::tuple<int, int, int>>{
+             {1, 1, 1}, {3, 5, 7}, {17, 33, 9}, {64, 64, 64}, {37, 530, 300}, {130, 70, 513}}) {
+      for (bool transposed : {false, true}) {
+        const Mat a = rng.normal_matrix(m, k);
+        const Mat b = transposed ? rng.normal_matrix(n, k) : rng.normal_matrix(k, n);
+        const Mat c0 = rng.normal_matrix(m, n);
+        for (bool accumulate : {false, true}) {
+          Mat c = c0;
+          kernels::GemmArgs g;
+          g.m = m;
+          g.n = n;
+          g.k = k;
+          g.a = a.data();
+          g.lda = k;
+          g.b = b.data();
+          g.ldb = static_cast<int>(b.cols());
+          g.b_transposed = transposed;
+          g.c = c.data();
+          g.ldc = n;
+          g.alpha = 0.75f;
+          g.accumulate = accumulate;
+          t.gemm(g);
+          INFO("m " << m << " n " << n << " k " << k << " transposed " << transposed << " accumulate " << accumulate);
+          REQUIRE_MATRIX_NEAR(c, gemm_oracle(a, b, transposed, 0.75f, accumulate ? &c0 : nullptr), 2e-4f * std::sqrt(static_cast<float>(k)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kernels: gemm reads and writes strided blocks in place", "[kernels]") {
+  attn::Rng rng(5);
+  const Mat big_a = rng.normal_matrix(20, 40), big_b = rng.normal_matrix(30, 50);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    Mat big_c = Mat::Constant(25, 60, 7.0f);
+    kernels::GemmArgs g;
+    g.m = 13;
+    g.n = 21;
+    g.k = 11;
+    g.a = big_a.data() + 2 * 40 + 3;  // a = big_a[2:15, 3:14]
+    g.lda = 40;
+    g.b = big_b.data() + 4 * 50 + 5;  // b = big_b[4:15, 5:26]
+    g.ldb = 50;
+    g.c = big_c.data() + 1 * 60 + 6;  // c = big_c[1:14, 6:27]
+    g.ldc = 60;
+    t.gemm(g);
+    const Mat want = gemm_oracle(big_a.block(2, 3, 13, 11), big_b.block(4, 5, 11, 21), false, 1.0f, nullptr);
+    REQUIRE_MATRIX_NEAR(Mat(big_c.block(1, 6, 13, 21)), want, 1e-4f);
+    // Nothing outside the block was touched.
+    Mat outside = big_c;
+    outside.block(1, 6, 13, 21).setConstant(7.0f);
+    REQUIRE((outside.array() == 7.0f).all());
+  }
+}
+
+// The kernels form x log2 e in float, whose rounding (|x| 2^-24 in the exponent) adds a
+// relative error growing with |x|: 2e-7 + 8e-8 |x| bounds it. In a softmax x = s - max, and
+// the weights where |x| is large are tiny, so the absolute error stays below 3e-7.
+TEST_CASE("kernels: vectorised exp is within 2e-7 + 8e-8 |x| relative of std::exp; -inf gives exactly 0", "[kernels]") {
+  std::vector<float> x;
+  for (int i = 0; i <= 20000; ++i) x.push_back(-87.0f * static_cast<float>(i) / 20000.0f);
+  for (float v : {0.0f, -0.5f, -1e-8f, -0.34657359f, -1.0f, -10.0f, -80.0f, -87.3f}) x.push_back(v);
+  x.push_back(kNegInf);
+  x.push_back(-1e30f);
+  x.push_back(-200.0f);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    std::vector<float> y(x.size());
+    t.exp(x.data(), y.data(), static_cast<int>(x.size()));
+    double worst = 0.0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = std::exp(static_cast<double>(x[i]));
+      if (x[i] < -87.33f) {
+        REQUIRE(y[i] == 0.0f);  // below float's normal range, and -inf: exactly zero
+        continue;
+      }
+      const double relative = std::fabs(y[i] - want) / want;
+      INFO("x " << x[i] << " exp " << want << " kernel " << y[i]);
+      REQUIRE(relative <= 2e-7 + 8e-8 * std::fabs(x[i]));
+      if (x[i] >= -1.0f) worst = std::max(worst, relative);
+    }
+    INFO("worst relative error on [-1, 0] " << worst);
+    REQUIRE(worst < 2e-7);
+    REQUIRE(worst > 0.0);  // a polynomial, not a call to std::exp
+  }
+}
+
+TEST_CASE("kernels: softmax_rows equals softmax_row; masked keys exactly 0; rows it cannot do are handed back",
+          "[kernels][softmax]") {
+  attn::Rng rng(9);
+  const int rows = 9, cols = 37;
+  Mat s = rng.normal_matrix(rows, cols, 4.0f);
+  for (int j = 0; j < cols; j += 3) s(1, j) = kNegInf;  // some masked keys
+  s.row(2).setConstant(kNegInf);                         // fully masked
+  s(3, 5) = std::numeric_limits<float>::infinity();      // +inf: scalar semantics
+  s(4, 7) = std::numeric_limits<float>::quiet_NaN();     // NaN: scalar semantics
+  s.row(5).setConstant(1e30f);                           // huge but finite: uniform
+  s(6, 0) = 80.0f;                                       // one dominant key
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    Mat w = Mat::Constant(rows, cols, 42.0f);
+    std::vector<std::uint8_t> status(rows, 99);
+    t.softmax_rows(s.data(), cols, w.data(), cols, rows, cols, status.data());
+    REQUIRE(status[2] == kernels::kRowFullyMasked);
+    REQUIRE((w.row(2).array() == 0.0f).all());
+    REQUIRE(status[3] == kernels::kRowNeedsScalar);
+    REQUIRE(status[4] == kernels::kRowNeedsScalar);
+    for (int r : {0, 1, 5, 6, 7, 8}) {
+      REQUIRE(status[r] == kernels::kRowOk);
+      Mat want(1, cols);
+      attn::softmax_row(s.row(r).data(), want.data(), cols);
+      REQUIRE_MATRIX_NEAR(Mat(w.row(r)), want, 3e-7f);
+      REQUIRE(std::fabs(w.row(r).sum() - 1.0f) < 1e-6f);
+    }
+    for (int j = 0; j < cols; j += 3) REQUIRE(w(1, j) == 0.0f);
+  }
+}
+
+TEST_CASE("softmax_rows keeps its semantics on the kernel path: flags, zeros, NaN and overflow", "[kernels][softmax]") {
+  Mat s(4, 5);
+  s << 1, 2, 3, 4, 5,                                              //
+      kNegInf, kNegInf, kNegInf, kNegInf, kNegInf,                  //
+      1, std::numeric_limits<float>::infinity(), 0, 0, 0,           //
+      0, std::numeric_limits<float>::quiet_NaN(), 1, kNegInf, 2;    //
+  Mat kernel_w(4, 5), scalar_w(4, 5);
+  std::vector<std::uint8_t> masked;
+  const attn::SoftmaxFlags f = attn::softmax_rows(s, kernel_w, attn::SoftmaxForm::Stable, attn::Precision::Float32, &masked);
+  attn::SoftmaxFlags want;
+  for (int r = 0; r < 4; ++r) {
+    const attn::SoftmaxFlags fr = attn::softmax_row(s.row(r).data(), scalar_w.row(r).data(), 5);
+    want.overflow |= fr.overflow;
+    want.nan |= fr.nan;
+    want.fully_masked |= fr.fully_masked;
+  }
+  REQUIRE(f.overflow == want.overflow);
+  REQUIRE(f.nan == want.nan);
+  REQUIRE(f.fully_masked);
+  REQUIRE(masked == std::vector<std::uint8_t>{0, 1, 0, 0});
+  REQUIRE((kernel_w.row(1).array() == 0.0f).all());
+  // Rows 2 and 3 went to the scalar path: bit for bit what softmax_row gives.
+  for (int r : {2, 3})
+    for (int j = 0; j < 5; ++j) {
+      const float a = kernel_w(r, j), b = scalar_w(r, j);
+      REQUIRE(((std::isnan(a) && std::isnan(b)) || a == b));
+    }
+  REQUIRE_MATRIX_NEAR(Mat(kernel_w.row(0)), Mat(scalar_w.row(0)), 3e-7f);
+}
+
+TEST_CASE("kernels: streaming attention equals the reference oracle for every shape, mask and set", "[kernels][streaming]") {
+  attn::Rng rng(404);
+  struct Case {
+    int n_q, n_k, d_k, d_v;
+    bool causal;
+    int window, query_block, key_tile;
+  };
+  const std::vector<Case> cases = {
+      {1, 1, 1, 1, false, 0, 64, 256},    {7, 5, 3, 2, false, 0, 64, 256},   {64, 64, 64, 64, true, 0, 64, 256},
+      {100, 300, 64, 64, false, 0, 64, 256}, {129, 129, 17, 33, true, 0, 16, 32}, {90, 200, 32, 5, false, 9, 8, 24},
+      {200, 150, 64, 64, true, 20, 40, 64}, {33, 700, 8, 64, false, 0, 128, 96}};
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    for (const Case& c : cases) {
+      INFO("n_q " << c.n_q << " n_k " << c.n_k << " d_k " << c.d_k << " d_v " << c.d_v << " causal " << c.causal
+                  << " window " << c.window);
+      const Mat q = rng.normal_matrix(c.n_q, c.d_k), k = rng.normal_matrix(c.n_k, c.d_k), v = rng.normal_matrix(c.n_k, c.d_v);
+      attn::AttentionOptions ao;
+      ao.causal = c.causal;
+      if (c.window) {
+        attn::MaskSpec spec;
+        spec.window = c.window;
+        ao.allowed = attn::build_mask(spec, c.n_q, c.n_k);
+      }
+      const attn::AttentionResult oracle = attn::reference::attention(q, k, v, ao);
+      Mat out = Mat::Constant(c.n_q, c.d_v, 123.0f);
+      kernels::AttentionArgs a;
+      a.n_q = c.n_q;
+      a.n_k = c.n_k;
+      a.d_k = c.d_k;
+      a.d_v = c.d_v;
+      a.q = q.data();
+      a.ldq = c.d_k;
+      a.k = k.data();
+      a.ldk = c.d_k;
+      a.v = v.data();
+      a.ldv = c.d_v;
+      a.o = out.data();
+      a.ldo = c.d_v;
+      a.scale = attn::default_scale(c.d_k);
+      a.causal = c.causal;
+      a.window = c.window;
+      a.query_block = c.query_block;
+      a.key_tile = c.key_tile;
+      t.attention(a);
+      REQUIRE_MATRIX_NEAR(out, oracle.output, 2e-5f);
+    }
+  }
+}
+
+TEST_CASE("kernels: a query with no allowed key gets a zero row, never NaN", "[kernels][streaming]") {
+  // A window of 1 over 12 queries and 3 keys: queries 4..11 see no key (l = 0).
+  attn::Rng rng(3);
+  const Mat q = rng.normal_matrix(12, 4), k = rng.normal_matrix(3, 4), v = rng.normal_matrix(3, 2);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    Mat out = Mat::Constant(12, 2, 5.0f);
+    kernels::AttentionArgs a;
+    a.n_q = 12;
+    a.n_k = 3;
+    a.d_k = 4;
+    a.d_v = 2;
+    a.q = q.data();
+    a.ldq = 4;
+    a.k = k.data();
+    a.ldk = 4;
+    a.v = v.data();
+    a.ldv = 2;
+    a.o = out.data();
+    a.ldo = 2;
+    a.scale = 0.5f;
+    a.window = 1;  // query i sees keys i-1..i+1: queries 4..11 see none of keys 0..2
+    t.attention(a);
+    REQUIRE(out.allFinite());
+    for (int i = 4; i < 12; ++i) REQUIRE((out.row(i).array() == 0.0f).all());
+    REQUIRE(out.row(0).cwiseAbs().sum() > 0.0f);
+  }
+}
+
+TEST_CASE("pipeline on the kernels: every stage equals the reference oracle", "[kernels][pipeline]") {
+  attn::Rng rng(12);
+  for (const auto& [n_q, n_k, d] : std::vector<std::tuple<int, int, int>>{{5, 7, 3}, {64, 64, 64}, {70, 130, 24}}) {
+    const Mat q = rng.normal_matrix(n_q, d), k = rng.normal_matrix(n_k, d), v = rng.normal_matrix(n_k, d + 3);
+    for (bool causal : {false, true}) {
+      attn::AttentionOptions o;
+      o.causal = causal;
+      const attn::AttentionResult fast = attn::attention(q, k, v, o), slow = attn::reference::attention(q, k, v, o);
+      REQUIRE(fast.status.ok);
+      REQUIRE_MATRIX_NEAR(fast.raw_scores, slow.raw_scores, 2e-5f);
+      REQUIRE_MATRIX_NEAR(fast.scores, slow.scores, 2e-5f);
+      REQUIRE_MATRIX_NEAR(fast.weights, slow.weights, 1e-6f);
+      REQUIRE_MATRIX_NEAR(fast.output, slow.output, 2e-5f);
+      if (causal)
+        for (int i = 0; i < n_q; ++i)
+          for (int j = i + 1; j < n_k; ++j) REQUIRE(fast.weights(i, j) == 0.0f);
+    }
+  }
+}
+
+TEST_CASE("streaming multi-head attention equals the pipeline's output", "[kernels][streaming]") {
+  attn::Rng rng(8);
+  for (const auto& [n, d_model, heads, causal] :
+       std::vector<std::tuple<int, int, int, bool>>{{9, 16, 2, false}, {40, 32, 4, true}, {130, 256, 8, false}}) {
+    const Mat x = rng.normal_matrix(n, d_model);
+    attn::ProjectionWeights w = attn::random_projection_weights(d_model, heads, 17);
+    w.bq = rng.normal_matrix(1, d_model);
+    w.bo = rng.normal_matrix(1, d_model);
+    attn::PipelineConfig c;
+    c.d_model = d_model;
+    c.heads = heads;
+    c.mask.causal = causal;
+    const attn::PipelineTrace trace = attn::run_pipeline(x, x, x, w, c);
+    REQUIRE(trace.status.ok);
+    attn::StreamingOptions so;
+    so.causal = causal;
+    const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, heads, so);
+    REQUIRE(r.status.ok);
+    REQUIRE_MATRIX_NEAR(r.output, trace.output, 3e-5f);
+  }
+  const Mat x = rng.normal_matrix(4, 6);
+  const attn::ProjectionWeights w = attn::random_projection_weights(6, 1, 1);
+  REQUIRE_FALSE(attn::streaming_multi_head_attention(x, x, x, w, 4).status.ok);  // 6 % 4 != 0
+  REQUIRE_FALSE(attn::streaming_multi_head_attention(x, x, x, attn::random_projection_weights(8, 1, 1), 1).status.ok);
+}

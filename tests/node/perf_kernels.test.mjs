@@ -1,0 +1,183 @@
+// The SIMD kernels as shipped (issue 10), checked by what the binaries contain and do:
+//   1 the shipped .wasm keeps function names, and each hot kernel holds f32x4 arithmetic
+//   2 the native binaries use AVX2/AVX-512 only inside the kernels chosen at run time, and
+//     run on the baseline path when ATTNLAB_KERNEL_ISA=baseline caps the choice
+//   3 the JS API: attention({returnWeights: false}) streams, multiHeadAttentionOutput
+// Speed is measured by scripts/bench.sh, never here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { distDir, nativeDir } from '../support/paths.mjs';
+
+// ---- 1 the shipped .wasm ----------------------------------------------------------------
+
+// Function name -> its disassembly, from wasm-objdump (names demangled by c++filt).
+function wasmFunctions(file) {
+  const listing = execFileSync('wasm-objdump', ['-d', file], { maxBuffer: 1 << 30, encoding: 'utf8' });
+  const demangled = execFileSync('c++filt', [], { input: listing, maxBuffer: 1 << 30, encoding: 'utf8' });
+  const functions = new Map();
+  let name = null;
+  for (const line of demangled.split('\n')) {
+    const header = line.match(/^[0-9a-f]+ func\[\d+\] <(.*)>:$/);
+    if (header) {
+      name = header[1];
+      functions.set(name, []);
+    } else if (name) {
+      functions.get(name).push(line);
+    }
+  }
+  return functions;
+}
+
+const HOT_KERNELS = [
+  // name in attn::kernels::simd128, and the f32x4 operations it must contain
+  ['gemm_micro_kernel_rows', ['f32x4.mul', 'f32x4.add']],  // the register tile of every product
+  ['softmax_rows', ['f32x4.sub', 'f32x4.mul', 'f32x4.add']],  // the trace path's softmax with vector exp
+  ['attention_block', ['f32x4.mul', 'f32x4.add', 'f32x4.sub']],  // streaming: both products + online softmax
+  ['exp_values', ['f32x4.mul', 'f32x4.add']],              // the vectorised exp alone
+];
+
+test('the shipped .wasm names each hot kernel, and each holds f32x4 arithmetic', () => {
+  const file = path.join(distDir, 'attnlab-core-wasm.wasm');
+  const functions = wasmFunctions(file);
+  for (const [kernel, ops] of HOT_KERNELS) {
+    const matches = [...functions.keys()].filter((n) => n.startsWith(`attn::kernels::simd128::${kernel}(`));
+    assert.equal(matches.length, 1, `no single function attn::kernels::simd128::${kernel} in ${file} (name section missing?)`);
+    const body = functions.get(matches[0]);
+    for (const op of ops) {
+      const count = body.filter((l) => l.includes(` ${op}`)).length;
+      assert.ok(count > 0, `${kernel} has no ${op}`);
+    }
+    const simd = body.filter((l) => /\bf32x4\./.test(l)).length;
+    assert.ok(simd >= 8, `${kernel} has only ${simd} f32x4 instructions`);
+  }
+  // gemm (Q K^T, weights V, the projections) does its arithmetic in the micro-kernel.
+  const gemm = functions.get([...functions.keys()].find((n) => n.startsWith('attn::kernels::simd128::gemm(')));
+  assert.ok(gemm && gemm.some((l) => /call \d+ <attn::kernels::simd128::gemm_micro_kernel_rows\(/.test(l)), 'gemm does not call the micro-kernel');
+  // The register tile: MR x NR / 4 multiply-adds per rank-1 step, unrolled twice.
+  const micro = functions.get([...functions.keys()].find((n) => n.startsWith('attn::kernels::simd128::gemm_micro_kernel_rows(')));
+  assert.ok(micro.filter((l) => l.includes(' f32x4.mul')).length >= 20, 'the micro-kernel lost its register tile');
+  // A name section costs bytes: keep the module small.
+  const bytes = fs.statSync(file).size;
+  assert.ok(bytes < 600 * 1024, `attnlab-core-wasm.wasm is ${bytes} bytes`);
+});
+
+// ---- 2 native: run-time dispatch, baseline x86-64 -----------------------------------------
+
+const cli = path.join(nativeDir, 'attnlab-cli');
+
+function kernelsReport(env) {
+  return JSON.parse(execFileSync(cli, ['kernels'], { encoding: 'utf8', env: { ...process.env, ...env } }));
+}
+
+test('ATTNLAB_KERNEL_ISA=baseline runs the SSE2 kernels, and every available set agrees with the oracle', () => {
+  const forced = kernelsReport({ ATTNLAB_KERNEL_ISA: 'baseline' });
+  assert.equal(forced.active, 'sse2');
+  assert.equal(forced.requested, 'baseline');
+  assert.equal(forced.lanes, 4);
+  assert.equal(forced.available[0], 'sse2');
+  for (const [isa, diff] of Object.entries(forced.check)) assert.ok(diff < 1e-5, `${isa} differs from the oracle by ${diff}`);
+
+  // Unforced, the widest set the CPU reports (/proc/cpuinfo) is chosen.
+  const flags = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)[1].split(/\s+/);
+  const expected = ['sse2'];
+  if (flags.includes('avx2') && flags.includes('fma')) expected.push('avx2');
+  if (flags.includes('avx512f') && flags.includes('fma')) expected.push('avx512');
+  const free = kernelsReport({ ATTNLAB_KERNEL_ISA: '' });
+  assert.deepEqual(free.available, expected);
+  assert.equal(free.active, expected.at(-1));
+});
+
+// Every function of the binary that uses a VEX/EVEX instruction (AVX and up: mnemonics
+// starting with v, or ymm/zmm/mask registers).
+function wideFunctions(binary) {
+  const listing = execFileSync('objdump', ['-d', '--no-show-raw-insn', '-C', binary], { maxBuffer: 1 << 30, encoding: 'utf8' });
+  const wide = new Set();
+  let name = null;
+  for (const line of listing.split('\n')) {
+    const header = line.match(/^[0-9a-f]+ <(.*)>:$/);
+    if (header) name = header[1];
+    else if (name && /\t(v[a-z0-9]+)\s|%[yz]mm\d|%k[0-7]\b/.test(line)) wide.add(name);
+  }
+  return [...wide];
+}
+
+for (const binary of ['attnlab-cli', 'attnlab']) {
+  test(`${binary}: AVX2/AVX-512 instructions appear only in the run-time-dispatched kernels`, () => {
+    const file = path.join(nativeDir, binary);
+    assert.ok(fs.existsSync(file), `${file} was not built`);
+    const wide = wideFunctions(file);
+    // The kernels are there (the dispatch has something to choose) ...
+    assert.ok(wide.some((n) => n.startsWith('attn::kernels::avx512::attention_block(')), 'no AVX-512 attention kernel');
+    assert.ok(wide.some((n) => n.startsWith('attn::kernels::avx2::attention_block(')), 'no AVX2 attention kernel');
+    // ... and nothing else needs more than baseline x86-64.
+    const outside = wide.filter((n) => !/^attn::kernels::(avx2|avx512)::/.test(n));
+    assert.deepEqual(outside, [], `wide instructions outside the dispatched kernels: ${outside.slice(0, 5).join('; ')}`);
+  });
+}
+
+// ---- 3 the JS API -----------------------------------------------------------------------
+
+const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
+const core = await createAttnlabCore();
+
+function maxDiff(a, b) {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  return m;
+}
+
+test('attention({returnWeights: false}) streams: the same output, and only the output', () => {
+  assert.equal(core.kernelInfo().isa, 'simd128');
+  for (const [nq, nk, dk, dv, causal] of [[1, 1, 1, 1, false], [37, 53, 24, 16, true], [300, 200, 64, 64, false], [129, 129, 32, 5, true]]) {
+    const q = core.randomNormal({ seed: nq, rows: nq, cols: dk });
+    const k = core.randomNormal({ seed: nk + 1, rows: nk, cols: dk });
+    const v = core.randomNormal({ seed: dv + 2, rows: nk, cols: dv });
+    const full = core.attention({ q, k, v, nq, nk, dk, dv, causal, scale: 0.3 });
+    const streamed = core.attention({ q, k, v, nq, nk, dk, dv, causal, scale: 0.3, returnWeights: false });
+    assert.deepEqual(Object.keys(streamed), ['output']);
+    assert.ok(streamed.output instanceof Float32Array);
+    const d = maxDiff(streamed.output, full.output);
+    assert.ok(d < 2e-5, `nq ${nq} nk ${nk}: streamed output differs by ${d}`);
+  }
+});
+
+test('attention: bad returnWeights and oversized weight matrices are refused with a clear error', () => {
+  const x = new Float32Array(4);
+  assert.throws(() => core.attention({ q: x, k: x, v: x, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: 'no' }),
+    (e) => e instanceof TypeError && /returnWeights/.test(e.message));
+  const n = 5000, big = new Float32Array(n);
+  assert.throws(() => core.attention({ q: big, k: big, v: big, nq: n, nk: n, dk: 1, dv: 1 }),
+    (e) => e instanceof RangeError && /returnWeights: false/.test(e.message));
+  // The same size without weights runs.
+  const r = core.attention({ q: big, k: big, v: big, nq: n, nk: n, dk: 1, dv: 1, returnWeights: false });
+  assert.equal(r.output.length, n);
+  assert.throws(() => core.attention({ q: x, k: x, v: new Float32Array(3), nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }),
+    (e) => e instanceof RangeError && /\bv\b/.test(e.message));
+  const nan = new Float32Array([1, NaN, 0, 0]);
+  assert.throws(() => core.attention({ q: nan, k: x, v: x, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }),
+    (e) => e instanceof RangeError && /q contains NaN/.test(e.message));
+});
+
+test('multiHeadAttentionOutput equals multiHeadAttention output; bad input is refused', () => {
+  for (const [nq, dModel, heads, causal] of [[9, 16, 2, false], [70, 64, 8, true]]) {
+    const x = core.randomNormal({ seed: 1, rows: nq, cols: dModel });
+    const w = (s) => core.randomNormal({ seed: s, rows: dModel, cols: dModel }).map((e) => e / Math.sqrt(dModel));
+    const args = { x, wq: w(2), wk: w(3), wv: w(4), wo: w(5), nq, dModel, heads, causal };
+    const full = core.multiHeadAttention(args);
+    const fast = core.multiHeadAttentionOutput(args);
+    assert.deepEqual(Object.keys(fast), ['output']);
+    const d = maxDiff(fast.output, full.output);
+    assert.ok(d < 3e-5, `nq ${nq}: output differs by ${d}`);
+  }
+  const x = new Float32Array(12), w = new Float32Array(36);
+  assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 4 }),
+    (e) => e instanceof RangeError && /heads/.test(e.message));
+  assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: [1], wo: w, nq: 2, dModel: 6, heads: 2 }),
+    (e) => e instanceof TypeError && /wv/.test(e.message));
+  assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 2, causal: 1 }),
+    (e) => e instanceof TypeError && /causal/.test(e.message));
+});

@@ -1,0 +1,115 @@
+// attnlab-core-efficient.mjs: efficient attention, merged into the API of attnlab-core.mjs.
+// Definitions, patterns and cost formulas: docs/EFFICIENT.md.
+//
+// efficientAttention({variant, q, k, v, n, dk, dv, window = 8, stride = 4, block = 16,
+//     features = 64, rank = min(32, n), causal = false, seed = 0, projection = 'random',
+//     display = false})
+//   Self-attention over n tokens: q, k Float32Array (n*dk), v (n*dv), row-major.
+//   variant: 'window' (|i - j| <= window), 'strided' ((i - j) mod stride == 0),
+//     'blocksparse' (floor(i/block) == floor(j/block)), 'linear' (elu(x) + 1 features),
+//     'performer' (`features` positive random features), 'linformer' (K and V projected
+//     down to `rank` rows; projection 'identity' needs rank = n and equals exact attention;
+//     no causal form). causal: query i sees keys j <= i. seed: the random features and
+//     projections (a whole number >= 0).
+//   Returns {output: Float32Array (n*dv), relativeError: ||output - exact||_F / ||exact||_F
+//     against exact attention (softmax(q k^T / sqrt(dk)) v, causal if asked) on the same
+//     inputs, cost: {pairs, multiplyAdds, memoryFloats and their formulas as text}}.
+//   With display: true and n <= 1024 also display: {pattern: Uint8Array (n*n, 1 = key read),
+//     weights (n*n: the variant's weights, or the implied matrix of the kernel methods and
+//     the linformer, so output = weights v), exactWeights (n*n), weightError (weights -
+//     exactWeights), nonzeros: Int32Array (n) keys per row}.
+//   Throws a TypeError / RangeError naming the argument on bad input.
+// costChart({variants = all seven (without 'linformer' when causal), ns = [64, ..., 8192],
+//     dk = 64, dv = 64, window = 32, stride = 8, block = 64, features = 64, rank = 64,
+//     causal = false, seed = 0, minSeconds = 0.005, measurements = 5, fitMinN = 512})
+//   Times each variant's real algorithm alone (no error, no display matrix) on random
+//   inputs of each n: the median of `measurements` measurements, each repeating the run
+//   for at least minSeconds. variants may include 'exact' (streaming attention, no n x n
+//   matrix). Times are wall-clock (performance.now() underneath), so other busy processes
+//   inflate them. Returns {series: [{variant, n, seconds (median per run), runs, multiplyAdds,
+//   memoryFloats (Float64Arrays, one entry per n), slope (log-log least squares over
+//   n >= fitMinN, null with fewer than two such n), fitPoints, multiplyAddsFormula,
+//   memoryFormula, pairsFormula}], fitMinN}. It blocks while it measures: the default
+//   chart takes tens of seconds.
+
+const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
+const MAX_DIM = 1 << 20;
+
+function checkDim(name, value) {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
+    throw new RangeError(`${name} must be a whole number from 1 to ${MAX_DIM}, got ${value}`);
+}
+
+function checkArray(name, value, length) {
+  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
+  if (value.length !== length) throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
+}
+
+function checkFlag(name, value) {
+  if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`${name} must be true or false`);
+  return !!value;
+}
+
+function checkSeed(seed) {
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number >= 0, got ${seed}`);
+  return seed;
+}
+
+// The variants' shared parameters, checked (each given one, whichever variant uses it).
+function variantParameters(args, defaults) {
+  const out = {};
+  for (const name of ['window', 'stride', 'block', 'features', 'rank']) {
+    const value = args[name] ?? defaults[name];
+    checkDim(name, value);
+    out[name] = value;
+  }
+  out.causal = checkFlag('causal', args.causal);
+  out.seed = checkSeed(args.seed ?? 0);
+  return out;
+}
+
+export default function efficientApi(wasm) {
+  return {
+    efficientAttention(args = {}) {
+      const { variant, q, k, v, n, dk, dv, projection = 'random' } = args;
+      if (typeof variant !== 'string') throw new TypeError('variant must be a string');
+      if (!VARIANTS.includes(variant)) throw new RangeError(`variant must be one of ${VARIANTS.join(', ')}, got '${variant}'`);
+      checkDim('n', n); checkDim('dk', dk); checkDim('dv', dv);
+      checkArray('q', q, n * dk); checkArray('k', k, n * dk); checkArray('v', v, n * dv);
+      if (projection !== 'random' && projection !== 'identity')
+        throw new RangeError(`projection must be 'random' or 'identity', got '${projection}'`);
+      const params = variantParameters(args, {
+        window: 8, stride: 4, block: 16, features: 64, rank: projection === 'identity' ? n : Math.min(32, n),
+      });
+      const display = checkFlag('display', args.display);
+      const result = wasm.efficientAttention({ variant, q, k, v, n, dk, dv, projection, display, ...params });
+      if (result.error) throw new RangeError(result.error);
+      return result;
+    },
+
+    costChart(args = {}) {
+      const params = variantParameters(args, { window: 32, stride: 8, block: 64, features: 64, rank: 64 });
+      const all = ['exact', ...VARIANTS].filter((name) => !(params.causal && name === 'linformer'));
+      const variants = args.variants ?? all;
+      if (!Array.isArray(variants) || variants.length < 1) throw new TypeError('variants must be a non-empty array of names');
+      for (const name of variants)
+        if (name !== 'exact' && !VARIANTS.includes(name))
+          throw new RangeError(`variants: unknown variant '${name}' (exact, ${VARIANTS.join(', ')})`);
+      const ns = args.ns ?? [64, 128, 256, 512, 1024, 2048, 4096, 8192];
+      if (!Array.isArray(ns) || ns.length < 1) throw new TypeError('ns must be a non-empty array of whole numbers');
+      ns.forEach((n, i) => checkDim(`ns[${i}]`, n));
+      const dk = args.dk ?? 64, dv = args.dv ?? 64, fitMinN = args.fitMinN ?? 512;
+      checkDim('dk', dk); checkDim('dv', dv); checkDim('fitMinN', fitMinN);
+      const minSeconds = args.minSeconds ?? 0.005, measurements = args.measurements ?? 5;
+      if (typeof minSeconds !== 'number' || !(minSeconds >= 0 && minSeconds <= 60))
+        throw new RangeError(`minSeconds must be a number from 0 to 60, got ${minSeconds}`);
+      if (!Number.isInteger(measurements) || measurements < 1 || measurements > 1000)
+        throw new RangeError(`measurements must be a whole number from 1 to 1000, got ${measurements}`);
+      const result = wasm.costChart({
+        variants, ns, dk, dv, minSeconds, measurements, fitMinN, projection: 'random', ...params,
+      });
+      if (result.error) throw new RangeError(result.error);
+      return result;
+    },
+  };
+}
