@@ -31,6 +31,7 @@ import factory from './attnlab-core-wasm.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
+import trainApi from './attnlab-core-train.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
@@ -58,6 +59,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
     ...statisticsApi(wasm),
+    ...trainApi(wasm),
     attention({ q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = {}) {
       checkDim('nq', nq); checkDim('nk', nk); checkDim('dk', dk); checkDim('dv', dv);
       checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);

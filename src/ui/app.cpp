@@ -29,6 +29,9 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is ours, not a file's (the web has no file system)
+  // Installed before ImGui's backend, which keeps it and calls it from its own callback.
+  glfwSetWindowUserPointer(window, this);
+  glfwSetKeyCallback(window, &App::key_callback);
   if (options.ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
     error = "ImGui GLFW backend failed to start";
@@ -155,13 +158,20 @@ void App::apply_theme() {
 // 3 keys: query cursor, panels, heads, play, presentation (never while typing in a field)
 // ---------------------------------------------------------------------------------------
 
+void App::key_callback(GLFWwindow* window, int key, int, int action, int) {
+  auto* app = static_cast<App*>(glfwGetWindowUserPointer(window));
+  if (app && (action == GLFW_PRESS || action == GLFW_REPEAT) && app->pending_keys_.size() < 64)
+    app->pending_keys_.push_back(key);
+}
+
 void App::handle_keys() {
   const ImGuiIO& io = ImGui::GetIO();
+  std::vector<int> keys;
+  keys.swap(pending_keys_);
   if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
   Settings& s = state_.settings;
   const int n = static_cast<int>(state_.tokens.size());
-  // imgui 1.86 indexes keys by the backend's codes: GLFW's here, on both platforms.
-  auto pressed = [](int key) { return ImGui::IsKeyPressed(key); };
+  auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
   if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
   const int panel = static_cast<int>(s.panel);

@@ -45,6 +45,10 @@ class App {
   void rebuild_fonts();
   void apply_theme();
   void handle_keys();
+  // Key presses are queued as they arrive, so a press and release between two slow frames
+  // (a loaded machine, SwiftShader) is still seen; handle_keys() consumes the queue.
+  static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
+  std::vector<int> pending_keys_;
   void update_glyph_set();
 
   GLFWwindow* window_ = nullptr;

@@ -1,0 +1,215 @@
+// Embind bindings of training (src/core/train_*.h), behind web/attnlab-core-train.mjs, which
+// validates every argument (and turns an `error` field or message into a thrown error) before
+// anything reaches this file:
+//   TrainerHandle   a training run driven a slice at a time (the app's training panel):
+//                   reset, load, save, step, history, evaluate, headScores, probe, config
+//   trainTask       a whole run in one call, returning the loss curve (the CLI's `train`)
+//   trainingTasks   the task table and the head-score thresholds
+// Results go back as fresh typed arrays that own their memory.
+#include "core/train_config.h"
+#include "core/train_heads.h"
+#include "core/train_trainer.h"
+#include "bindings/js_interop.h"
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using emscripten::val;
+using attn::bindings::error_result;
+using attn::bindings::float32_copy;
+namespace tr = attn::train;
+
+namespace {
+
+val int32_copy(const std::vector<int>& v) {
+  return val::global("Int32Array").new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+val uint8_copy(const std::uint8_t* data, std::size_t size) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(size, data));
+}
+
+// The wrapper passes every field, already checked: task is an index, init 0 (unit) / 1 (small).
+tr::TrainConfig config_from(const val& o) {
+  tr::TrainConfig c;
+  c.task = static_cast<tr::TrainTask>(o["task"].as<int>());
+  c.layers = o["layers"].as<int>();
+  c.heads = o["heads"].as<int>();
+  c.d_model = o["dModel"].as<int>();
+  c.d_mlp = o["dMlp"].as<int>();
+  c.scale_scores = o["scale"].as<bool>();
+  c.init = o["init"].as<int>() == 1 ? tr::InitScheme::Small : tr::InitScheme::Unit;
+  c.batch = o["batch"].as<int>();
+  c.learning_rate = o["lr"].as<float>();
+  c.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
+  return c;
+}
+
+val config_to_js(const tr::Trainer& t) {
+  const tr::TrainConfig& c = t.config();
+  val out = val::object();
+  out.set("task", std::string(t.task().name));
+  out.set("layers", c.layers);
+  out.set("heads", c.heads);
+  out.set("dModel", c.d_model);
+  out.set("dMlp", t.model().d_mlp);
+  out.set("dK", c.d_model / c.heads);
+  out.set("scale", c.scale_scores);
+  out.set("appliedScale", tr::score_scale(t.model()));
+  out.set("init", std::string(c.init == tr::InitScheme::Small ? "small" : "unit"));
+  out.set("batch", c.batch);
+  out.set("lr", c.learning_rate);
+  out.set("seed", static_cast<double>(c.seed));
+  out.set("vocab", t.model().vocab);
+  out.set("context", t.model().context);
+  out.set("parameters", static_cast<double>(tr::parameter_count(t.model())));
+  return out;
+}
+
+val evaluation_to_js(const tr::Evaluation& e) {
+  val out = val::object();
+  out.set("sequences", e.sequences);
+  out.set("loss", e.loss);
+  out.set("tokenAccuracy", e.token_accuracy);
+  out.set("sequenceAccuracy", e.sequence_accuracy);
+  return out;
+}
+
+val heads_to_js(const std::vector<tr::HeadScore>& scores) {
+  val out = val::array();
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    const tr::HeadScore& s = scores[i];
+    val h = val::object();
+    h.set("layer", s.layer);
+    h.set("head", s.head);
+    h.set("previousToken", s.previous_token);
+    h.set("induction", s.induction);
+    h.set("diagonal", s.diagonal);
+    h.set("label", s.label);
+    out.set(i, h);
+  }
+  return out;
+}
+
+val history_slice(const std::vector<float>& v, int from) {
+  const std::size_t start = from < 0 ? 0 : std::min(static_cast<std::size_t>(from), v.size());
+  return float32_copy(v.data() + start, v.size() - start);
+}
+
+// A run the page owns: new TrainerHandle(), then reset or load; .delete() frees it.
+class TrainerHandle {
+ public:
+  std::string reset(val options) { return trainer_.reset(config_from(options)).message; }
+  std::string load(val bytes) {
+    const std::vector<std::uint8_t> b = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
+    return trainer_.load(b.data(), b.size()).message;
+  }
+  val save(bool with_optimizer) const {
+    const std::vector<std::uint8_t> b = trainer_.save(with_optimizer);
+    return uint8_copy(b.data(), b.size());
+  }
+  std::string step(int n) { return trainer_.step(n).message; }
+  double steps() const { return static_cast<double>(trainer_.steps()); }
+  val loss_history(int from) const { return history_slice(trainer_.loss_history(), from); }
+  val accuracy_history(int from) const { return history_slice(trainer_.accuracy_history(), from); }
+  val evaluate(int sequences) const { return evaluation_to_js(trainer_.evaluate(sequences)); }
+  val head_scores() const { return heads_to_js(trainer_.head_scores()); }
+  val config() const { return config_to_js(trainer_); }
+  val probe() const {
+    const tr::ProbeView p = trainer_.probe();
+    val out = val::object();
+    out.set("context", p.context);
+    out.set("tokens", int32_copy(p.tokens));
+    out.set("targets", int32_copy(p.targets));
+    out.set("predictions", int32_copy(p.predictions));
+    out.set("scored", uint8_copy(p.scored.data(), p.scored.size()));
+    out.set("layers", p.layers);
+    out.set("heads", p.heads);
+    val weights = val::array();
+    for (std::size_t i = 0; i < p.weights.size(); ++i)
+      weights.set(i, float32_copy(p.weights[i].data(), p.weights[i].size()));
+    out.set("weights", weights);
+    return out;
+  }
+
+ private:
+  tr::Trainer trainer_;
+};
+
+// trainTask(options, steps, evalSequences) -> {loss, accuracy, heldOut, heads, config, seconds} | {error}
+val train_task_js(val options, int steps, int eval_sequences) {
+  tr::Trainer t;
+  if (attn::Status st = t.reset(config_from(options)); !st.ok) return error_result(st.message);
+  const auto t0 = std::chrono::steady_clock::now();
+  if (attn::Status st = t.step(steps); !st.ok) return error_result(st.message);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  val out = val::object();
+  out.set("seconds", seconds);  // the training steps alone
+  out.set("task", std::string(t.task().name));
+  out.set("steps", static_cast<double>(t.steps()));
+  out.set("loss", float32_copy(t.loss_history().data(), t.loss_history().size()));
+  out.set("accuracy", float32_copy(t.accuracy_history().data(), t.accuracy_history().size()));
+  out.set("heldOut", evaluation_to_js(t.evaluate(eval_sequences)));
+  out.set("heads", heads_to_js(t.head_scores()));
+  out.set("config", config_to_js(t));
+  return out;
+}
+
+val training_tasks_js() {
+  val tasks = val::array();
+  const std::vector<tr::TaskSpec> all = tr::all_tasks();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const tr::TaskSpec& s = all[i];
+    val t = val::object();
+    t.set("name", std::string(s.name));
+    t.set("symbols", s.symbols);
+    t.set("vocab", s.vocab);
+    t.set("length", s.length);
+    t.set("context", s.context);
+    t.set("special", s.special());
+    t.set("scored", std::string(s.scored));
+    t.set("defaultSteps", tr::default_steps(s.task));
+    tasks.set(i, t);
+  }
+  val out = val::object();
+  out.set("tasks", tasks);
+  val thresholds = val::object();
+  thresholds.set("previousToken", tr::kPreviousTokenThreshold);
+  thresholds.set("induction", tr::kInductionThreshold);
+  out.set("thresholds", thresholds);
+  const tr::TrainConfig defaults;
+  val d = val::object();
+  d.set("layers", defaults.layers);
+  d.set("heads", defaults.heads);
+  d.set("dModel", defaults.d_model);
+  d.set("batch", defaults.batch);
+  d.set("lr", defaults.learning_rate);
+  out.set("defaults", d);
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attnlab_core_train) {
+  emscripten::class_<TrainerHandle>("TrainerHandle")
+      .constructor<>()
+      .function("reset", &TrainerHandle::reset)
+      .function("load", &TrainerHandle::load)
+      .function("save", &TrainerHandle::save)
+      .function("step", &TrainerHandle::step)
+      .function("steps", &TrainerHandle::steps)
+      .function("lossHistory", &TrainerHandle::loss_history)
+      .function("accuracyHistory", &TrainerHandle::accuracy_history)
+      .function("evaluate", &TrainerHandle::evaluate)
+      .function("headScores", &TrainerHandle::head_scores)
+      .function("config", &TrainerHandle::config)
+      .function("probe", &TrainerHandle::probe);
+  emscripten::function("trainTask", &train_task_js);
+  emscripten::function("trainingTasks", &training_tasks_js);
+}

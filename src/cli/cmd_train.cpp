@@ -1,0 +1,416 @@
+// attnlab-cli commands on training the tiny Transformer (src/core/train_*.h):
+//   train               train on a synthetic task, print progress, write the model file,
+//                       end with one JSON line (task, steps, final loss, held-out accuracy)
+//   model-info          read a model file: its config, held-out accuracy and head scores
+//   scaling-experiment  the seed's "forgot to scale" experiment over several seeds: the same
+//                       runs with and without 1/sqrt(d_k), at d_k = 64 and a smaller d_k
+//
+// Sections: 1 shared option parsing and file I/O  2 train  3 model-info  4 scaling-experiment
+#include "cli/cli_common.h"
+#include "core/train_config.h"
+#include "core/train_experiment.h"
+#include "core/train_file.h"
+#include "core/train_heads.h"
+#include "core/train_trainer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace attn::cli {
+namespace {
+
+using json = nlohmann::json;
+using train::TrainConfig;
+
+// ---------------------------------------------------------------------------------------
+// 1 shared: model options, reading and writing model files
+// ---------------------------------------------------------------------------------------
+
+const std::set<std::string> kModelOptions = {"--task", "--layers", "--heads", "--d-model", "--d-mlp", "--seed",
+                                             "--init", "--batch", "--lr"};
+
+Status whole(const Options& o, const char* name, long long lo, long long hi, long long& out) {
+  if (!o.has(name)) return Status::success();
+  if (!parse_long(o.get(name), lo, hi, out))
+    return Status::error(std::string(name) + " needs a whole number from " + std::to_string(lo) + " to " +
+                         std::to_string(hi) + ", got '" + o.get(name) + "'");
+  return Status::success();
+}
+
+// The run's config from --task, --layers, ... on top of the defaults.
+Status parse_train_config(const Options& o, TrainConfig& c) {
+  if (o.has("--task") && !train::parse_task(o.get("--task"), c.task))
+    return Status::error("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
+  long long v = 0;
+  struct IntOption {
+    const char* name;
+    long long lo, hi;
+    int* field;
+  };
+  for (const IntOption& io : {IntOption{"--layers", 1, train::kMaxLayers, &c.layers},
+                              IntOption{"--heads", 1, train::kMaxHeads, &c.heads},
+                              IntOption{"--d-model", 1, train::kMaxDModel, &c.d_model},
+                              IntOption{"--d-mlp", 1, train::kMaxDMlp, &c.d_mlp},
+                              IntOption{"--batch", 1, train::kMaxBatch, &c.batch}}) {
+    if (Status st = whole(o, io.name, io.lo, io.hi, v); !st.ok) return st;
+    if (o.has(io.name)) *io.field = static_cast<int>(v);
+  }
+  if (o.has("--seed")) {
+    if (Status st = whole(o, "--seed", 0, static_cast<long long>(train::kMaxSeed), v); !st.ok) return st;
+    c.seed = static_cast<std::uint64_t>(v);
+  }
+  if (o.has("--init")) {
+    if (o.get("--init") == "unit") c.init = train::InitScheme::Unit;
+    else if (o.get("--init") == "small") c.init = train::InitScheme::Small;
+    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
+  }
+  if (o.has("--lr") && (!parse_float(o.get("--lr"), c.learning_rate) || !(c.learning_rate > 0.0f) ||
+                        c.learning_rate > 1.0f))
+    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
+  if (o.flag("--no-scale")) c.scale_scores = false;
+  if (c.d_model % c.heads != 0)
+    return Status::error("--d-model " + std::to_string(c.d_model) + " is not divisible by --heads " +
+                         std::to_string(c.heads));
+  return train::validate_train_config(c);
+}
+
+Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return Status::error(path + ": no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error(path + ": cannot open");
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) return Status::error(path + ": read error");
+  return Status::success();
+}
+
+Status load_model(const std::string& path, train::Trainer& trainer) {
+  std::vector<std::uint8_t> bytes;
+  if (Status st = read_file(path, bytes); !st.ok) return st;
+  if (Status st = trainer.load(bytes.data(), bytes.size()); !st.ok) return Status::error(path + ": " + st.message);
+  return Status::success();
+}
+
+// Writes beside the target and renames over it, so a failed write leaves no partial file.
+Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  const std::string tmp = path + ".tmp-attnlab";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::error(path + ": cannot write (is the folder there?)");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return Status::error(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return Status::error(path + ": cannot write (" + ec.message() + ")");
+  }
+  return Status::success();
+}
+
+json config_json(const train::Trainer& t) {
+  const TrainConfig& c = t.config();
+  return {{"task", t.task().name},
+          {"layers", c.layers},
+          {"heads", c.heads},
+          {"dModel", c.d_model},
+          {"dMlp", t.model().d_mlp},
+          {"dK", c.d_model / c.heads},
+          {"scale", c.scale_scores},
+          {"init", c.init == train::InitScheme::Small ? "small" : "unit"},
+          {"batch", c.batch},
+          {"lr", c.learning_rate},
+          {"seed", c.seed},
+          {"parameters", train::parameter_count(t.model())}};
+}
+
+json evaluation_json(const train::Evaluation& e) {
+  return {{"sequences", e.sequences}, {"loss", e.loss}, {"tokenAccuracy", e.token_accuracy},
+          {"sequenceAccuracy", e.sequence_accuracy}};
+}
+
+json heads_json(const std::vector<train::HeadScore>& scores) {
+  json out = json::array();
+  for (const train::HeadScore& s : scores)
+    out.push_back({{"layer", s.layer}, {"head", s.head}, {"previousToken", s.previous_token},
+                   {"induction", s.induction}, {"diagonal", s.diagonal}, {"label", s.label}});
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 train
+// ---------------------------------------------------------------------------------------
+
+Status run_train(const Args& args) {
+  Options o;
+  std::set<std::string> values = kModelOptions;
+  values.insert({"--steps", "--out", "--resume", "--log-every", "--eval"});
+  if (Status st = Options::parse(args, values, {"--no-scale", "--curve", "--weights-only", "--quiet"}, o); !st.ok)
+    return st;
+  if (!o.has("--out")) return Status::error("train needs --out FILE");
+  if (!o.has("--task") && !o.has("--resume")) return Status::error("train needs --task (or --resume FILE)");
+  long long steps = 0, log_every = 0, eval = 1000;
+  if (Status st = whole(o, "--steps", 0, train::kMaxStepsPerCall, steps); !st.ok) return st;
+  if (Status st = whole(o, "--log-every", 1, train::kMaxStepsPerCall, log_every); !st.ok) return st;
+  if (Status st = whole(o, "--eval", 1, train::kMaxEvalSequences, eval); !st.ok) return st;
+
+  train::Trainer trainer;
+  if (o.has("--resume")) {
+    for (const std::string& name : kModelOptions)
+      if (o.has(name)) return Status::error(name + " cannot be combined with --resume (the file holds the config)");
+    if (o.flag("--no-scale")) return Status::error("--no-scale cannot be combined with --resume");
+    if (Status st = load_model(o.get("--resume"), trainer); !st.ok) return st;
+  } else {
+    TrainConfig c;
+    if (Status st = parse_train_config(o, c); !st.ok) return st;
+    if (!o.has("--steps")) steps = train::default_steps(c.task);
+    if (Status st = trainer.reset(c); !st.ok) return st;
+  }
+  if (!o.has("--steps") && o.has("--resume")) return Status::error("train --resume needs --steps (how many more)");
+  // The output folder must exist before an hour of training, not after.
+  const std::filesystem::path out_path(o.get("--out"));
+  std::error_code ec;
+  const std::filesystem::path parent = out_path.has_parent_path() ? out_path.parent_path() : ".";
+  if (!std::filesystem::is_directory(parent, ec)) return Status::error(o.get("--out") + ": the folder does not exist");
+
+  const bool quiet = o.flag("--quiet");
+  if (!o.has("--log-every")) log_every = std::max<long long>(1, steps / 10);
+  if (!quiet)
+    std::printf("training %s: %d layers, %d heads, d_model %d (d_k %d), %s, %zu parameters, %lld steps\n",
+                trainer.task().name, trainer.config().layers, trainer.config().heads, trainer.config().d_model,
+                trainer.config().d_model / trainer.config().heads,
+                trainer.config().scale_scores ? "scaled by 1/sqrt(d_k)" : "NOT scaled",
+                train::parameter_count(trainer.model()), steps);
+  const std::int64_t first = trainer.steps();
+  double train_seconds = 0.0;
+  for (long long done = 0; done < steps;) {
+    const int slice = static_cast<int>(std::min(log_every, steps - done));
+    const auto t0 = std::chrono::steady_clock::now();
+    const Status st = trainer.step(slice);
+    train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!st.ok) return st;
+    done += slice;
+    if (!quiet) {
+      const train::Evaluation e = trainer.evaluate(256);
+      std::printf("step %6lld  loss %.4f  batch accuracy %.3f  held-out accuracy %.3f  %.0f steps/s\n",
+                  static_cast<long long>(trainer.steps()), trainer.loss_history().back(),
+                  trainer.accuracy_history().back(), e.token_accuracy, (trainer.steps() - first) / train_seconds);
+      std::fflush(stdout);
+    }
+  }
+  if (Status st = write_file_atomic(o.get("--out"), trainer.save(!o.flag("--weights-only"))); !st.ok) return st;
+
+  const train::Evaluation held_out = trainer.evaluate(static_cast<int>(eval));
+  json out = {{"task", trainer.task().name},
+              {"steps", trainer.steps()},
+              {"finalLoss", trainer.loss_history().empty() ? json(nullptr) : json(trainer.loss_history().back())},
+              {"heldOut", evaluation_json(held_out)},
+              {"heldOutAccuracy", held_out.token_accuracy},
+              {"seconds", train_seconds},
+              {"stepsPerSecond", train_seconds > 0 ? (trainer.steps() - first) / train_seconds : 0.0},
+              {"heads", heads_json(trainer.head_scores())},
+              {"config", config_json(trainer)},
+              {"out", o.get("--out")}};
+  if (o.flag("--curve")) {
+    out["lossCurve"] = trainer.loss_history();
+    out["accuracyCurve"] = trainer.accuracy_history();
+  }
+  std::printf("%s\n", out.dump().c_str());
+  return Status::success();
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 model-info
+// ---------------------------------------------------------------------------------------
+
+Status run_model_info(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--in", "--eval"}, {"--curve"}, o); !st.ok) return st;
+  if (!o.has("--in")) return Status::error("model-info needs --in FILE");
+  long long eval = 1000;
+  if (Status st = whole(o, "--eval", 1, train::kMaxEvalSequences, eval); !st.ok) return st;
+  train::Trainer trainer;
+  if (Status st = load_model(o.get("--in"), trainer); !st.ok) return st;
+  json out = {{"task", trainer.task().name},
+              {"steps", trainer.steps()},
+              {"finalLoss", trainer.loss_history().empty() ? json(nullptr) : json(trainer.loss_history().back())},
+              {"heldOut", evaluation_json(trainer.evaluate(static_cast<int>(eval)))},
+              {"heads", heads_json(trainer.head_scores())},
+              {"config", config_json(trainer)}};
+  if (o.flag("--curve")) out["lossCurve"] = trainer.loss_history();
+  std::printf("%s\n", out.dump().c_str());
+  return Status::success();
+}
+
+// ---------------------------------------------------------------------------------------
+// 4 scaling-experiment
+// ---------------------------------------------------------------------------------------
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+Status run_scaling_experiment_command(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--task", "--layers", "--d-model", "--heads", "--control-heads", "--init",
+                                        "--batch", "--lr", "--steps", "--target-loss", "--window", "--seeds",
+                                        "--first-seed", "--curves"},
+                                 {"--quiet"}, o);
+      !st.ok)
+    return st;
+  train::ScalingSettings s;
+  if (o.has("--task") && !train::parse_task(o.get("--task"), s.task))
+    return Status::error("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
+  long long v = 0;
+  struct IntOption {
+    const char* name;
+    long long lo, hi;
+    int* field;
+  };
+  for (const IntOption& io : {IntOption{"--layers", 1, train::kMaxLayers, &s.layers},
+                              IntOption{"--d-model", 1, train::kMaxDModel, &s.d_model},
+                              IntOption{"--heads", 1, train::kMaxHeads, &s.heads},
+                              IntOption{"--control-heads", 1, train::kMaxHeads, &s.control_heads},
+                              IntOption{"--batch", 1, train::kMaxBatch, &s.batch},
+                              IntOption{"--steps", 1, train::kMaxStepsPerCall, &s.steps},
+                              IntOption{"--window", 1, 10000, &s.window}}) {
+    if (Status st = whole(o, io.name, io.lo, io.hi, v); !st.ok) return st;
+    if (o.has(io.name)) *io.field = static_cast<int>(v);
+  }
+  long long seeds = 5, first_seed = 1;
+  if (Status st = whole(o, "--seeds", 1, 100, seeds); !st.ok) return st;
+  if (Status st = whole(o, "--first-seed", 0, 1000000000, first_seed); !st.ok) return st;
+  s.seeds.clear();
+  for (long long i = 0; i < seeds; ++i) s.seeds.push_back(static_cast<std::uint64_t>(first_seed + i));
+  if (o.has("--init")) {
+    if (o.get("--init") == "unit") s.init = train::InitScheme::Unit;
+    else if (o.get("--init") == "small") s.init = train::InitScheme::Small;
+    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
+  }
+  if (o.has("--lr") && (!parse_float(o.get("--lr"), s.learning_rate) || !(s.learning_rate > 0.0f) ||
+                        s.learning_rate > 1.0f))
+    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
+  if (o.has("--target-loss") && (!parse_float(o.get("--target-loss"), s.target_loss) || !(s.target_loss > 0.0f)))
+    return Status::error("--target-loss needs a number > 0, got '" + o.get("--target-loss") + "'");
+  for (const char* name : {"--heads", "--control-heads"}) {
+    const int h = std::string(name) == "--heads" ? s.heads : s.control_heads;
+    if (s.d_model % h != 0)
+      return Status::error("--d-model " + std::to_string(s.d_model) + " is not divisible by " + name + " " +
+                           std::to_string(h));
+  }
+  if (s.window > s.steps) return Status::error("--window must not exceed --steps");
+  if (Status st = train::validate_scaling_settings(s); !st.ok) return st;
+  std::ofstream curves;
+  if (o.has("--curves")) {
+    curves.open(o.get("--curves"), std::ios::trunc);
+    if (!curves) return Status::error(o.get("--curves") + ": cannot write");
+  }
+
+  const bool quiet = o.flag("--quiet");
+  if (!quiet)
+    std::printf("scaling experiment: task %s, %d layers, d_model %d, d_k %d vs %d, init %s, %d steps, %zu seeds;\n"
+                "steps to loss: first step where the mean loss of the last %d steps <= %g\n",
+                train::task_spec(s.task).name, s.layers, s.d_model, s.d_model / s.heads, s.d_model / s.control_heads,
+                s.init == train::InitScheme::Small ? "small" : "unit", s.steps, s.seeds.size(), s.window,
+                s.target_loss);
+  std::vector<train::ScalingRun> runs;
+  const Status st = train::run_scaling_experiment(s, runs, [&](const train::ScalingRun& r) {
+    if (quiet) return;
+    std::printf("d_k %3d  seed %3llu  %-9s  steps to loss: %6s  final loss %.4f  late peak %.4f  held-out %.3f  (%.1f s)\n",
+                r.d_k, static_cast<unsigned long long>(r.seed), r.scaled ? "scaled" : "unscaled",
+                r.steps_to_target < 0 ? "never" : std::to_string(r.steps_to_target).c_str(), r.final_loss, r.late_peak,
+                r.held_out_accuracy, r.seconds);
+    std::fflush(stdout);
+  });
+  if (!st.ok) return st;
+
+  json summary = json::array();
+  if (!quiet) std::printf("\n  d_k  scaling     median steps to loss  reached  median final loss  median late peak\n");
+  for (int d_k : {s.d_model / s.heads, s.d_model / s.control_heads})
+    for (bool scaled : {true, false}) {
+      std::vector<int> steps;
+      std::vector<double> finals, peaks;
+      for (const train::ScalingRun& r : runs)
+        if (r.d_k == d_k && r.scaled == scaled) {
+          steps.push_back(r.steps_to_target);
+          finals.push_back(r.final_loss);
+          peaks.push_back(r.late_peak);
+        }
+      const double med = train::median_steps(steps);
+      const long reached = std::count_if(steps.begin(), steps.end(), [](int x) { return x >= 0; });
+      if (!quiet)
+        std::printf("  %3d  %-10s  %20s  %4ld/%zu  %17.4f  %16.4f\n", d_k, scaled ? "1/sqrt(d_k)" : "none",
+                    med < 0 ? ("> " + std::to_string(s.steps)).c_str() : std::to_string(static_cast<long>(med)).c_str(),
+                    reached, steps.size(), median(finals), median(peaks));
+      summary.push_back({{"dK", d_k}, {"scaled", scaled}, {"medianStepsToTarget", med < 0 ? json(nullptr) : json(med)},
+                         {"reached", reached}, {"runs", steps.size()}, {"medianFinalLoss", median(finals)},
+                         {"medianLatePeak", median(peaks)}});
+    }
+  if (curves) {
+    curves << "step";
+    for (const train::ScalingRun& r : runs)
+      curves << ",dk" << r.d_k << (r.scaled ? "_scaled" : "_unscaled") << "_seed" << r.seed;
+    curves << "\n";
+    for (int t = 0; t < s.steps; ++t) {
+      curves << t + 1;
+      for (const train::ScalingRun& r : runs) curves << "," << r.loss[t];
+      curves << "\n";
+    }
+    if (!curves) return Status::error(o.get("--curves") + ": write failed");
+  }
+  json jruns = json::array();
+  for (const train::ScalingRun& r : runs)
+    jruns.push_back({{"seed", r.seed}, {"dK", r.d_k}, {"scaled", r.scaled},
+                     {"stepsToTarget", r.steps_to_target < 0 ? json(nullptr) : json(r.steps_to_target)},
+                     {"finalLoss", r.final_loss}, {"latePeak", r.late_peak}, {"heldOutAccuracy", r.held_out_accuracy},
+                     {"seconds", r.seconds}});
+  json out = {{"task", train::task_spec(s.task).name},
+              {"settings",
+               {{"layers", s.layers}, {"dModel", s.d_model}, {"dK", s.d_model / s.heads},
+                {"controlDK", s.d_model / s.control_heads}, {"init", s.init == train::InitScheme::Small ? "small" : "unit"},
+                {"batch", s.batch}, {"lr", s.learning_rate}, {"steps", s.steps}, {"targetLoss", s.target_loss},
+                {"window", s.window}, {"seeds", s.seeds}}},
+              {"summary", summary},
+              {"runs", jruns}};
+  std::printf("%s\n", out.dump().c_str());
+  return Status::success();
+}
+
+}  // namespace
+
+ATTNLAB_CLI_COMMAND(train, "train",
+                    "  train --task copy|reverse|sort|previous|induction [--layers L] [--heads H]\n"
+                    "        [--d-model D] [--d-mlp F] [--steps N] [--seed S] [--no-scale] [--init unit|small]\n"
+                    "        [--batch B] [--lr X] [--log-every K] [--eval N] [--curve] [--weights-only]\n"
+                    "        [--quiet] --out FILE       trains, writes the model, ends with one JSON line\n"
+                    "  train --resume FILE --steps N --out FILE   continues a saved run\n",
+                    run_train);
+ATTNLAB_CLI_COMMAND(model_info, "model-info",
+                    "  model-info --in FILE [--eval N] [--curve]   a model file's config, held-out accuracy,\n"
+                    "                                            head scores (JSON)\n",
+                    run_model_info);
+ATTNLAB_CLI_COMMAND(scaling_experiment, "scaling-experiment",
+                    "  scaling-experiment [--task T] [--layers L] [--d-model D] [--heads H] [--control-heads H]\n"
+                    "        [--init unit|small] [--batch B] [--lr X] [--steps N] [--target-loss X] [--window W]\n"
+                    "        [--seeds N] [--first-seed S] [--curves FILE.csv] [--quiet]\n"
+                    "                                            with vs without 1/sqrt(d_k), d_k = 64 and a control;\n"
+                    "                                            prints a table, ends with one JSON line\n",
+                    run_scaling_experiment_command);
+
+}  // namespace attn::cli
