@@ -31,20 +31,9 @@
 //   n >= fitMinN, null with fewer than two such n), fitPoints, multiplyAddsFormula,
 //   memoryFormula, pairsFormula}], fitMinN}. It blocks while it measures: the default
 //   chart takes tens of seconds.
+import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
 
 const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
-const MAX_DIM = 1 << 20;
-
-function checkDim(name, value) {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
-    throw new RangeError(`${name} must be a whole number from 1 to ${MAX_DIM}, got ${value}`);
-}
-
-function checkArray(name, value, length) {
-  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
-  if (value.length !== length) throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
-}
-
 function checkFlag(name, value) {
   if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`${name} must be true or false`);
   return !!value;

@@ -11,18 +11,7 @@
 //   ('simd128' in the browser), floats per vector, the GEMM register tile.
 // wasmMemoryBytes() -> number: the size of this instance's WebAssembly memory in bytes
 //   (it only grows: after a call it is that call's high-water mark, plus what came before).
-const MAX_DIM = 1 << 20;
-
-function checkDim(name, value) {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
-    throw new RangeError(`${name} must be a whole number from 1 to ${MAX_DIM}, got ${value}`);
-}
-
-function checkArray(name, value, length) {
-  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
-  if (value.length !== length) throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
-}
-
+import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
 export default function kernelsApi(wasm) {
   return {
     multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {

@@ -28,23 +28,13 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 import factory from './attnlab-core-wasm.mjs';
+import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
-
-function checkDim(name, value) {
-  if (!Number.isInteger(value) || value < 1 || value > 1 << 20)
-    throw new RangeError(`${name} must be a whole number from 1 to ${1 << 20}, got ${value}`);
-}
-
-function checkArray(name, value, length) {
-  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
-  if (value.length !== length)
-    throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
-}
 
 export default async function createAttnlabCore(moduleOptions = {}) {
   const options = { ...moduleOptions };
