@@ -23,14 +23,10 @@ using attn::bindings::float32_copy;
 namespace {
 
 val multi_head_attention_output_js(val args) {
-  const int nq = args["nq"].as<int>(), d = args["dModel"].as<int>(), heads = args["heads"].as<int>();
+  const int heads = args["heads"].as<int>();
   attn::Mat x;
   attn::ProjectionWeights w;
-  if (!read_matrix(args["x"], nq, d, x)) return error_result("x must hold nq*dModel numbers");
-  if (!read_matrix(args["wq"], d, d, w.wq)) return error_result("wq must hold dModel*dModel numbers");
-  if (!read_matrix(args["wk"], d, d, w.wk)) return error_result("wk must hold dModel*dModel numbers");
-  if (!read_matrix(args["wv"], d, d, w.wv)) return error_result("wv must hold dModel*dModel numbers");
-  if (!read_matrix(args["wo"], d, d, w.wo)) return error_result("wo must hold dModel*dModel numbers");
+  if (const std::string bad = attn::bindings::read_multi_head_args(args, x, w); !bad.empty()) return error_result(bad);
   if (!x.allFinite()) return error_result("x contains NaN or Inf");
   attn::StreamingOptions options;
   options.causal = args["causal"].as<bool>();

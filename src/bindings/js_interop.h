@@ -3,6 +3,7 @@
 // their memory, so they stay valid when the wasm heap grows.
 #pragma once
 
+#include "core/pipeline.h"
 #include "core/types.h"
 
 #include <emscripten/val.h>
@@ -32,6 +33,18 @@ inline bool read_matrix(const emscripten::val& array, int rows, int cols, Mat& o
   out.resize(rows, cols);
   emscripten::val(emscripten::typed_memory_view(count, out.data())).call<void>("set", array);
   return true;
+}
+
+// Reads x (nq, dModel) and wq, wk, wv, wo (dModel, dModel) of the multi-head functions.
+// Returns "" or what is wrong with which argument.
+inline std::string read_multi_head_args(const emscripten::val& args, Mat& x, ProjectionWeights& w) {
+  const int nq = args["nq"].as<int>(), d = args["dModel"].as<int>();
+  if (!read_matrix(args["x"], nq, d, x)) return "x must hold nq*dModel numbers";
+  if (!read_matrix(args["wq"], d, d, w.wq)) return "wq must hold dModel*dModel numbers";
+  if (!read_matrix(args["wk"], d, d, w.wk)) return "wk must hold dModel*dModel numbers";
+  if (!read_matrix(args["wv"], d, d, w.wv)) return "wv must hold dModel*dModel numbers";
+  if (!read_matrix(args["wo"], d, d, w.wo)) return "wo must hold dModel*dModel numbers";
+  return "";
 }
 
 }  // namespace attn::bindings
