@@ -83,11 +83,12 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
     assert.ok(r.worst < 1e-5, `sampled rows differ from exact attention by ${r.worst}`);
     assert.ok(r.wasmMemoryBytes < 64 * 2 ** 20, `wasm memory ${r.wasmMemoryBytes} bytes`);
     assert.match(r.refusal, /^RangeError: q must hold/);
-    // Responsive: the page's timer kept firing through the whole run (a blocked page would
-    // show one tick and a gap as long as the run). Load on a shared machine can delay a
-    // tick, never stop them.
+    // Responsive: the page's timer kept firing through the whole run. A page blocked by the
+    // computation would show one gap as long as the run itself; load on a shared 2-core
+    // machine (the worker, SwiftShader and the renderer share it) can delay single ticks by
+    // a second or more, so the check is relative to the run, not a fixed number of ms.
     assert.ok(r.ticks >= r.wall / 20 / 4, `only ${r.ticks} timer ticks in ${r.wall.toFixed(0)} ms`);
-    assert.ok(r.worstGap < 1000, `the page's timer stalled for ${r.worstGap.toFixed(0)} ms`);
+    assert.ok(r.worstGap < r.wall / 4, `the page's timer stalled for ${r.worstGap.toFixed(0)} ms of a ${r.wall.toFixed(0)} ms run`);
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
