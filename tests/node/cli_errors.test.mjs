@@ -2,13 +2,12 @@
 // the problem, and leaves no partial output behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { nativeDir } from '../support/paths.mjs';
+import { cli, cliRunner } from '../support/cli.mjs';
 
-const cli = path.join(nativeDir, 'attnlab-cli');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-cli-'));
 
 // A minimal .npy writer for the tests (float32 or bool, C order, version 1.0).
@@ -30,20 +29,7 @@ const q = npy('q.npy', [2, 4], [1, 0, 0, 1, 1, 1, 0, 0]);
 const k = npy('k.npy', [3, 4], Array(12).fill(0.5));
 const v = npy('v.npy', [3, 2], [1, 2, 3, 4, 5, 6]);
 
-function cliRun(args) {
-  const out = path.join(dir, 'out-' + Math.random().toString(36).slice(2));
-  const r = spawnSync(cli, [...args, '--out', out], { encoding: 'utf8' });
-  return { ...r, out };
-}
-
-function expectRefusal(args, pattern) {
-  const r = cliRun(args);
-  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
-  assert.match(lines[0], pattern);
-  assert.equal(fs.existsSync(r.out) && fs.readdirSync(r.out).length > 0, false, 'partial output left behind');
-}
+const { cliRun, expectRefusal } = cliRunner(dir);
 
 test('sdpa writes the three outputs for good input', () => {
   const r = cliRun(['sdpa', '--q', q, '--k', k, '--v', v]);

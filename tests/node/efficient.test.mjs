@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { distDir, nativeDir } from '../support/paths.mjs';
+import { cli, cliRunner } from '../support/cli.mjs';
 
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
 const core = await createAttnlabCore();
-const cli = path.join(nativeDir, 'attnlab-cli');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-efficient-'));
 const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
 
@@ -39,19 +39,7 @@ function readNpy(file) {
   return { shape, data: new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)) };
 }
 
-function cliRun(args, out = path.join(dir, 'out-' + Math.random().toString(36).slice(2))) {
-  const r = spawnSync(cli, [...args, '--out', out], { encoding: 'utf8' });
-  return { ...r, out };
-}
-
-function expectRefusal(args, pattern) {
-  const r = cliRun(args);
-  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
-  const lines = r.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
-  assert.match(lines[0], pattern);
-  assert.equal(fs.existsSync(r.out) && fs.readdirSync(r.out).length > 0, false, 'partial output left behind');
-}
+const { cliRun, expectRefusal } = cliRunner(dir);
 
 function maxAbsDiff(a, b) {
   assert.equal(a.length, b.length);
