@@ -6,6 +6,9 @@
 //                            rejected with the reason if the patch is refused (state kept)
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
+// Which build runs (with or without WebAssembly SIMD) and where its files come from is
+// loader.mjs's business.
+import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
@@ -39,61 +42,24 @@ function hasWebGL2() {
   }
 }
 
-// A minimal module whose one function uses a SIMD128 instruction (i8x16.splat).
-function hasWasmSimd() {
-  const bytes = new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,   // magic, version
-    0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,         // type: () -> v128
-    0x03, 0x02, 0x01, 0x00,                           // one function of type 0
-    0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,  // i32.const 0; i8x16.splat
-  ]);
-  return typeof WebAssembly === 'object' && WebAssembly.validate(bytes);
-}
-
 function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
-}
-
-// Downloads the app's wasm with a progress bar (the largest file of the page).
-async function fetchWithProgress(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not load ${url} (HTTP ${response.status})`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  if (!total || !response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const bytes = new Uint8Array(total);
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (received + value.length > total) return new Uint8Array(await new Response(bytes.slice(0, received)).arrayBuffer());
-    bytes.set(value, received);
-    received += value.length;
-    statusProgress.value = received / total;
-    statusText.textContent = `Loading Attention Lab… ${Math.round((100 * received) / total)}%`;
-  }
-  return received === total ? bytes : bytes.slice(0, received);
-}
-
-function loadScript(src) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = src;
-    s.onload = resolve;
-    s.onerror = () => reject(new Error(`could not load ${src}`));
-    document.head.appendChild(s);
-  });
 }
 
 async function start() {
   if (typeof WebAssembly !== 'object') throw new Error('This browser has no WebAssembly, which Attention Lab needs.');
   if (!hasWebGL2()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
-  if (!hasWasmSimd()) throw new Error('This browser lacks WebAssembly SIMD, which this build of Attention Lab needs.');
 
-  const wasmBinary = await fetchWithProgress('attnlab.wasm');
-  await loadScript('attnlab.js');
+  const build = chooseBuild();
+  const [wasmBinary, createApp] = await Promise.all([
+    loadAsset(BUILDS[build].wasm, (fraction) => {
+      statusProgress.value = fraction;
+      statusText.textContent = `Loading Attention Lab… ${Math.round(100 * fraction)}%`;
+    }),
+    loadAppFactory(build),
+  ]);
   let fatal = null;
-  const module = await globalThis.createAttnlabApp({
+  const module = await createApp({
     canvas,
     wasmBinary,
     onFatal: (message) => { fatal = message; showError(message); },
@@ -139,6 +105,7 @@ async function start() {
     },
     framesDrawn: () => module.framesDrawn(),
     frameMs: () => module.frameMs(),
+    build,  // 'simd' or 'scalar': which WebAssembly build runs
   };
   await frameAfter(0);
   statusBox.hidden = true;
@@ -189,9 +156,7 @@ function bridgeSentenceField(handle) {
 // never waits for it; the app rebuilds its glyph atlas with the characters in use.
 async function loadCjkFont(module) {
   try {
-    const response = await fetch('fonts/cjk.ttf');
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    module.loadCjkFont(new Uint8Array(await response.arrayBuffer()));
+    module.loadCjkFont(await loadAsset('fonts/cjk.ttf'));
     window.attnlab.cjkFontLoaded = true;
   } catch (error) {
     console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);

@@ -10,13 +10,8 @@
 //   or:  {id, error: {name, message}}      the TypeError / RangeError of a bad argument
 import createAttnlabCore from './attnlab-core.mjs';
 
-// The bytes are fetched here, beside this file, so the loader needs no idea of where it runs.
-const ready = fetch(new URL('./attnlab-core-wasm.wasm', import.meta.url))
-  .then((response) => {
-    if (!response.ok) throw new Error(`attnlab-core-wasm.wasm: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  })
-  .then((wasmBinary) => createAttnlabCore({ wasmBinary }));
+// The module finds its own .wasm beside itself (and the build this browser can run).
+const ready = createAttnlabCore();
 
 self.onmessage = async (event) => {
   const { id, method, args } = event.data ?? {};

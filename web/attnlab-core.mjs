@@ -27,25 +27,43 @@
 //   {output: Float32Array (nq*dModel), weights: [Float32Array (nq*nq) per head]}.
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
-import factory from './attnlab-core-wasm.mjs';
 import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
+import { hasWasmSimd } from './wasm-simd.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
+// Two builds of the math: with WebAssembly SIMD and without it (older browsers), chosen by
+// feature detection (wasm-simd.mjs).
+const BUILDS = {
+  simd: { glue: () => import('./attnlab-core-wasm.mjs'), wasm: () => new URL('./attnlab-core-wasm.wasm', import.meta.url) },
+  scalar: { glue: () => import('./attnlab-core-wasm-nosimd.mjs'), wasm: () => new URL('./attnlab-core-wasm-nosimd.wasm', import.meta.url) },
+};
+
 export default async function createAttnlabCore(moduleOptions = {}) {
   const options = { ...moduleOptions };
-  if (isNode && !options.wasmBinary) {
-    // This runtime fetches the .wasm by URL, which Node cannot do for file paths.
-    const { readFile } = await import('node:fs/promises');
-    options.wasmBinary = await readFile(new URL('./attnlab-core-wasm.wasm', import.meta.url));
+  const build = hasWasmSimd() ? 'simd' : 'scalar';
+  if (!options.wasmBinary) {
+    // The bytes are read here, beside this file: Node's fetch cannot read file paths, and a
+    // module worker or a page in another folder would resolve the runtime's own name wrongly.
+    const url = BUILDS[build].wasm();
+    if (isNode) {
+      const { readFile } = await import('node:fs/promises');
+      options.wasmBinary = await readFile(url);
+    } else {
+      const response = await fetch(url);
+      if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+      options.wasmBinary = await response.arrayBuffer();
+    }
   }
+  const { default: factory } = await BUILDS[build].glue();
   const wasm = await factory(options);
 
   return {
+    build,  // 'simd' or 'scalar': which WebAssembly build was loaded
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
     ...statisticsApi(wasm),

@@ -5,7 +5,13 @@
 
 #if defined(__wasm__)
 #define ATTN_KERNEL_NS simd128
+// The site's second wasm build (no -msimd128, for browsers without SIMD) lowers the same
+// vectors to scalar instructions: it reports what it really runs.
+#if defined(__wasm_simd128__)
 #define ATTN_KERNEL_NAME "simd128"
+#else
+#define ATTN_KERNEL_NAME "wasm32-scalar"
+#endif
 #else
 #define ATTN_KERNEL_NS sse2
 #define ATTN_KERNEL_NAME "sse2"

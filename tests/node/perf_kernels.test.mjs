@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { distDir, nativeDir } from '../support/paths.mjs';
+import { distDir, distFile, nativeDir } from '../support/paths.mjs';
 
 // ---- 1 the shipped .wasm ----------------------------------------------------------------
 
@@ -40,7 +40,7 @@ const HOT_KERNELS = [
 ];
 
 test('the shipped .wasm names each hot kernel, and each holds f32x4 arithmetic', () => {
-  const file = path.join(distDir, 'attnlab-core-wasm.wasm');
+  const file = distFile('attnlab-core-wasm.wasm');
   const functions = wasmFunctions(file);
   for (const [kernel, ops] of HOT_KERNELS) {
     const matches = [...functions.keys()].filter((n) => n.startsWith(`attn::kernels::simd128::${kernel}(`));

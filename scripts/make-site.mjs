@@ -1,0 +1,235 @@
+// make-site.mjs: turns the raw web build (stable file names) into the published static site.
+//   node scripts/make-site.mjs --from build/web/site-raw --to build/web/dist [--imgui DIR]
+//
+// What it writes (README, "The static site"):
+//   1 hashed assets: every file that another file names in a string literal (the wasm, the
+//     runtime glue, app.js, style.css, the font, the modules behind attnlab-core.mjs) is
+//     renamed NAME.<hash>.EXT, the hash taken over its content after its own references were
+//     rewritten (so a change anywhere below renames everything above it). The pages and the
+//     documented module entries keep their names: *.html, attnlab-core.mjs,
+//     attnlab-core-offthread.mjs, and any file nothing names (it is loaded by a computed name).
+//     asset-manifest.json maps each original name to its published one.
+//   2 licenses/: the third-party notices of everything shipped, copied from the machine's
+//     Debian copyright files (licenses/README.txt says which file covers what).
+//   3 attnlab-offline.html: index.html with everything inlined (styles, the modules bundled
+//     into one script, the runtimes as inline scripts, wasm and font base64-encoded in data
+//     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://).
+// It is not a general bundler: the modules it bundles use only named imports of local files,
+// and it stops with an error on anything else rather than guess.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+// ---- 0 arguments ---------------------------------------------------------------------
+function parseArgs(argv) {
+  const args = { from: null, to: null, imgui: null };
+  for (let i = 0; i < argv.length; i += 2) {
+    const key = argv[i].replace(/^--/, '');
+    if (!(key in args) || argv[i + 1] === undefined) throw new Error(`make-site: unknown or incomplete argument '${argv[i]}'`);
+    args[key] = path.resolve(argv[i + 1]);
+  }
+  if (!args.from || !args.to) throw new Error('make-site: usage: --from RAW_DIR --to SITE_DIR [--imgui DIR]');
+  return args;
+}
+
+const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
+const ENTRY_MODULES = new Set(['attnlab-core.mjs', 'attnlab-core-offthread.mjs']);
+const isText = (name) => TEXT.has(path.extname(name));
+const sha256 = (data, encoding = 'hex') => crypto.createHash('sha256').update(data).digest(encoding);
+
+function listFiles(dir, prefix = '') {
+  const out = [];
+  for (const entry of fs.readdirSync(path.join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(dir, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+// ---- 1 references and hashed names -----------------------------------------------------
+// A reference is a quoted literal ('x', "x" or `x`) that names a file of the site, relative
+// to the file that holds it, with or without './'.
+const LITERAL = /(["'`])((?:\.\/|\.\.\/)*[A-Za-z0-9_][A-Za-z0-9_.\-/]*\.[A-Za-z0-9]+)\1/g;
+
+function referencesIn(file, text, files) {
+  const refs = [];
+  for (const m of text.matchAll(LITERAL)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[2]));
+    if (files.has(target) && target !== file) refs.push({ index: m.index + 1, literal: m[2], target });
+  }
+  return refs;
+}
+
+// Files in an order where each comes after every file it names; a cycle is an error.
+function dependencyOrder(files, refsOf) {
+  const order = [];
+  const state = new Map();  // 1 visiting, 2 done
+  const visit = (file, trail) => {
+    if (state.get(file) === 2) return;
+    if (state.get(file) === 1) throw new Error(`make-site: files name each other in a cycle: ${[...trail, file].join(' -> ')}`);
+    state.set(file, 1);
+    for (const r of refsOf.get(file)) visit(r.target, [...trail, file]);
+    state.set(file, 2);
+    order.push(file);
+  };
+  for (const file of files) visit(file, []);
+  return order;
+}
+
+function hashedName(file, content) {
+  const ext = path.posix.extname(file);
+  return `${file.slice(0, -ext.length)}.${sha256(content).slice(0, 12)}${ext}`;
+}
+
+function publishHashed(from, to) {
+  const names = listFiles(from);
+  const files = new Set(names);
+  const raw = new Map(names.map((f) => [f, fs.readFileSync(path.join(from, f))]));
+  const refsOf = new Map(names.map((f) => [f, isText(f) ? referencesIn(f, raw.get(f).toString('utf8'), files) : []]));
+  const named = new Set([...refsOf.values()].flat().map((r) => r.target));
+  const keepsName = (f) => f.endsWith('.html') || ENTRY_MODULES.has(f) || !named.has(f);
+
+  const published = new Map();  // original name -> published name
+  for (const file of dependencyOrder(names, refsOf)) {
+    let content = raw.get(file);
+    const refs = refsOf.get(file);
+    if (refs.length) {
+      // Rewrite from the end so earlier indices stay valid; the literal keeps its folder part.
+      let text = content.toString('utf8');
+      for (const r of [...refs].sort((a, b) => b.index - a.index)) {
+        const renamed = r.literal.slice(0, r.literal.length - path.posix.basename(r.target).length) + path.posix.basename(published.get(r.target));
+        text = text.slice(0, r.index) + renamed + text.slice(r.index + r.literal.length);
+      }
+      content = Buffer.from(text, 'utf8');
+    }
+    const name = keepsName(file) ? file : hashedName(file, content);
+    published.set(file, name);
+    fs.mkdirSync(path.dirname(path.join(to, name)), { recursive: true });
+    fs.writeFileSync(path.join(to, name), content);
+  }
+  const manifest = Object.fromEntries([...published].sort());
+  fs.writeFileSync(path.join(to, 'asset-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+// ---- 2 licence notices ---------------------------------------------------------------
+function writeLicenses(to, imguiDir) {
+  const imguiCopyright = [path.join(imguiDir ?? '', 'debian-copyright'), path.join(imguiDir ?? '', 'LICENSE.txt')]
+    .find((f) => imguiDir && fs.existsSync(f));
+  const notices = [
+    ['eigen.txt', 'Eigen 3.4 (libeigen3-dev): the matrix library compiled into every .wasm', '/usr/share/doc/libeigen3-dev/copyright'],
+    ['dear-imgui.txt', 'Dear ImGui 1.86 with its stb_truetype, stb_rect_pack and stb_textedit (imgui source package): the UI, in attnlab*.wasm', imguiCopyright],
+    ['emscripten.txt', "Emscripten 3.1.6: the runtime glue (attnlab*.js, attnlab-core-wasm*.mjs) with its GLFW and WebGL libraries, Embind, and the C/C++ libraries in every .wasm (musl, libc++, libc++abi, compiler-rt, dlmalloc)", '/usr/share/doc/emscripten/copyright'],
+    ['nlohmann-json.txt', 'JSON for Modern C++ (nlohmann-json3-dev): the state parser in attnlab*.wasm', '/usr/share/doc/nlohmann-json3-dev/copyright'],
+    ['wqy-microhei.txt', 'WenQuanYi Micro Hei (fonts-wqy-microhei): fonts/cjk.ttf is a subset of it', '/usr/share/doc/fonts-wqy-microhei/copyright'],
+  ];
+  const dir = path.join(to, 'licenses');
+  fs.mkdirSync(dir, { recursive: true });
+  const index = ['Third-party software shipped in this site, and where each notice comes from.', ''];
+  for (const [name, what, source] of notices) {
+    if (!source || !fs.existsSync(source)) throw new Error(`make-site: licence notice for ${name} not found (${source ?? 'no imgui folder given'}); run scripts/setup.sh`);
+    fs.copyFileSync(source, path.join(dir, name));
+    index.push(`${name}\n  ${what}\n  copied from ${source}`, '');
+  }
+  fs.writeFileSync(path.join(dir, 'README.txt'), index.join('\n'));
+  return notices.map(([name]) => name);
+}
+
+// ---- 3 the single-file offline page -------------------------------------------------
+// Modules become functions in one script: `import {a, b as c} from './m.mjs'` turns into
+// `const {a, b: c} = __m0;` where __m0 is m's exports.
+const IMPORT = /^[ \t]*import\s+(\{[^}]*\}|\*\s+as\s+[\w$]+)\s+from\s+(['"])(\.{1,2}\/[^'"]+)\2\s*;?[ \t]*$/gm;
+const EXPORT_DECL = /^export\s+((?:async\s+)?function\*?|const|let|var|class)\s+([\w$]+)/gm;
+
+function bundleModules(from, entry) {
+  const ids = new Map();
+  const parts = [];
+  const add = (file) => {
+    if (ids.has(file)) return ids.get(file);
+    let text = fs.readFileSync(path.join(from, file), 'utf8');
+    text = text.replace(IMPORT, (all, what, quote, spec) => {
+      const dep = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      const id = add(dep);
+      if (what.startsWith('*')) return `const ${what.replace(/^\*\s+as\s+/, '')} = ${id};`;
+      return `const ${what.replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$1: $2')} = ${id};`;
+    });
+    if (/^\s*(import\s*[\w{*'"]|export\s+(default|\{|\*))/m.test(text) || /\bimport\s*\(\s*['"]\./.test(text))
+      throw new Error(`make-site: ${file} uses an import or export form the offline bundle does not handle`);
+    const exported = [];
+    text = text.replace(EXPORT_DECL, (all, kind, name) => { exported.push(name); return `${kind} ${name}`; });
+    const id = `__attnlab_module${ids.size}`;
+    ids.set(file, id);
+    parts.push(file === entry ? text : `const ${id} = (() => {\n${text}\nreturn { ${exported.join(', ')} };\n})();`);
+    return id;
+  };
+  add(entry);
+  return { code: parts.join('\n'), files: [...ids.keys()] };
+}
+
+// Inline script text must not close its element or open an HTML comment.
+function inlineScriptText(text, file) {
+  if (text.includes('<!--')) throw new Error(`make-site: ${file} contains '<!--', which cannot be inlined safely`);
+  return text.replace(/<\/script/gi, '<\\/script');
+}
+
+const cspHash = (text) => `'sha256-${sha256(Buffer.from(text, 'utf8'), 'base64')}'`;
+
+function writeOfflinePage(from, to) {
+  let html = fs.readFileSync(path.join(from, 'index.html'), 'utf8');
+  const files = new Set(listFiles(from));
+  const scriptHashes = [];
+  const styleHashes = [];
+
+  html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (all, href) => {
+    const css = fs.readFileSync(path.join(from, href), 'utf8').replace(/<\/style/gi, '<\\/style');
+    styleHashes.push(cspHash(css));
+    return `<style>${css}</style>`;
+  });
+  html = html.replace(/<link rel="icon" href="([^"]+\.svg)"/g, (all, href) =>
+    `<link rel="icon" href="data:image/svg+xml;base64,${fs.readFileSync(path.join(from, href)).toString('base64')}"`);
+
+  const module = /<script type="module" src="([^"]+)"><\/script>/.exec(html);
+  if (!module) throw new Error('make-site: index.html has no <script type="module" src=...>');
+  const bundle = bundleModules(from, module[1]);
+  // What the bundled modules name: runtime scripts run inline, other files travel as data.
+  const named = new Set();
+  for (const f of bundle.files)
+    for (const r of referencesIn(f, fs.readFileSync(path.join(from, f), 'utf8'), files)) named.add(r.target);
+  const blocks = [];
+  for (const target of [...named].sort()) {
+    if (bundle.files.includes(target) || target.endsWith('.html')) continue;
+    if (target.endsWith('.mjs')) throw new Error(`make-site: ${target} is loaded as a module at run time; the offline page cannot carry it`);
+    if (target.endsWith('.js')) {
+      const code = inlineScriptText(fs.readFileSync(path.join(from, target), 'utf8'), target);
+      scriptHashes.push(cspHash(code));
+      blocks.push(`<script>${code}</script>`);
+    } else {
+      blocks.push(`<script type="application/octet-stream" data-asset="${target}">${fs.readFileSync(path.join(from, target)).toString('base64')}</script>`);
+    }
+  }
+  const code = inlineScriptText(bundle.code, module[1]);
+  scriptHashes.push(cspHash(code));
+  html = html.replace(module[0], () => `${blocks.join('\n')}\n<script type="module">${code}</script>`);
+
+  const policy = `default-src 'none'; script-src ${scriptHashes.join(' ')} 'wasm-unsafe-eval'; style-src ${styleHashes.join(' ')}; ` +
+    "img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'";
+  const csp = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
+  if (!csp.test(html)) throw new Error('make-site: index.html has no Content-Security-Policy meta element');
+  html = html.replace(csp, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
+  html = html.replace(/<title>([^<]*)<\/title>/, '<title>$1 (offline)</title>');
+  fs.writeFileSync(path.join(to, 'attnlab-offline.html'), html);
+}
+
+// ---- main ----------------------------------------------------------------------------
+const args = parseArgs(process.argv.slice(2));
+const staging = `${args.to}.tmp`;
+fs.rmSync(staging, { recursive: true, force: true });
+fs.mkdirSync(staging, { recursive: true });
+const manifest = publishHashed(args.from, staging);
+writeLicenses(staging, args.imgui);
+writeOfflinePage(args.from, staging);
+fs.rmSync(args.to, { recursive: true, force: true });
+fs.renameSync(staging, args.to);
+const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;
+console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html -> ${args.to}`);
