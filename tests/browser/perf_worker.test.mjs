@@ -16,10 +16,10 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
   try {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
-    // Any page of the site gives the origin; the worker needs no canvas. (The browser's own
+    // Any file of the site with a stable name gives the origin; the worker needs no canvas. (The browser's own
     // request for /favicon.ico is answered here, so it logs no 404.)
     await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    await page.goto(url + 'favicon.svg');
+    await page.goto(url + 'asset-manifest.json');
     const r = await page.evaluate(async () => {
       const { createAttentionWorker } = await import('./attnlab-core-offthread.mjs');
       const n = 32768, d = 64;
