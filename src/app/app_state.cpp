@@ -29,6 +29,10 @@ const char* to_string(Panel p) {
     case Panel::Softmax: return "softmax";
     case Panel::Stability: return "stability";
     case Panel::Walkthrough: return "walkthrough";
+    case Panel::Mask: return "mask";
+    case Panel::Scoring: return "scoring";
+    case Panel::Variants: return "variants";
+    case Panel::CostChart: return "cost-chart";
   }
   return "pipeline";
 }
@@ -62,6 +66,7 @@ void clamp_math(MathSettings& m, int n) {
     std::sort(list->begin(), list->end());
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
+  normalize_painted(m.mask.painted, n);
   if (!std::isfinite(m.finite_fill)) m.finite_fill = -1e9f;
   m.finite_fill = std::clamp(m.finite_fill, -1e30f, 0.0f);
 }
@@ -115,6 +120,13 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& m, int n) 
   if (!m.mask.padding_tokens.empty()) {
     c.mask.key_padding.assign(n, 0);
     for (int t : m.mask.padding_tokens) c.mask.key_padding[t] = 1;
+  }
+  if (!m.mask.painted.empty()) {
+    // Painted cells override the composed mask: the whole result becomes the custom matrix.
+    BoolMat allowed = build_mask(c.mask, n, n);
+    apply_painted(m.mask.painted, allowed);
+    c.mask = MaskSpec{};
+    c.mask.custom = allowed;
   }
   c.fill = m.fill;
   c.finite_fill = m.finite_fill;
@@ -218,7 +230,8 @@ json math_to_json(const MathSettings& m) {
   j["temperature"] = m.temperature;
   j["score"] = to_string(m.score);
   j["mask"] = {{"causal", m.mask.causal}, {"window", m.mask.window}, {"stride", m.mask.stride},
-               {"block", m.mask.block}, {"global", m.mask.global_tokens}, {"padding", m.mask.padding_tokens}};
+               {"block", m.mask.block}, {"global", m.mask.global_tokens}, {"padding", m.mask.padding_tokens},
+               {"painted", encode_painted(m.mask.painted)}};
   if (m.fill == MaskFill::NegInfinity) j["maskFill"] = "-inf";
   else j["maskFill"] = m.finite_fill;
   return j;
@@ -314,7 +327,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& where) {
   if (j.contains("mask")) {
     const json& mk = j["mask"];
     if (!mk.is_object()) return Status::error(quoted("mask") + where + " must be an object");
-    if (Status st = check_keys(mk, {"causal", "window", "stride", "block", "global", "padding"}, " in 'mask'"); !st.ok)
+    if (Status st = check_keys(mk, {"causal", "window", "stride", "block", "global", "padding", "painted"}, " in 'mask'"); !st.ok)
       return st;
     MaskSettings ms = m.mask;
     if (Status st = read_bool(mk, "causal", ms.causal); !st.ok) return st;
@@ -323,6 +336,11 @@ Status read_math(const json& j, MathSettings& m, const std::string& where) {
     if (Status st = read_int_into(mk, "block", 0, kMaxTokens, ms.block); !st.ok) return st;
     if (Status st = read_index_list(mk, "global", ms.global_tokens); !st.ok) return st;
     if (Status st = read_index_list(mk, "padding", ms.padding_tokens); !st.ok) return st;
+    if (mk.contains("painted")) {
+      if (!mk["painted"].is_string()) return Status::error("'painted' in 'mask'" + where + " must be a string such as \"0:3- 2:1+\"");
+      if (Status st = decode_painted(mk["painted"].get<std::string>(), ms.painted); !st.ok)
+        return Status::error("'painted' in 'mask'" + where + ": " + st.message);
+    }
     m.mask = ms;
   }
   if (j.contains("maskFill")) {
@@ -433,6 +451,10 @@ std::string state_to_json(const AppState& state) {
                             {"weights", flat(r.walk.weights)}, {"output", flat(r.walk.output)}};
     figures["lab"] = lab;
   }
+  json variant_settings, variant_figures;
+  variants_to_json(state, variant_settings, variant_figures);
+  j["variants"] = variant_settings;
+  figures["variants"] = variant_figures;
   j["figures"] = figures;
   if (!state.notice.empty()) j["notice"] = state.notice;
   return j.dump();
@@ -449,7 +471,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                                  "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
                                  "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                 "notice", "lab"},
+                                 "notice", "lab", "variants"},
                              "");
       !st.ok)
     return st;
@@ -479,7 +501,11 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "softmax") s.panel = Panel::Softmax;
     else if (v == "stability") s.panel = Panel::Stability;
     else if (v == "walkthrough") s.panel = Panel::Walkthrough;
-    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough");
+    else if (v == "mask") s.panel = Panel::Mask;
+    else if (v == "scoring") s.panel = Panel::Scoring;
+    else if (v == "variants") s.panel = Panel::Variants;
+    else if (v == "cost-chart") s.panel = Panel::CostChart;
+    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart");
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
@@ -556,6 +582,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     }
     s.lab = lab;
   }
+  if (j.contains("variants"))
+    if (Status st = read_variants_json(j["variants"], s.variants); !st.ok) return st;
   double ui = s.ui_scale;
   if (Status st = read_number(j, "uiScale", 0.5, 4.0, ui); !st.ok) return st;
   s.ui_scale = static_cast<float>(ui);

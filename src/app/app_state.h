@@ -13,6 +13,8 @@
 #pragma once
 
 #include "app/lab_state.h"
+#include "app/mask_edit.h"
+#include "app/variants_state.h"
 #include "core/pipeline.h"
 #include "core/tokenizer.h"
 
@@ -29,8 +31,9 @@ enum class SceneSource {
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough };
-inline constexpr int kPanelCount = 10;
+enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
+                   Mask, Scoring, Variants, CostChart };
+inline constexpr int kPanelCount = 14;
 enum class Theme { Dark, Light, HighContrast };
 
 inline constexpr int kStateVersion = 2;
@@ -46,6 +49,7 @@ struct MaskSettings {
   int window = 0, stride = 0, block = 0;
   std::vector<int> global_tokens;
   std::vector<int> padding_tokens;
+  std::vector<PaintedCell> painted;  // cells set by hand, applied last (app/mask_edit.h)
   bool operator==(const MaskSettings&) const = default;
 };
 
@@ -84,6 +88,8 @@ struct Settings {
   float ui_scale = 1.0f;
   // the scaling and softmax lab (its own figures, recomputed when these change)
   LabSettings lab;
+  // the mask, scoring and efficient-attention panels (app/variants_state.h)
+  VariantSettings variants;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
@@ -117,6 +123,9 @@ struct AppState {
   bool has_lab = false;
   LabResults lab;
   std::string notice;          // the last refused change, shown to the user
+  EditHistory<MaskSettings> mask_history;  // undo/redo of side A's mask (the mask editor)
+  VariantResults variants;     // the scoring and efficient-attention panels' figures
+  CostChartRun cost_chart;     // the cost chart, measured a slice per frame
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

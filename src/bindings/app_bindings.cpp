@@ -65,10 +65,20 @@ val layout() {
   return out;
 }
 
-// getMatrix(name, head) -> {rows, cols, data} of a stage of side A; "b:name" for side B.
+val matrix_to_val(const attn::Mat& m) {
+  val out = val::object();
+  out.set("rows", static_cast<int>(m.rows()));
+  out.set("cols", static_cast<int>(m.cols()));
+  out.set("data", attn::bindings::float32_copy(m.data(), m.size()));
+  return out;
+}
+
+// getMatrix(name, head) -> {rows, cols, data} of a stage of side A; "b:name" for side B;
+// or a matrix of the mask, scoring and variant panels (attn::variant_matrix names).
 val get_matrix(const std::string& name, int head) {
   if (!g_app || !g_app->state().has_results) return val::null();
   const attn::AppState& s = g_app->state();
+  if (const attn::Mat* panel_matrix = attn::variant_matrix(s, name)) return matrix_to_val(*panel_matrix);
   const bool side_b = name.rfind("b:", 0) == 0;
   const std::string stage = side_b ? name.substr(2) : name;
   const attn::PipelineTrace& t = side_b ? s.compare_trace : s.trace;
@@ -86,12 +96,7 @@ val get_matrix(const std::string& name, int head) {
   else if (stage == "output") m = &h.output;
   else if (stage == "concat") m = &t.concat;
   else if (stage == "final") m = &t.output;
-  if (!m) return val::null();
-  val out = val::object();
-  out.set("rows", static_cast<int>(m->rows()));
-  out.set("cols", static_cast<int>(m->cols()));
-  out.set("data", attn::bindings::float32_copy(m->data(), m->size()));
-  return out;
+  return m ? matrix_to_val(*m) : val::null();
 }
 
 // The CJK font's bytes, fetched by the page after the first frame.

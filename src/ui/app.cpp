@@ -158,10 +158,10 @@ void App::apply_theme() {
 // 3 keys: query cursor, panels, heads, play, presentation (never while typing in a field)
 // ---------------------------------------------------------------------------------------
 
-void App::key_callback(GLFWwindow* window, int key, int, int action, int) {
+void App::key_callback(GLFWwindow* window, int key, int, int action, int mods) {
   auto* app = static_cast<App*>(glfwGetWindowUserPointer(window));
   if (app && (action == GLFW_PRESS || action == GLFW_REPEAT) && app->pending_keys_.size() < 64)
-    app->pending_keys_.push_back(key);
+    app->pending_keys_.push_back(key | (mods & GLFW_MOD_CONTROL ? kCtrlKey : 0));
 }
 
 void App::handle_keys() {
@@ -180,6 +180,9 @@ void App::handle_keys() {
   if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
   if (pressed(GLFW_KEY_SPACE)) ctx_.playing = !ctx_.playing;
   if (pressed(GLFW_KEY_P)) s.presentation = !s.presentation;
+  // The mask editor's undo and redo.
+  if (s.panel == Panel::Mask && pressed(kCtrlKey | GLFW_KEY_Z)) state_.mask_history.undo(s.math.mask);
+  if (s.panel == Panel::Mask && pressed(kCtrlKey | GLFW_KEY_Y)) state_.mask_history.redo(s.math.mask);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -194,6 +197,8 @@ void App::frame() {
 
   // Compute only when something changed; textures follow the results' revision.
   update_results(state_);
+  // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
+  update_variant_panels(state_, 0.03);
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
 
@@ -245,7 +250,11 @@ void App::frame() {
                 {Panel::Saturation, S::panel_saturation, draw_saturation_panel},
                 {Panel::Softmax, S::panel_softmax, draw_softmax_panel},
                 {Panel::Stability, S::panel_stability, draw_stability_panel},
-                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel}};
+                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel},
+                {Panel::Mask, S::panel_mask, draw_mask_panel},
+                {Panel::Scoring, S::panel_scoring, draw_scoring_panel},
+                {Panel::Variants, S::panel_variants, draw_variants_panel},
+                {Panel::CostChart, S::panel_cost_chart, draw_cost_chart_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {

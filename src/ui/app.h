@@ -48,6 +48,7 @@ class App {
   // Key presses are queued as they arrive, so a press and release between two slow frames
   // (a loaded machine, SwiftShader) is still seen; handle_keys() consumes the queue.
   static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
+  static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
   std::vector<int> pending_keys_;
   void update_glyph_set();
 

@@ -27,6 +27,12 @@ void draw_softmax_panel(AppState& state, UiContext& ctx);
 void draw_stability_panel(AppState& state, UiContext& ctx);
 void draw_walkthrough_panel(AppState& state, UiContext& ctx);
 
+// Masks, scoring functions and efficient attention (ui/variant_panels.cpp).
+void draw_mask_panel(AppState& state, UiContext& ctx);
+void draw_scoring_panel(AppState& state, UiContext& ctx);
+void draw_variants_panel(AppState& state, UiContext& ctx);
+void draw_cost_chart_panel(AppState& state, UiContext& ctx);
+
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.
 std::string derivation_text(const AppState& state, const std::string& matrix, int head, int row, int col);

@@ -272,6 +272,139 @@ namespace attn::ui {
   X(fully_masked_row, \
     "all keys masked", \
     "全部键被掩盖") \
+  /* ---- masks, scoring functions, efficient attention (ui/variant_panels.cpp) ---- */ \
+  X(panel_mask, \
+    "Mask editor", \
+    "掩码编辑器") \
+  X(panel_scoring, \
+    "Scoring functions", \
+    "打分函数") \
+  X(panel_variants, \
+    "Efficient attention", \
+    "高效注意力") \
+  X(panel_cost_chart, \
+    "Cost chart", \
+    "开销图") \
+  X(mask_padding_tokens, \
+    "Padding tokens (nobody attends to them):", \
+    "填充词元（无人关注它们）：") \
+  X(mask_global_tokens, \
+    "Global tokens (see and are seen by all):", \
+    "全局词元（看见所有词元，也被所有词元看见）：") \
+  X(mask_brush, \
+    "Brush:", \
+    "画笔：") \
+  X(mask_brush_allow, \
+    "allow", \
+    "允许") \
+  X(mask_brush_block, \
+    "block", \
+    "屏蔽") \
+  X(mask_undo, \
+    "Undo (Ctrl+Z)", \
+    "撤销 (Ctrl+Z)") \
+  X(mask_redo, \
+    "Redo (Ctrl+Y)", \
+    "重做 (Ctrl+Y)") \
+  X(mask_clear_painted, \
+    "Clear painted cells", \
+    "清除手绘单元") \
+  X(mask_painted_count, \
+    "%d cells painted by hand", \
+    "手绘单元 %d 个") \
+  X(mask_allowed, \
+    "Mask (click and drag to paint)", \
+    "掩码（点击并拖动来绘制）") \
+  X(mask_neg_inf_legend, \
+    "Grey stripes = -inf (masked): no colour of the scale.", \
+    "灰色条纹 = -inf（被掩盖）：不属于色标中的任何颜色。") \
+  X(mask_nonzeros, \
+    "Keys per row:", \
+    "每行的键数：") \
+  X(scoring_hint, \
+    "The same Q and K (focused head), four scoring functions; the second row shows each one's weights minus the scaled dot-product weights.", \
+    "相同的 Q 和 K（当前头），四种打分函数；第二行是各自的权重减去缩放点积的权重。") \
+  X(scoring_dot, \
+    "dot q.k", \
+    "点积 q.k") \
+  X(scoring_scaled_dot, \
+    "scaled dot q.k/sqrt(d_k)", \
+    "缩放点积 q.k/sqrt(d_k)") \
+  X(scoring_cosine, \
+    "cosine", \
+    "余弦") \
+  X(scoring_additive, \
+    "additive v.tanh(Wq q + Wk k)", \
+    "加性 v.tanh(Wq q + Wk k)") \
+  X(scoring_additive_params, \
+    "Additive (Bahdanau) network: W_q, W_k (d_k x d_k) and v (d_k)", \
+    "加性（Bahdanau）网络：W_q、W_k（d_k x d_k）和 v（d_k）") \
+  X(minus_scaled_dot, \
+    "minus scaled dot", \
+    "减去缩放点积") \
+  X(variant_kind, \
+    "Variant", \
+    "变体") \
+  X(variant_window, \
+    "window w", \
+    "窗口 w") \
+  X(variant_stride, \
+    "stride s", \
+    "步长 s") \
+  X(variant_block, \
+    "block b", \
+    "块 b") \
+  X(variant_features, \
+    "features m", \
+    "特征数 m") \
+  X(variant_rank, \
+    "rank r", \
+    "秩 r") \
+  X(variant_causal, \
+    "causal", \
+    "因果") \
+  X(variant_seed, \
+    "seed", \
+    "种子") \
+  X(variant_pattern, \
+    "Pattern (keys read)", \
+    "模式（读取的键）") \
+  X(variant_weights, \
+    "Variant weights (implied for kernel methods)", \
+    "变体权重（核方法为隐含矩阵）") \
+  X(variant_exact_weights, \
+    "Exact weights", \
+    "精确权重") \
+  X(variant_weight_error, \
+    "Weight error (variant - exact)", \
+    "权重误差（变体 - 精确）") \
+  X(variant_error, \
+    "Relative error of the output ||O - O_exact||_F / ||O_exact||_F = %.4g", \
+    "输出的相对误差 ||O - O_exact||_F / ||O_exact||_F = %.4g") \
+  X(variant_cost, \
+    "Cost at n = %d:  multiply-adds %s = %.4g (exact %.4g);  memory %s = %.4g floats (exact %.4g)", \
+    "n = %d 时的开销：乘加 %s = %.4g（精确 %.4g）；内存 %s = %.4g 个浮点数（精确 %.4g）") \
+  X(variant_time, \
+    "Measured: %.3g us (exact %.3g us), the real algorithms only", \
+    "实测：%.3g 微秒（精确 %.3g 微秒），仅计算真实算法") \
+  X(variant_no_display, \
+    "Too many tokens to draw n x n matrices.", \
+    "词元太多，无法绘制 n x n 矩阵。") \
+  X(cost_run, \
+    "Measure", \
+    "开始测量") \
+  X(cost_hint, \
+    "Time per run of each variant's real algorithm for n = 64 ... 8192 (d_k = d_v = %d), measured in this build a slice per frame; error and display matrices are not timed.", \
+    "各变体真实算法在 n = 64 ... 8192（d_k = d_v = %d）时每次运行的时间，在当前构建中逐帧分片测量；误差和显示矩阵不计时。") \
+  X(cost_progress, \
+    "%d / %d samples, %d frames", \
+    "%d / %d 个样本，%d 帧") \
+  X(cost_slope, \
+    "%s: slope %.2f over n >= %d", \
+    "%s：斜率 %.2f（n >= %d）") \
+  X(cost_not_run, \
+    "Press Measure to time the variants.", \
+    "按“开始测量”为各变体计时。") \
   X(panel_walkthrough, \
     "Worked example", \
     "例题") \

@@ -48,6 +48,9 @@ struct UiContext {
   int framebuffer_w = 0, framebuffer_h = 0;
   float dpi_scale = 1.0f;
   double frame_ms = 0.0;  // CPU time of the last frame() (recompute + UI + GL calls)
+  // The mask editor's stroke: painting while the button is held, from the last cell painted.
+  bool painting = false;
+  int paint_row = -1, paint_col = -1;
 };
 
 }  // namespace attn::ui

@@ -1,0 +1,363 @@
+// Panels of masks, scoring functions and efficient attention.
+//   1 mask editor        compose patterns and restrictions, paint cells, undo/redo; the
+//                        mask, the masked scores (-inf striped) and the weights
+//   2 scoring functions  dot, scaled dot, cosine, additive on the same Q and K
+//   3 efficient variants a variant beside exact attention: pattern, weights, error, cost
+//   4 cost chart         measured time per variant against n, log-log, with slopes
+// Figures come from app/variants_state.h (computed when their inputs change); these
+// functions only draw them and edit Settings.
+#include "ui/heatmap_widget.h"
+#include "ui/panels.h"
+#include "ui/strings.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace attn::ui {
+namespace {
+
+// Texture revisions: the scene's results, or the variant figures' version, plus a salt.
+std::uint64_t scene_rev(const AppState& s, int salt) { return s.revision * 64 + static_cast<std::uint64_t>(salt); }
+std::uint64_t variant_rev(const AppState& s, int salt) { return (s.variants.version + 1) * 64 + static_cast<std::uint64_t>(salt); }
+
+HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
+                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
+                             bool scale = true) {
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &m;
+  spec.revision = revision;
+  spec.colormap = map;
+  spec.row_labels = labels;
+  spec.col_labels = labels;
+  spec.show_scale = scale;
+  const HeatmapResult r = heatmap_widget(ctx, spec, size);
+  ImGui::EndGroup();
+  return r;
+}
+
+// A row of checkboxes, one per token, editing a sorted list of token indices.
+void token_checkboxes(const char* id, const std::vector<std::string>& tokens, std::vector<int>& list) {
+  ImGui::PushID(id);
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  for (int t = 0; t < static_cast<int>(tokens.size()); ++t) {
+    bool on = std::binary_search(list.begin(), list.end(), t);
+    char label[96];
+    std::snprintf(label, sizeof label, "%d %.40s##%d", t, tokens[t].c_str(), t);
+    const float w = ImGui::CalcTextSize(label).x + ImGui::GetFrameHeight() * 1.6f;
+    if (t > 0) {
+      ImGui::SameLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    if (ImGui::Checkbox(label, &on)) {
+      if (on) list.insert(std::lower_bound(list.begin(), list.end(), t), t);
+      else list.erase(std::remove(list.begin(), list.end(), t), list.end());
+    }
+  }
+  ImGui::PopID();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// 1 mask editor
+// ---------------------------------------------------------------------------------------
+
+void draw_mask_panel(AppState& state, UiContext& ctx) {
+  Settings& s = state.settings;
+  MaskSettings& mask = s.math.mask;
+  const int n = static_cast<int>(state.tokens.size());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float controls_w = std::min(avail.x * 0.34f, ImGui::GetFontSize() * 26.0f);
+
+  // Controls on the left.
+  ImGui::BeginChild("mask-controls", ImVec2(controls_w, avail.y), false);
+  ImGui::Checkbox(tr(S::mask_causal), &mask.causal);
+  ImGui::SliderInt(tr(S::mask_window), &mask.window, 0, std::max(1, n));
+  ImGui::SliderInt(tr(S::mask_stride), &mask.stride, 0, std::max(1, n));
+  ImGui::SliderInt(tr(S::mask_block), &mask.block, 0, std::max(1, n));
+  ImGui::TextUnformatted(tr(S::mask_padding_tokens));
+  token_checkboxes("padding", state.tokens, mask.padding_tokens);
+  ImGui::TextUnformatted(tr(S::mask_global_tokens));
+  token_checkboxes("global", state.tokens, mask.global_tokens);
+  ImGui::Separator();
+  int brush = s.variants.paint_allow ? 1 : 0;
+  ImGui::TextUnformatted(tr(S::mask_brush));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::mask_brush_block), &brush, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::mask_brush_allow), &brush, 1);
+  s.variants.paint_allow = brush == 1;
+  ImGui::BeginDisabled(state.mask_history.undo_steps() == 0);
+  if (ImGui::Button(tr(S::mask_undo))) state.mask_history.undo(mask);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(state.mask_history.redo_steps() == 0);
+  if (ImGui::Button(tr(S::mask_redo))) state.mask_history.redo(mask);
+  ImGui::EndDisabled();
+  ImGui::Text(tr(S::mask_painted_count), static_cast<int>(mask.painted.size()));
+  ImGui::SameLine();
+  ImGui::BeginDisabled(mask.painted.empty());
+  if (ImGui::SmallButton(tr(S::mask_clear_painted))) mask.painted.clear();
+  ImGui::EndDisabled();
+  ImGui::Separator();
+  // Keys per row of the composed mask, and any fully masked row explained.
+  const HeadTrace* head = state.has_results && state.trace.status.ok && !state.trace.heads.empty()
+                              ? &state.trace.heads[std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1)]
+                              : nullptr;
+  if (head) {
+    std::string counts;
+    for (int c : nonzeros_per_row(state.trace.allowed)) counts += std::to_string(c) + " ";
+    ImGui::TextUnformatted(tr(S::mask_nonzeros));
+    ImGui::TextWrapped("%s", counts.c_str());
+    int explained = 0;
+    for (size_t i = 0; i < head->fully_masked_rows.size() && explained < 3; ++i)
+      if (head->fully_masked_rows[i]) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+        ImGui::TextWrapped(tr(S::fully_masked), static_cast<int>(i));
+        ImGui::PopStyleColor();
+        ++explained;
+      }
+  }
+  ImGui::TextDisabled("%s", tr(S::mask_neg_inf_legend));
+  ImGui::EndChild();
+  ImGui::SameLine();
+
+  // The mask (paintable), the masked scores and the weights on the right.
+  ImGui::BeginGroup();
+  const VariantResults& r = state.variants;
+  if (!head || r.mask_allowed.size() == 0) {
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
+  } else {
+    const float w = (avail.x - controls_w - ImGui::GetStyle().ItemSpacing.x * 2) * 0.5f;
+    const float h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
+    const HeatmapResult hit = titled_heatmap(ctx, tr(S::mask_allowed), "mask/allowed", r.mask_allowed, scene_rev(state, 50),
+                                             Colormap::Sequential, &state.tokens, ImVec2(w, h), false);
+    // Painting: press on a cell starts a stroke; dragging paints the line from the last cell.
+    const bool down = ImGui::IsMouseDown(ImGuiMouseButton_Left);
+    if (hit.hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+      ctx.painting = true;
+      paint_cell(mask.painted, hit.row, hit.col, s.variants.paint_allow);
+      ctx.paint_row = hit.row;
+      ctx.paint_col = hit.col;
+    } else if (ctx.painting && down && hit.hovered && (hit.row != ctx.paint_row || hit.col != ctx.paint_col)) {
+      paint_line(mask.painted, ctx.paint_row, ctx.paint_col, hit.row, hit.col, s.variants.paint_allow);
+      ctx.paint_row = hit.row;
+      ctx.paint_col = hit.col;
+    }
+    if (!down) ctx.painting = false;
+    ImGui::SameLine();
+    titled_heatmap(ctx, tr(S::masked_scores), "mask/maskedScores", head->masked_scores, scene_rev(state, 51),
+                   Colormap::Diverging, &state.tokens, ImVec2(w, h));
+    titled_heatmap(ctx, tr(S::weights), "mask/weights", head->weights, scene_rev(state, 52), Colormap::Sequential,
+                   &state.tokens, ImVec2(w, h));
+  }
+  ImGui::EndGroup();
+  // One undo step per settled edit: a whole stroke, a slider once released.
+  state.mask_history.observe(mask, ctx.painting || ImGui::IsAnyItemActive());
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 scoring functions
+// ---------------------------------------------------------------------------------------
+
+void draw_scoring_panel(AppState& state, UiContext& ctx) {
+  const VariantResults& r = state.variants;
+  if (!r.has_scoring || r.scoring.size() != 4) {
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
+    return;
+  }
+  ImGui::TextWrapped("%s", tr(S::scoring_hint));
+  const S titles[] = {S::scoring_dot, S::scoring_scaled_dot, S::scoring_cosine, S::scoring_additive};
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float w = (avail.x - 3 * gap) / 4.0f, h = (avail.y - ImGui::GetFontSize() * 6.0f) * 0.38f;
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    char title[160];
+    std::snprintf(title, sizeof title, "%s  (x %.3g)", tr(titles[i]), r.scoring[i].scale);
+    titled_heatmap(ctx, title, "scoring/" + std::string(r.scoring[i].name) + "/weights", r.scoring[i].weights,
+                   variant_rev(state, i), Colormap::Sequential, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
+  }
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    char title[160];
+    std::snprintf(title, sizeof title, "%s %s", tr(titles[i]), tr(S::minus_scaled_dot));
+    titled_heatmap(ctx, title, "scoring/" + std::string(r.scoring[i].name) + "/difference", r.scoring[i].difference,
+                   variant_rev(state, 4 + i), Colormap::Diverging, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
+  }
+  ImGui::TextUnformatted(tr(S::scoring_additive_params));
+  const float ph = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.5f;
+  titled_heatmap(ctx, "W_q", "scoring/additive/wq", r.additive_wq, variant_rev(state, 8), Colormap::Diverging, nullptr,
+                 ImVec2(w, ph));
+  ImGui::SameLine();
+  titled_heatmap(ctx, "W_k", "scoring/additive/wk", r.additive_wk, variant_rev(state, 9), Colormap::Diverging, nullptr,
+                 ImVec2(w, ph));
+  ImGui::SameLine();
+  titled_heatmap(ctx, "v", "scoring/additive/v", r.additive_v, variant_rev(state, 10), Colormap::Diverging, nullptr,
+                 ImVec2(w, ph));
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 efficient variants
+// ---------------------------------------------------------------------------------------
+
+void draw_variants_panel(AppState& state, UiContext& ctx) {
+  VariantSettings& v = state.settings.variants;
+  const std::vector<EfficientKind> kinds = efficient_variants();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo(tr(S::variant_kind), efficient_kind_name(v.kind))) {
+    for (EfficientKind k : kinds)
+      if (ImGui::Selectable(efficient_kind_name(k), k == v.kind)) v.kind = k;
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  const int n = static_cast<int>(state.tokens.size());
+  switch (v.kind) {
+    case EfficientKind::Window: ImGui::SliderInt(tr(S::variant_window), &v.window, 1, std::max(1, n)); break;
+    case EfficientKind::Strided: ImGui::SliderInt(tr(S::variant_stride), &v.stride, 1, std::max(1, n)); break;
+    case EfficientKind::BlockSparse: ImGui::SliderInt(tr(S::variant_block), &v.block, 1, std::max(1, n)); break;
+    case EfficientKind::Performer: ImGui::SliderInt(tr(S::variant_features), &v.features, 1, 512); break;
+    case EfficientKind::Linformer: ImGui::SliderInt(tr(S::variant_rank), &v.rank, 1, std::max(1, n)); break;
+    case EfficientKind::Linear:
+    case EfficientKind::Exact: break;
+  }
+  ImGui::SameLine();
+  ImGui::BeginDisabled(v.kind == EfficientKind::Linformer);
+  ImGui::Checkbox(tr(S::variant_causal), &v.causal);
+  ImGui::EndDisabled();
+  if (v.kind == EfficientKind::Performer || v.kind == EfficientKind::Linformer) {
+    ImGui::SameLine();
+    int seed = static_cast<int>(v.seed & 0x7fffffff);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    if (ImGui::InputInt(tr(S::variant_seed), &seed)) v.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  }
+
+  const VariantResults& r = state.variants;
+  if (!r.has_variant) {
+    ImGui::TextUnformatted(r.status.ok ? tr(S::no_results) : r.status.message.c_str());
+    return;
+  }
+  const int rows = static_cast<int>(r.report.output.rows());
+  ImGui::Text(tr(S::variant_error), r.report.relative_error);
+  ImGui::TextWrapped(tr(S::variant_cost), rows, r.cost.multiply_adds_formula.c_str(), r.cost.multiply_adds,
+                     r.exact_cost.multiply_adds, r.cost.memory_formula.c_str(), r.cost.memory_floats,
+                     r.exact_cost.memory_floats);
+  ImGui::Text(tr(S::variant_time), r.seconds * 1e6, r.exact_seconds * 1e6);
+  if (!r.report.has_display) {
+    ImGui::TextUnformatted(tr(S::variant_no_display));
+    return;
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float w = (avail.x - gap) * 0.5f, h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
+  titled_heatmap(ctx, tr(S::variant_pattern), "variant/pattern", r.pattern, variant_rev(state, 20), Colormap::Sequential,
+                 &state.tokens, ImVec2(w, h), false);
+  ImGui::SameLine();
+  // Kernel methods and the linformer can give weights outside [0, 1]: a signed scale then.
+  const bool signed_weights = r.report.weights.minCoeff() < 0.0f || r.report.weights.maxCoeff() > 1.0f;
+  titled_heatmap(ctx, tr(S::variant_weights), "variant/weights", r.report.weights, variant_rev(state, 21),
+                 signed_weights ? Colormap::Diverging : Colormap::Sequential, &state.tokens, ImVec2(w, h));
+  titled_heatmap(ctx, tr(S::variant_exact_weights), "variant/exactWeights", r.report.exact_weights,
+                 variant_rev(state, 22), Colormap::Sequential, &state.tokens, ImVec2(w, h));
+  ImGui::SameLine();
+  titled_heatmap(ctx, tr(S::variant_weight_error), "variant/weightError", r.report.weight_error, variant_rev(state, 23),
+                 Colormap::Diverging, &state.tokens, ImVec2(w, h));
+}
+
+// ---------------------------------------------------------------------------------------
+// 4 cost chart
+// ---------------------------------------------------------------------------------------
+
+void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
+  VariantSettings& v = state.settings.variants;
+  const CostChartRun& run = state.cost_chart;
+  ImGui::TextWrapped(tr(S::cost_hint), app_cost_chart_config().d_k);
+  ImGui::BeginDisabled(run.running);
+  if (ImGui::Button(tr(S::cost_run))) ++v.cost_chart_request;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  const int total = run.samples_total(), done = run.samples_done();
+  char progress[96];
+  std::snprintf(progress, sizeof progress, tr(S::cost_progress), done, total, run.frames);
+  ImGui::ProgressBar(total ? float(done) / float(total) : 0.0f, ImVec2(ImGui::GetFontSize() * 16, 0), progress);
+  if (!run.chart.status.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", run.chart.status.message.c_str());
+  if (run.chart.series.empty()) {
+    ImGui::TextUnformatted(tr(S::cost_not_run));
+    return;
+  }
+
+  // Log-log axes: n over [min n, max n], seconds over the measured range (whole decades).
+  double t_lo = 1e30, t_hi = 0.0;
+  for (const CostSeries& s : run.chart.series)
+    for (const CostSample& p : s.samples) {
+      t_lo = std::min(t_lo, p.seconds);
+      t_hi = std::max(t_hi, p.seconds);
+    }
+  if (!(t_hi > 0.0)) {
+    t_lo = 1e-6;
+    t_hi = 1.0;
+  }
+  const double y0 = std::floor(std::log10(std::max(t_lo, 1e-9))), y1 = std::max(y0 + 1, std::ceil(std::log10(t_hi)));
+  const double x0 = std::log2(run.config.ns.front()), x1 = std::log2(run.config.ns.back());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float font = ImGui::GetFontSize();
+  const float legend_w = font * 18.0f;
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  const ImVec2 plot_min(p0.x + font * 4.5f, p0.y + font * 0.5f);
+  const ImVec2 plot_max(p0.x + avail.x - legend_w, p0.y + avail.y - font * 2.5f);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
+  auto to_screen = [&](double n, double seconds) {
+    const double fx = (std::log2(n) - x0) / std::max(1e-9, x1 - x0);
+    const double fy = (std::log10(seconds) - y0) / (y1 - y0);
+    return ImVec2(plot_min.x + static_cast<float>(fx) * (plot_max.x - plot_min.x),
+                  plot_max.y - static_cast<float>(fy) * (plot_max.y - plot_min.y));
+  };
+  char buf[64];
+  for (int n : run.config.ns) {
+    const ImVec2 a = to_screen(n, std::pow(10.0, y0));
+    dl->AddLine(ImVec2(a.x, plot_min.y), ImVec2(a.x, plot_max.y), grid);
+    std::snprintf(buf, sizeof buf, "%d", n);
+    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x * 0.5f, plot_max.y + font * 0.2f), text, buf);
+  }
+  for (double e = y0; e <= y1; e += 1.0) {
+    const ImVec2 a = to_screen(run.config.ns.front(), std::pow(10.0, e));
+    dl->AddLine(ImVec2(plot_min.x, a.y), ImVec2(plot_max.x, a.y), grid);
+    std::snprintf(buf, sizeof buf, "%gs", std::pow(10.0, e));
+    dl->AddText(ImVec2(p0.x, a.y - font * 0.5f), text, buf);
+  }
+  dl->AddText(ImVec2((plot_min.x + plot_max.x) * 0.5f, plot_max.y + font * 1.3f), text, "n");
+  const ImU32 colors[] = {IM_COL32(240, 240, 240, 255), IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
+                          IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255), IM_COL32(213, 94, 0, 255),
+                          IM_COL32(204, 121, 167, 255)};
+  float legend_y = plot_min.y;
+  for (size_t i = 0; i < run.chart.series.size(); ++i) {
+    const CostSeries& s = run.chart.series[i];
+    const ImU32 c = colors[i % (sizeof colors / sizeof colors[0])];
+    for (size_t j = 0; j < s.samples.size(); ++j) {
+      const ImVec2 a = to_screen(s.samples[j].n, s.samples[j].seconds);
+      dl->AddCircleFilled(a, 3.0f * ctx.dpi_scale, c);
+      if (j) dl->AddLine(to_screen(s.samples[j - 1].n, s.samples[j - 1].seconds), a, c, 2.0f * ctx.dpi_scale);
+    }
+    char legend[128];
+    if (std::isfinite(s.slope)) std::snprintf(legend, sizeof legend, tr(S::cost_slope), efficient_kind_name(s.kind), s.slope, run.chart.fit_min_n);
+    else std::snprintf(legend, sizeof legend, "%s", efficient_kind_name(s.kind));
+    dl->AddRectFilled(ImVec2(plot_max.x + font, legend_y + font * 0.3f), ImVec2(plot_max.x + font * 1.8f, legend_y + font * 0.9f), c);
+    dl->AddText(ImVec2(plot_max.x + font * 2.2f, legend_y), text, legend);
+    legend_y += font * 1.4f;
+  }
+  HeatmapPlacement& p = ctx.placements["cost/plot"];
+  p = {plot_min.x, plot_min.y, plot_max.x - plot_min.x, plot_max.y - plot_min.y, 0, 0, {}, static_cast<float>(y0),
+       static_cast<float>(y1)};
+  ImGui::Dummy(ImVec2(avail.x, avail.y - font));
+}
+
+}  // namespace attn::ui
