@@ -370,15 +370,11 @@ Status migrate_v1(json& j) {
   return Status::success();
 }
 
-}  // namespace
-
-std::string state_to_json(const AppState& state) {
-  const Settings& s = state.settings;
+json settings_json(const Settings& s) {
   json j = math_to_json(s.math);
   j["version"] = kStateVersion;
   j["source"] = to_string(s.source);
   j["sentence"] = s.sentence;
-  j["tokens"] = state.tokens;
   j["panel"] = to_string(s.panel);
   j["dModel"] = s.d_model;
   j["heads"] = s.heads;
@@ -394,6 +390,22 @@ std::string state_to_json(const AppState& state) {
   j["theme"] = to_string(s.theme);
   j["presentation"] = s.presentation;
   j["uiScale"] = s.ui_scale;
+  j["language"] = s.language == UiLanguage::Chinese ? "zh" : "en";
+  const LabSettings& l = s.lab;
+  j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
+              {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
+              {"wq", l.wq}, {"wk", l.wk}, {"wv", l.wv}};
+  return j;
+}
+
+}  // namespace
+
+std::string settings_to_json(const Settings& settings) { return settings_json(settings).dump(); }
+
+std::string state_to_json(const AppState& state) {
+  const Settings& s = state.settings;
+  json j = settings_json(s);
+  j["tokens"] = state.tokens;
 
   json figures;
   figures["n"] = state.tokens.size();
@@ -413,10 +425,6 @@ std::string state_to_json(const AppState& state) {
   } else if (state.has_results) {
     figures["error"] = state.trace.status.message;
   }
-  const LabSettings& l = s.lab;
-  j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
-              {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
-              {"wq", l.wq}, {"wk", l.wk}, {"wv", l.wv}};
   if (state.has_lab) {
     const LabResults& r = state.lab;
     json lab;
@@ -424,7 +432,7 @@ std::string state_to_json(const AppState& state) {
                          {"kLongNorm", r.k_long_norm}, {"cosLong", r.cos_q_long}, {"dotLong", r.dot_q_long}};
     json var = json::array();
     for (const VariancePoint& p : r.variance) var.push_back({{"dk", p.dk}, {"raw", p.raw}, {"scaled", p.scaled}});
-    lab["variance"] = {{"curve", var}, {"dk", l.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
+    lab["variance"] = {{"curve", var}, {"dk", s.lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
                        {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
     json sat_raw = json::array(), sat_scaled = json::array();
     for (const SaturationPoint& p : r.saturation_raw)
@@ -471,7 +479,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                                  "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
                                  "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                 "notice", "lab", "variants"},
+                                  "notice", "lab", "variants", "language"},
                              "");
       !st.ok)
     return st;
@@ -534,6 +542,12 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else return Status::error("'theme' must be \"dark\", \"light\" or \"high-contrast\"");
   }
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
+  if (j.contains("language")) {
+    const json& v = j["language"];
+    if (v == "en") s.language = UiLanguage::English;
+    else if (v == "zh") s.language = UiLanguage::Chinese;
+    else return Status::error("'language' must be \"en\" or \"zh\"");
+  }
   if (j.contains("lab")) {
     const json& l = j["lab"];
     if (!l.is_object()) return Status::error("'lab' must be an object");

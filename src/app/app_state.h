@@ -35,6 +35,7 @@ enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Satura
                    Mask, Scoring, Variants, CostChart };
 inline constexpr int kPanelCount = 14;
 enum class Theme { Dark, Light, HighContrast };
+enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
 inline constexpr int kStateVersion = 2;
 inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
@@ -86,6 +87,7 @@ struct Settings {
   Theme theme = Theme::Dark;
   bool presentation = false;
   float ui_scale = 1.0f;
+  UiLanguage language = UiLanguage::English;
   // the scaling and softmax lab (its own figures, recomputed when these change)
   LabSettings lab;
   // the mask, scoring and efficient-attention panels (app/variants_state.h)
@@ -152,6 +154,9 @@ const char* to_string(ScoreFunction f);
 
 // The state as JSON text: every setting, plus read-only facts (version, tokens, figures).
 std::string state_to_json(const AppState& state);
+
+// Only the settings (and the version): what a link, a session file or an embed restores.
+std::string settings_to_json(const Settings& settings);
 
 // Applies a JSON object of settings to change (a patch). Every value is validated and
 // clamped by the same rules as the UI; on any error nothing changes and the message says

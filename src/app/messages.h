@@ -1,0 +1,47 @@
+// The embed's postMessage protocol, version 1: what a host page may ask an embedded lab.
+//
+// Host -> embed (one JSON object; `id` is echoed in the reply, a number or a string):
+//   {"attnlab": 1, "id": 7, "type": "getState"}
+//   {"attnlab": 1, "id": 8, "type": "setState", "state": {...a settings patch...}}
+//   {"attnlab": 1, "id": 9, "type": "subscribe",   "event": "cursor" | "state"}
+//   {"attnlab": 1, "id": 10, "type": "unsubscribe", "event": "cursor" | "state"}
+// Embed -> host:
+//   {"attnlab": 1, "type": "reply", "id": 8, "ok": true, "state": {...}}
+//   {"attnlab": 1, "type": "reply", "id": 8, "ok": false, "error": "..."}
+//   {"attnlab": 1, "type": "event", "event": "cursor", "cursor": 3, "token": "sat"}
+//   {"attnlab": 1, "type": "event", "event": "height", "height": 480}   (to the parent)
+//   {"attnlab": 1, "type": "event", "event": "ready"}                   (to the parent)
+//
+// This file only parses and validates (the state patch itself is validated later by
+// apply_state_json). parse_message() takes raw bytes, so a fuzzer can call it directly;
+// it never throws and never reads past `size`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace attn {
+
+inline constexpr int kMessageVersion = 1;
+inline constexpr std::size_t kMaxMessageBytes = (1 << 20) + 4096;
+
+enum class MessageType { NotOurs, Invalid, GetState, SetState, Subscribe, Unsubscribe };
+
+struct Message {
+  MessageType type = MessageType::NotOurs;
+  std::string error;       // why an Invalid message was refused
+  std::string id_json;     // the id as JSON text ("null" when absent), echoed in replies
+  std::string state_json;  // setState: the patch (a JSON object's text)
+  std::string event;       // subscribe / unsubscribe: "cursor" or "state"
+};
+
+// NotOurs: not an object with an "attnlab" key (other scripts' messages; ignore quietly).
+// Invalid: ours but malformed; `error` says why (reply with it if the id is known).
+Message parse_message(const std::uint8_t* data, std::size_t size);
+Message parse_message(const std::string& text);
+
+// The parsed message as JSON text (for the page): {"type", "id", "state", "event", "error"}.
+std::string message_to_json(const Message& m);
+
+}  // namespace attn

@@ -1,0 +1,114 @@
+#include "app/state_schema.h"
+
+#include "app/app_state.h"
+#include "app/lab_state.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace attn {
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Key {
+  std::string path;
+  const char* kind;
+  double min = 0, max = 0;
+  std::vector<const char*> choices = {};
+  int length = 0;
+  const char* below = nullptr;
+  const char* divides = nullptr;
+  bool fixed = false;
+};
+
+// The ranges apply_state_json() accepts (see app_state.cpp); the math keys appear twice,
+// at the top level (side A) and under compare (side B).
+std::vector<Key> keys() {
+  std::vector<Key> k = {
+      {"source", "enum", 0, 0, {"generated", "worked-example"}},
+      {"sentence", "string"},
+      {"panel", "enum", 0, 0, {"pipeline", "token", "heads", "compare", "dot-product", "variance", "saturation",
+                                "softmax", "stability", "walkthrough"}},
+      {"dModel", "int", 1, kMaxDModel},
+      {"heads", "int", 1, kMaxHeads, {}, 0, nullptr, "dModel"},
+      {"positional", "bool"},
+      {"seed", "int", 0, 9007199254740991.0},
+      {"cursor", "token", -1, kMaxTokens - 1},
+      {"head", "int", 0, kMaxHeads - 1, {}, 0, "heads"},
+      {"diffHead", "int", 0, kMaxHeads - 1, {}, 0, "heads"},
+      {"layer", "int", 0, 0, {}, 0, nullptr, nullptr, true},
+      {"compare.enabled", "bool"},
+      {"theme", "enum", 0, 0, {"dark", "light", "high-contrast"}},
+      {"presentation", "bool"},
+      {"uiScale", "number", 0.5, 4.0},
+      {"language", "enum", 0, 0, {"en", "zh"}},
+      {"lab.q", "vector", -10, 10, {}, 2},
+      {"lab.k", "vector", -10, 10, {}, 2},
+      {"lab.kLong", "vector", -10, 10, {}, 2},
+      {"lab.dk", "int", 1, 1024},
+      {"lab.scaled", "bool"},
+      {"lab.temperature", "number", 0.05, 20},
+      {"lab.row", "list", -1e4, 1e4, {}, kLabMaxRow},
+      {"lab.half", "bool"},
+      {"lab.wq", "vector", -10, 10, {}, 4},
+      {"lab.wk", "vector", -10, 10, {}, 4},
+      {"lab.wv", "vector", -10, 10, {}, 4},
+  };
+  for (const std::string side : {"", "compare."}) {
+    auto path = [&](const char* name) { return side + name; };
+    k.push_back({path("scale"), "enum|number", -100, 100, {"default", "none"}});
+    k.push_back({path("temperature"), "number", 0.01, 100});
+    k.push_back({path("score"), "enum", 0, 0, {"dot", "cosine", "additive"}});
+    k.push_back({path("mask.causal"), "bool"});
+    k.push_back({path("mask.window"), "int", 0, kMaxTokens});
+    k.push_back({path("mask.stride"), "int", 0, kMaxTokens});
+    k.push_back({path("mask.block"), "int", 0, kMaxTokens});
+    k.push_back({path("mask.global"), "tokens"});
+    k.push_back({path("mask.padding"), "tokens"});
+    k.push_back({path("maskFill"), "enum|number", -1e30, 0, {"-inf"}});
+  }
+  return k;
+}
+
+const json* at_path(const json& j, const std::string& path) {
+  const json* node = &j;
+  size_t from = 0;
+  for (;;) {
+    const size_t dot = path.find('.', from);
+    const std::string key = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+    if (!node->is_object() || !node->contains(key)) return nullptr;
+    node = &(*node)[key];
+    if (dot == std::string::npos) return node;
+    from = dot + 1;
+  }
+}
+
+}  // namespace
+
+std::string state_schema_json() {
+  const json defaults = json::parse(settings_to_json(Settings{}));
+  json out = json::array();
+  for (const Key& k : keys()) {
+    json e = {{"path", k.path}, {"kind", k.kind}};
+    const std::string kind = k.kind;
+    if (kind != "bool" && kind != "enum" && kind != "string" && kind != "tokens") {
+      e["min"] = k.min;
+      e["max"] = k.max;
+    }
+    if (!k.choices.empty()) e["choices"] = k.choices;
+    if (k.length) e["length"] = k.length;
+    if (k.below) e["below"] = k.below;
+    if (k.divides) e["divides"] = k.divides;
+    if (k.fixed) e["fixed"] = true;
+    const json* d = at_path(defaults, k.path);
+    e["default"] = d ? *d : json(nullptr);
+    out.push_back(e);
+  }
+  return out.dump();
+}
+
+}  // namespace attn

@@ -1,0 +1,204 @@
+// The state in a URL fragment: a property test over every key of the state schema (random
+// non-default values, generated from state_schema_json() alone), the schema's coverage of
+// settings_to_json(), broken and hostile links, and links of schema version 1.
+#include "app/app_state.h"
+#include "app/state_schema.h"
+#include "app/url_state.h"
+#include "core/tokenizer.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <random>
+#include <set>
+#include <string>
+
+using nlohmann::json;
+
+namespace {
+
+const json& schema() {
+  static const json s = json::parse(attn::state_schema_json());
+  return s;
+}
+
+// Every leaf path of a settings object ("mask.causal", "lab.q", ...).
+void leaf_paths(const json& j, const std::string& prefix, std::set<std::string>& out) {
+  for (const auto& item : j.items()) {
+    const std::string p = prefix.empty() ? item.key() : prefix + "." + item.key();
+    if (item.value().is_object()) leaf_paths(item.value(), p, out);
+    else out.insert(p);
+  }
+}
+
+void set_path(json& j, const std::string& path, const json& v) {
+  json* node = &j;
+  size_t from = 0;
+  for (size_t dot; (dot = path.find('.', from)) != std::string::npos; from = dot + 1)
+    node = &(*node)[path.substr(from, dot - from)];
+  (*node)[path.substr(from)] = v;
+}
+
+json get_path(const json& j, const std::string& path) {
+  const json* node = &j;
+  size_t from = 0;
+  for (size_t dot; (dot = path.find('.', from)) != std::string::npos; from = dot + 1)
+    node = &(*node)[path.substr(from, dot - from)];
+  return (*node)[path.substr(from)];
+}
+
+// A random legal value for a schema entry, different from its default when it can be.
+json random_value(const json& e, const json& patch, int n_tokens, std::mt19937& rng) {
+  const std::string kind = e["kind"];
+  const json def = e["default"];
+  // Kept a hair inside the range, so rounding to float never steps outside it.
+  auto uniform = [&](double lo, double hi) {
+    const double margin = (hi - lo) * 1e-6;
+    return std::uniform_real_distribution<double>(lo + margin, hi - margin)(rng);
+  };
+  auto integer = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
+  auto as_float = [](double d) { return static_cast<double>(static_cast<float>(d)); };
+  std::vector<json> other;  // the choices other than the default
+  if (e.contains("choices"))
+    for (const json& c : e["choices"])
+      if (c != def) other.push_back(c);
+  auto pick = [&]() { return other[integer(0, static_cast<long long>(other.size()) - 1)]; };
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    json v;
+    if (kind == "bool") v = !def.get<bool>();
+    else if (kind == "enum") v = pick();
+    else if (kind == "enum|number") v = !other.empty() && integer(0, 1) ? pick() : json(as_float(uniform(e["min"], e["max"])));
+    else if (kind == "number") v = as_float(uniform(e["min"], e["max"]));
+    else if (kind == "string") v = patch["sentence"];
+    else if (kind == "token") v = integer(0, n_tokens - 1);
+    else if (kind == "tokens") {
+      json list = json::array();
+      for (int t = 0; t < n_tokens; ++t)
+        if (integer(0, 2) == 0) list.push_back(t);
+      v = list;
+    } else if (kind == "vector" || kind == "list") {
+      const int len = kind == "vector" ? e["length"].get<int>() : static_cast<int>(integer(1, e["length"].get<int>()));
+      json list = json::array();
+      for (int i = 0; i < len; ++i) list.push_back(as_float(uniform(e["min"], e["max"])));
+      v = list;
+    } else if (kind == "int") {
+      long long lo = e["min"], hi = e["max"];
+      if (e.contains("below")) hi = get_path(patch, e["below"]).get<long long>() - 1;
+      if (e.contains("divides")) {
+        const long long of = get_path(patch, e["divides"]);
+        long long d = integer(lo, std::min(hi, of));
+        while (of % d != 0) --d;
+        v = d;
+      } else {
+        v = integer(lo, std::max(lo, hi));
+      }
+    }
+    if (v != def) return v;
+  }
+  return def;  // only the default is legal here (e.g. head when heads = 1)
+}
+
+// Settings patch with every schema key set at random (source "generated" unless asked).
+json random_patch(std::mt19937& rng, bool worked_example) {
+  static const char* words[] = {"cat", "mat", "a&b", "x=y", "50%", "#tag", "\"q\"", "+", "猫", "追", "老鼠", "naïve", "12", "true"};
+  json patch = json::object();
+  std::string sentence;
+  const int count = std::uniform_int_distribution<int>(6, 14)(rng);
+  for (int i = 0; i < count; ++i) sentence += std::string(i ? " " : "") + words[std::uniform_int_distribution<int>(0, 13)(rng)];
+  patch["sentence"] = sentence;
+  const int n = static_cast<int>(attn::tokenize(sentence).size());
+  for (const json& e : schema()) {
+    if (e.value("fixed", false)) continue;
+    const std::string path = e["path"];
+    if (path == "source") set_path(patch, path, worked_example ? "worked-example" : "generated");
+    else if (path != "sentence") set_path(patch, path, random_value(e, patch, n, rng));
+  }
+  return patch;
+}
+
+// The settings as update_results() leaves them (token indices clamped to the sentence),
+// without computing the scene and the lab's figures, which this test does not need.
+std::string settings_of(attn::AppState& s) {
+  const int n = s.settings.source == attn::SceneSource::WorkedExample
+                    ? 2
+                    : static_cast<int>(attn::tokenize(s.settings.sentence).size());
+  s.settings = attn::clamped(s.settings, n);
+  return attn::settings_to_json(s.settings);
+}
+
+}  // namespace
+
+TEST_CASE("the schema lists every key of the settings, and only those", "[url]") {
+  std::set<std::string> in_json, in_schema;
+  leaf_paths(json::parse(attn::settings_to_json(attn::Settings{})), "", in_json);
+  in_json.erase("version");
+  for (const json& e : schema()) in_schema.insert(e["path"].get<std::string>());
+  REQUIRE(in_json == in_schema);
+}
+
+TEST_CASE("every state key round-trips through the URL fragment (random non-default values)", "[url]") {
+  std::mt19937 rng(20261130);
+  std::set<std::string> non_default;  // keys seen away from their default after a round trip
+  for (int trial = 0; trial < 40; ++trial) {
+    const json patch = random_patch(rng, trial % 6 == 5);
+    attn::AppState a;
+    const attn::Status st = attn::apply_state_json(a, patch.dump());
+    INFO("patch " << patch.dump());
+    REQUIRE(st.ok);
+    const std::string want = settings_of(a);
+    const std::string fragment = attn::settings_to_fragment(a.settings);
+    INFO("fragment " << fragment);
+    attn::AppState b;
+    b.settings.sentence = "something else";  // a link replaces the whole state
+    REQUIRE(attn::load_fragment(b, "#" + fragment).ok);
+    REQUIRE(settings_of(b) == want);
+    const json got = json::parse(want);
+    for (const json& e : schema())
+      if (get_path(got, e["path"]) != e["default"]) non_default.insert(e["path"].get<std::string>());
+  }
+  for (const json& e : schema()) {
+    INFO("key " << e["path"]);
+    CHECK((e.value("fixed", false) || non_default.count(e["path"].get<std::string>()) == 1));
+  }
+}
+
+TEST_CASE("a fragment lists only what differs from the defaults, readably", "[url]") {
+  attn::AppState s;
+  REQUIRE(attn::settings_to_fragment(s.settings) == "v=2");
+  REQUIRE(attn::apply_state_json(s, R"({"sentence":"a b & c","mask":{"causal":true},"temperature":0.1,"lab":{"q":[1,2.5]}})").ok);
+  REQUIRE(attn::settings_to_fragment(s.settings) ==
+          "v=2&lab.q=[1,2.5]&mask.causal=true&sentence=a%20b%20%26%20c&temperature=0.1");
+  // A sentence that reads as JSON is quoted, so it stays a string.
+  REQUIRE(attn::apply_state_json(s, R"({"sentence":"42"})").ok);
+  attn::AppState t;
+  REQUIRE(attn::load_fragment(t, attn::settings_to_fragment(s.settings)).ok);
+  REQUIRE(t.settings.sentence == "42");
+}
+
+TEST_CASE("a broken or hostile link gives the defaults and a notice, never a crash", "[url]") {
+  const std::string bad[] = {
+      "v=2&dModel=99999", "v=2&dModel", "v=2&sentence=%ZZ", "v=9", "v=2&nonsense=1", "v=2&mask=1&mask.causal=true",
+      "v=2&mask.causal=true&mask.causal=false", "v=2&a..b=1", "v=2&heads=3", "v=2&sentence=%FF%FE",
+      "v=2&" + std::string(2 << 20, 'x'), "v=2&panel=<script>", "v=2&a.b.c.d.e.f.g.h.i=1", "v=2&temperature=NaN",
+      "v=2&lab.row=[]", "v=2&cursor=1e400",
+  };
+  for (const std::string& fragment : bad) {
+    INFO("fragment " << fragment.substr(0, 80));
+    attn::AppState s;
+    s.settings.heads = 2;  // not the default: a bad link resets to the defaults
+    const attn::Status st = attn::load_fragment(s, fragment);
+    REQUIRE_FALSE(st.ok);
+    REQUIRE(attn::settings_to_json(s.settings) == attn::settings_to_json(attn::Settings{}));
+    REQUIRE(s.notice.rfind("The link's state was ignored: ", 0) == 0);
+    REQUIRE_NOTHROW(attn::state_to_json(s));
+  }
+}
+
+TEST_CASE("links of schema version 1 still open", "[url]") {
+  attn::AppState s;
+  REQUIRE(attn::load_fragment(s, "#v=1&source=random&n=8&dK=16&mask=causal&scale=none").ok);
+  REQUIRE(s.settings.math.mask.causal);
+  REQUIRE(s.settings.math.scale_kind == attn::ScaleKind::None);
+  REQUIRE(s.settings.source == attn::SceneSource::Generated);
+}
