@@ -400,8 +400,8 @@ namespace attn::ui {
     "%d / %d samples, %d frames", \
     "%d / %d 个样本，%d 帧") \
   X(cost_slope, \
-    "%s: slope %.2f over n >= %d", \
-    "%s：斜率 %.2f（n >= %d）") \
+    "%s  slope %.2f (n >= %d)", \
+    "%s  斜率 %.2f（n >= %d）") \
   X(cost_not_run, \
     "Press Measure to time the variants.", \
     "按“开始测量”为各变体计时。") \

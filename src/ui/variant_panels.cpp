@@ -309,7 +309,7 @@ void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
   const double x0 = std::log2(run.config.ns.front()), x1 = std::log2(run.config.ns.back());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize();
-  const float legend_w = font * 18.0f;
+  const float legend_w = font * 21.0f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 plot_min(p0.x + font * 4.5f, p0.y + font * 0.5f);
   const ImVec2 plot_max(p0.x + avail.x - legend_w, p0.y + avail.y - font * 2.5f);
