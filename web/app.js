@@ -6,6 +6,9 @@
 //                            rejected with the reason if the patch is refused (state kept)
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
+//   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
+import { bridgeTouch, loadScript, makeHandle } from './api.mjs';
+import { wirePage } from './page.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
@@ -17,6 +20,7 @@ for (const type of ['keydown', 'keyup', 'keypress']) {
   }, true);
 }
 canvasEl.addEventListener('mousedown', () => canvasEl.focus());
+bridgeTouch(canvasEl);  // taps as the app's mouse: hover and click
 
 const statusBox = document.getElementById('status');
 const statusText = document.getElementById('status-text');
@@ -75,16 +79,6 @@ async function fetchWithProgress(url) {
   return received === total ? bytes : bytes.slice(0, received);
 }
 
-function loadScript(src) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = src;
-    s.onload = resolve;
-    s.onerror = () => reject(new Error(`could not load ${src}`));
-    document.head.appendChild(s);
-  });
-}
-
 async function start() {
   if (typeof WebAssembly !== 'object') throw new Error('This browser has no WebAssembly, which Attention Lab needs.');
   if (!hasWebGL2()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
@@ -112,37 +106,11 @@ async function start() {
     while (module.framesDrawn() <= target) await nextFrame();
   }
 
-  const handle = {
-    getState: () => JSON.parse(module.getStateJson()),
-    setState: async (patch) => {
-      const error = module.setStateJson(JSON.stringify(patch ?? {}));
-      if (error) throw new Error(error);
-      // The next frame recomputes and draws; wait for the one after it to be safe.
-      await frameAfter(module.framesDrawn() + 1);
-      return handle.getState();
-    },
-    getMatrix: (name, head = 0) => module.getMatrix(String(name), head | 0),
-    layout: () => {
-      const l = module.layout();
-      const rect = canvas.getBoundingClientRect();
-      const sx = rect.width / Math.max(1, l.framebufferWidth);
-      const sy = rect.height / Math.max(1, l.framebufferHeight);
-      const heatmaps = {};
-      for (const [id, h] of Object.entries(l.heatmaps)) {
-        heatmaps[id] = { ...h, x: rect.left + h.x * sx, y: rect.top + h.y * sy, w: h.w * sx, h: h.h * sy };
-      }
-      return {
-        heatmaps, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
-        framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
-        devicePixelRatio: window.devicePixelRatio,
-      };
-    },
-    framesDrawn: () => module.framesDrawn(),
-    frameMs: () => module.frameMs(),
-  };
+  const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0, revive: async () => {} });
   await frameAfter(0);
   statusBox.hidden = true;
   bridgeSentenceField(handle);
+  wirePage(handle);
   loadCjkFont(module);
   return handle;
 }
