@@ -2,8 +2,9 @@
 
 GB2312 (levels 1 and 2: the 6,763 common simplified hanzi, plus its punctuation), the
 Hangul syllables of KS X 1001 (2,350), JIS X 0208 (kanji and kana), and the full-width
-forms. Built from Python's own codecs, so nothing is downloaded.
-    python3 scripts/cjk_charset.py OUT.txt
+forms. Built from Python's own codecs, so nothing is downloaded. Every character beyond
+Latin-1 in the TEXT files is added too (the Chinese UI strings of src/ui/strings.h).
+    python3 scripts/cjk_charset.py OUT.txt [TEXT...]
 """
 import sys
 
@@ -25,5 +26,8 @@ chars |= double_byte("euc_kr", range(0xA1, 0xFE), range(0xA1, 0xFF))
 chars |= double_byte("euc_jp", range(0xA1, 0xF5), range(0xA1, 0xFF))
 chars |= {chr(c) for c in range(0xFF01, 0xFF5F)}
 chars |= {chr(c) for c in range(0x3000, 0x3040)}
+for extra in sys.argv[2:]:
+    with open(extra, encoding="utf-8") as f:
+        chars |= {c for c in f.read() if ord(c) > 0xFF}
 with open(sys.argv[1], "w", encoding="utf-8") as f:
     f.write("".join(sorted(c for c in chars if len(c) == 1)))

@@ -6,9 +6,12 @@
 //                            rejected with the reason if the patch is refused (state kept)
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
+//   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 // Which build runs (with or without WebAssembly SIMD) and where its files come from is
 // loader.mjs's business.
+import { bridgeTouch, makeHandle } from './api.mjs';
 import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
+import { wirePage } from './page.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
@@ -20,6 +23,7 @@ for (const type of ['keydown', 'keyup', 'keypress']) {
   }, true);
 }
 canvasEl.addEventListener('mousedown', () => canvasEl.focus());
+bridgeTouch(canvasEl);  // taps as the app's mouse: hover and click
 
 const statusBox = document.getElementById('status');
 const statusText = document.getElementById('status-text');
@@ -78,38 +82,12 @@ async function start() {
     while (module.framesDrawn() <= target) await nextFrame();
   }
 
-  const handle = {
-    getState: () => JSON.parse(module.getStateJson()),
-    setState: async (patch) => {
-      const error = module.setStateJson(JSON.stringify(patch ?? {}));
-      if (error) throw new Error(error);
-      // The next frame recomputes and draws; wait for the one after it to be safe.
-      await frameAfter(module.framesDrawn() + 1);
-      return handle.getState();
-    },
-    getMatrix: (name, head = 0) => module.getMatrix(String(name), head | 0),
-    layout: () => {
-      const l = module.layout();
-      const rect = canvas.getBoundingClientRect();
-      const sx = rect.width / Math.max(1, l.framebufferWidth);
-      const sy = rect.height / Math.max(1, l.framebufferHeight);
-      const heatmaps = {};
-      for (const [id, h] of Object.entries(l.heatmaps)) {
-        heatmaps[id] = { ...h, x: rect.left + h.x * sx, y: rect.top + h.y * sy, w: h.w * sx, h: h.h * sy };
-      }
-      return {
-        heatmaps, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
-        framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
-        devicePixelRatio: window.devicePixelRatio,
-      };
-    },
-    framesDrawn: () => module.framesDrawn(),
-    frameMs: () => module.frameMs(),
-    build,  // 'simd' or 'scalar': which WebAssembly build runs
-  };
+  const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0, revive: async () => {} });
+  handle.build = build;  // 'simd' or 'scalar': which WebAssembly build runs
   await frameAfter(0);
   statusBox.hidden = true;
   bridgeSentenceField(handle);
+  wirePage(handle);
   loadCjkFont(module);
   return handle;
 }

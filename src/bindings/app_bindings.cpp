@@ -1,9 +1,13 @@
 // Embind functions behind the page's window.attnlab handle (web/app.js wraps them in
 // promises). They reach the one running app through expose_app().
 #include "app/app_state.h"
+#include "app/messages.h"
+#include "app/state_schema.h"
+#include "app/url_state.h"
 #include "bindings/js_interop.h"
 #include "platform/web_handle.h"
 #include "ui/app.h"
+#include "ui/figure_text.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -21,6 +25,9 @@ std::string get_state() { return g_app ? attn::state_to_json(g_app->state()) : "
 std::string set_state(const std::string& json) {
   if (!g_app) return "the app is not running";
   const attn::Status st = attn::apply_state_json(g_app->state(), json);
+  // Computed now, not at the next frame: a lab out of view gets no frames, and its
+  // getState() must show the change.
+  if (st.ok) attn::update_results(g_app->state());
   return st.ok ? "" : st.message;
 }
 
@@ -105,6 +112,45 @@ void load_cjk_font(val bytes) {
   g_app->set_cjk_font(emscripten::convertJSArrayToNumberVector<unsigned char>(bytes), 0);
 }
 
+// ---- course pages: links, sessions, embeds, messages, text alternatives ----
+
+std::string settings_json() { return g_app ? attn::settings_to_json(g_app->state().settings) : "{}"; }
+std::string fragment() { return g_app ? attn::settings_to_fragment(g_app->state().settings) : ""; }
+
+// A link's state (the URL hash): "" if it applied, else why it was ignored (the settings
+// are then the defaults and the state's notice says so).
+std::string load_fragment(const std::string& text) {
+  if (!g_app) return "the app is not running";
+  const attn::Status st = attn::load_fragment(g_app->state(), text);
+  attn::update_results(g_app->state());
+  return st.ok ? "" : st.message;
+}
+
+// A whole saved state (session file, stored session): "" if it applied, else why not
+// (the state is then unchanged).
+std::string load_settings(const std::string& json) {
+  if (!g_app) return "the app is not running";
+  const attn::Status st = attn::load_settings_json(g_app->state(), json);
+  if (st.ok) attn::update_results(g_app->state());
+  return st.ok ? "" : st.message;
+}
+
+std::string schema() { return attn::state_schema_json(); }
+std::string parse_message(const std::string& text) { return attn::message_to_json(attn::parse_message(text)); }
+std::string describe() { return g_app ? attn::ui::describe_figure(g_app->state()) : ""; }
+std::string ui_string(const std::string& name) { return attn::ui::tr_by_name(name); }
+int cursor() { return g_app ? g_app->state().settings.cursor : -1; }
+std::string cursor_token() {
+  if (!g_app) return "";
+  const attn::AppState& s = g_app->state();
+  const int c = s.settings.cursor;
+  return c >= 0 && c < static_cast<int>(s.tokens.size()) ? s.tokens[c] : "";
+}
+double preferred_height() { return g_app ? g_app->preferred_height() : 0.0; }
+void set_chrome(bool controls, bool tabs) {
+  if (g_app) g_app->set_chrome(controls, tabs);
+}
+
 }  // namespace
 
 namespace attn::platform {
@@ -119,4 +165,17 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
   emscripten::function("loadCjkFont", &load_cjk_font);
+  emscripten::function("settingsJson", &settings_json);
+  emscripten::function("fragment", &fragment);
+  emscripten::function("loadFragment", &load_fragment);
+  emscripten::function("loadSettings", &load_settings);
+  emscripten::function("schema", &schema);
+  emscripten::function("parseMessage", &parse_message);
+  emscripten::function("describe", &describe);
+  emscripten::function("uiString", &ui_string);
+  emscripten::function("cursor", &cursor);
+  emscripten::function("cursorToken", &cursor_token);
+  emscripten::function("preferredHeight", &preferred_height);
+  emscripten::function("setChrome", &set_chrome);
+  emscripten::function("stop", &attn::platform::stop_app);
 }

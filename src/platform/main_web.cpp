@@ -25,8 +25,9 @@ attn::ui::App g_app;
 // This GLFW has no HiDPI support: keep the canvas's backing store at its CSS size times
 // the device pixel ratio, so the picture is crisp at DPR 2, and tell the app the ratio.
 void fit_canvas_to_page() {
-  double css_w = 0, css_h = 0;
-  emscripten_get_element_css_size("#canvas", &css_w, &css_h);
+  // This module's own canvas (not a selector): a page may hold more than one lab.
+  const double css_w = EM_ASM_DOUBLE({ return Module.canvas.getBoundingClientRect().width; });
+  const double css_h = EM_ASM_DOUBLE({ return Module.canvas.getBoundingClientRect().height; });
   const double dpr = emscripten_get_device_pixel_ratio();
   const int want_w = static_cast<int>(std::lround(css_w * dpr));
   const int want_h = static_cast<int>(std::lround(css_h * dpr));
@@ -47,6 +48,16 @@ void web_scroll(GLFWwindow* window, double dx, double dy) {
   ImGui_ImplGlfw_ScrollCallback(window, -dx / 100.0, -dy / 100.0);
 }
 
+// This GLFW hears keys on the whole window: a lab takes them only while its own canvas
+// has the focus (several labs on one page; the page's text fields).
+bool canvas_focused() { return EM_ASM_INT({ return document.activeElement === Module.canvas ? 1 : 0; }) != 0; }
+void web_key(GLFWwindow* window, int key, int scancode, int action, int mods) {
+  if (canvas_focused() || action == GLFW_RELEASE) ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
+}
+void web_char(GLFWwindow* window, unsigned int c) {
+  if (canvas_focused()) ImGui_ImplGlfw_CharCallback(window, c);
+}
+
 void frame() {
   fit_canvas_to_page();
   glfwPollEvents();
@@ -54,6 +65,18 @@ void frame() {
 }
 
 }  // namespace
+
+namespace attn::platform {
+void stop_app() {
+  if (!g_window) return;
+  emscripten_cancel_main_loop();
+  expose_app(nullptr);
+  g_app.shutdown();
+  glfwDestroyWindow(g_window);
+  glfwTerminate();
+  g_window = nullptr;
+}
+}  // namespace attn::platform
 
 int main() {
   if (!glfwInit()) {
@@ -80,6 +103,8 @@ int main() {
     return 1;
   }
   glfwSetScrollCallback(g_window, web_scroll);  // replaces ImGui's, which web_scroll calls
+  glfwSetKeyCallback(g_window, web_key);        // likewise; ImGui's then calls the app's
+  glfwSetCharCallback(g_window, web_char);
   attn::platform::expose_app(&g_app);
   emscripten_set_main_loop(frame, 0, false);
   return 0;

@@ -10,4 +10,8 @@ namespace attn::platform {
 
 void expose_app(ui::App* app);
 
+// Stops the main loop, releases the app's GL objects and GLFW's listeners (an embed that
+// scrolled away; the page then drops the module and its WebGL context).
+void stop_app();
+
 }  // namespace attn::platform

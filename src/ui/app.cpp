@@ -70,12 +70,18 @@ void App::set_cjk_font(std::vector<unsigned char> bytes, int face_index) {
 
 void App::update_glyph_set() {
   // CJK and other non-Latin characters in the tokens, the sentence and the presets.
-  if (glyphs_checked_revision_ == state_.revision) return;
+  const bool chinese = state_.settings.language == UiLanguage::Chinese;
+  if (glyphs_checked_revision_ == state_.revision && glyphs_checked_language_ == state_.settings.language) return;
   glyphs_checked_revision_ = state_.revision;
+  glyphs_checked_language_ = state_.settings.language;
   std::string text = state_.settings.sentence;
   for (const std::string& t : state_.tokens) text += t;
   text += tr(S::preset_cat_mouse);
   text += tr(S::preset_mouse_cat);
+  std::string ui_text;  // the Chinese UI's own characters
+  if (chinese)
+    for (int id = 0; id < static_cast<int>(S::count); ++id) ui_text += tr(static_cast<S>(id), Language::Chinese);
+  text += ui_text;
   bool added = false;
   for (std::uint32_t c : decode_utf8(text)) {
     if (c < 0x100 || c > 0xFFFF) continue;  // Latin-1 is in the default font; ImWchar is 16-bit
@@ -85,9 +91,12 @@ void App::update_glyph_set() {
   // Count what the atlas lacks now (the next rebuild may fix it).
   missing_glyphs_ = 0;
   if (ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0]) {
-    for (const std::string& t : state_.tokens)
+    auto count_missing = [&](const std::string& t) {
       for (std::uint32_t c : decode_utf8(t))
         if (c >= 0x100 && (c > 0xFFFF || !font->FindGlyphNoFallback(static_cast<ImWchar>(c)))) ++missing_glyphs_;
+    };
+    for (const std::string& t : state_.tokens) count_missing(t);
+    count_missing(ui_text);
   }
 }
 
@@ -191,6 +200,7 @@ void App::handle_keys() {
 
 void App::frame() {
   const auto started = std::chrono::steady_clock::now();
+  set_language(state_.settings.language == UiLanguage::Chinese ? Language::Chinese : Language::English);
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
   if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
@@ -222,21 +232,25 @@ void App::frame() {
 
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool present = state_.settings.presentation;
-  const float panel_w = present ? 0.0f : std::min(vp->WorkSize.x * 0.4f, 360.0f * scale);
+  const bool controls = !present && show_controls_;
+  const float panel_w = controls ? std::min(vp->WorkSize.x * 0.4f, 360.0f * scale) : 0.0f;
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings;
-  if (!present) {
+  float controls_h = 0.0f;
+  if (controls) {
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y));
     ImGui::Begin(tr(S::app_title), nullptr, fixed);
     draw_controls_panel(state_, ctx_, options_.controls);
+    controls_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     ImGui::End();
   }
+  preferred_height_ = std::max(controls_h, (vp->WorkSize.x - panel_w) * 0.625f);
 
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
   ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
-  if (ImGui::BeginTabBar("panels")) {
+  if (!show_tabs_ || ImGui::BeginTabBar("panels")) {
     const struct {
       Panel panel;
       S title;
@@ -258,15 +272,22 @@ void App::frame() {
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {
+      if (!show_tabs_) {  // an embed: only the chosen panel, no tab bar
+        if (t.panel == state_.settings.panel) t.draw(state_, ctx_);
+        shown_panel_ = state_.settings.panel;
+        continue;
+      }
       const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
-      if (ImGui::BeginTabItem(tr(t.title), nullptr, flags)) {
+      // The ID after ### stays the same in every language, so switching keeps the tab.
+      const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
+      if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
         if (!external) state_.settings.panel = t.panel;
         shown_panel_ = t.panel;
         t.draw(state_, ctx_);
         ImGui::EndTabItem();
       }
     }
-    ImGui::EndTabBar();
+    if (show_tabs_) ImGui::EndTabBar();
   }
   ImGui::End();
 

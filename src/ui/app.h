@@ -38,8 +38,18 @@ class App {
   // carries the CJK characters the current text uses, rebuilt when new ones appear.
   void set_cjk_font(std::vector<unsigned char> bytes, int face_index = 0);
   bool has_cjk_font() const { return !cjk_font_.empty(); }
-  // Characters of the current tokens that the font atlas cannot draw.
+  // Characters of the current tokens (and, in Chinese, of the UI's strings) that the font
+  // atlas cannot draw.
   int missing_glyphs() const { return missing_glyphs_; }
+
+  // Embeds: hide the controls window and/or the panel tabs (one panel, minimal chrome).
+  void set_chrome(bool controls, bool tabs) {
+    show_controls_ = controls;
+    show_tabs_ = tabs;
+  }
+  // The height (framebuffer pixels) the layout would like: the controls' content, and a
+  // 16:10 figure area at the current width. Embeds tell their host page (auto-height).
+  float preferred_height() const { return preferred_height_; }
 
  private:
   void rebuild_fonts();
@@ -68,6 +78,9 @@ class App {
   bool fonts_dirty_ = true;
   std::uint64_t glyphs_checked_revision_ = ~0ull;
   int missing_glyphs_ = 0;
+  UiLanguage glyphs_checked_language_ = UiLanguage::English;
+  bool show_controls_ = true, show_tabs_ = true;
+  float preferred_height_ = 0.0f;
   std::uint64_t frames_drawn_ = 0;
 };
 

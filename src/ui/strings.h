@@ -410,7 +410,71 @@ namespace attn::ui {
     "例题") \
   X(walk_hint, \
     "Two tokens, d_k = 2 (the tutorial's example). Edit Q, K or V and follow each step: scores, scaling by 1/sqrt(2), softmax per row, weighted values.", \
-    "两个词元，d_k = 2（教程中的例子）。编辑 Q、K 或 V，逐步查看：分数、除以 sqrt(2)、逐行 softmax、加权求值。")
+    "两个词元，d_k = 2（教程中的例子）。编辑 Q、K 或 V，逐步查看：分数、除以 sqrt(2)、逐行 softmax、加权求值。") \
+  /* course pages: figure text alternatives (ARIA) and the page's own buttons */ \
+  X(aria_attends, \
+    "Head %d: query '%s' attends most to '%s' (%.2f).", \
+    "第 %d 个头：查询“%s”最关注“%s”（%.2f）。") \
+  X(aria_no_query, \
+    "Head %d: %d tokens; no query selected (use the arrow keys or tap a row).", \
+    "第 %d 个头：%d 个词元；未选择查询（用方向键或点按一行）。") \
+  X(aria_compare, \
+    "Query '%s': side A attends most to '%s' (%.2f), side B to '%s' (%.2f).", \
+    "查询“%s”：A 侧最关注“%s”（%.2f），B 侧最关注“%s”（%.2f）。") \
+  X(aria_dot, \
+    "q . k = %.2f with cos = %.2f; the long key gives q . k = %.2f with cos = %.2f.", \
+    "q . k = %.2f，cos = %.2f；长键给出 q . k = %.2f，cos = %.2f。") \
+  X(aria_variance, \
+    "At d_k = %d the variance of q . k is %.1f; divided by sqrt(d_k) it is %.2f.", \
+    "当 d_k = %d 时，q . k 的方差为 %.1f；除以 sqrt(d_k) 后为 %.2f。") \
+  X(aria_saturation, \
+    "Largest weight of the example row at d_k = 4, 64, 512: %.2f, %.2f, %.2f.", \
+    "示例行在 d_k = 4、64、512 时的最大权重：%.2f、%.2f、%.2f。") \
+  X(aria_softmax, \
+    "Softmax of %d scores: the largest weight is %.2f, at position %d.", \
+    "%d 个分数的 softmax：最大权重为 %.2f，位于第 %d 个。") \
+  X(aria_stability, \
+    "float32: naive %s, stable %s; float16: naive %s, stable %s.", \
+    "float32：朴素 %s，稳定 %s；float16：朴素 %s，稳定 %s。") \
+  X(aria_walkthrough, \
+    "Worked example output: token 1 = (%.2f, %.2f), token 2 = (%.2f, %.2f).", \
+    "例题输出：词元 1 = (%.2f, %.2f)，词元 2 = (%.2f, %.2f)。") \
+  X(aria_error, \
+    "No figure: %s", \
+    "没有图：%s") \
+  X(web_copy_link, \
+    "Copy link", \
+    "复制链接") \
+  X(web_link_copied, \
+    "Link copied.", \
+    "链接已复制。") \
+  X(web_embed, \
+    "Embed", \
+    "嵌入") \
+  X(web_embed_hint, \
+    "Paste this into your page to show the current panel in this state:", \
+    "把下面的代码粘贴到你的网页中，即可按当前状态显示当前面板：") \
+  X(web_save_session, \
+    "Save", \
+    "保存") \
+  X(web_load_session, \
+    "Load", \
+    "载入") \
+  X(web_language, \
+    "Language", \
+    "语言") \
+  X(web_present, \
+    "Present", \
+    "演示") \
+  X(web_sentence, \
+    "Sentence", \
+    "句子") \
+  X(web_session_bad, \
+    "The stored session was ignored: %s", \
+    "已忽略保存的会话：%s") \
+  X(web_file_bad, \
+    "The file was not loaded: %s", \
+    "文件未载入：%s")
 
 enum class S {
 #define ATTNLAB_UI_STRING_ID(id, en, zh) id,

@@ -12,12 +12,14 @@ const ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic',
 ];
 
-// Opens a browser with a fresh profile. `extraArgs` e.g. ['--disable-webgl2'].
-export async function openBrowser({ extraArgs = [], deviceScaleFactor = 1, viewport = { width: 1280, height: 800 } } = {}) {
+// Opens a browser with a fresh profile. `extraArgs` e.g. ['--disable-webgl2']; `contextOptions`
+// e.g. { hasTouch: true, locale: 'zh-CN' }.
+export async function openBrowser({ extraArgs = [], deviceScaleFactor = 1, viewport = { width: 1280, height: 800 },
+  contextOptions = {} } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium', headless: true, args: [...ARGS, ...extraArgs],
-    viewport, deviceScaleFactor,
+    viewport, deviceScaleFactor, ...contextOptions,
   });
   return {
     context,

@@ -1,0 +1,356 @@
+// The lab as a JavaScript module for host pages and embeds.
+//
+//   import { createLab } from './api.mjs';
+//   const lab = await createLab(document.getElementById('figure'), { state: { panel: 'token', cursor: 2 } });
+//   lab.getState();                      // the state object (README, "State")
+//   await lab.setState({ cursor: 3 });   // resolves once drawn; rejects with the reason if refused
+//   lab.on('cursor', ({ cursor, token }) => ...);
+//
+// Options: state (a settings object) or fragment (a link's '#v=2&...'), controls / tabs
+// (false hides the controls window / the panel tabs), releaseOffscreen (give up the WebGL
+// context while the lab is scrolled out of view, and come back when it returns). The app's files
+// are found beside this module (loader.mjs).
+//
+// makeHandle() is the handle itself over a running module; web/app.js uses it for the
+// full page's window.attnlab. Every value goes through the app's C++ validation.
+import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
+
+export const MESSAGE_VERSION = 1;
+
+function nextFrame() {
+  return new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+// ---- the handle -------------------------------------------------------------------------
+
+// `source`: { module() -> the running Emscripten module or null, canvas(),
+//             revive() -> promise (bring a released lab back), frames() -> frames before this module,
+//             visible() -> false when known to be off-screen (optional) }
+export function makeHandle(source) {
+  const listeners = new Map();  // event -> Set of functions
+  let snapshot = null;  // the state while the module is released
+  let last = {};
+  const live = () => source.module();
+
+  // Waits until the lab has drawn a frame after `target`. Browsers give no animation frames
+  // to hidden documents and off-screen cross-origin frames: there the change is computed
+  // already (the app computes on setState) and drawing waits until the lab is seen.
+  const frameAfter = async (target) => {
+    while (live() && live().framesDrawn() <= target && !document.hidden && source.visible?.() !== false)
+      await Promise.race([nextFrame(), new Promise((resolve) => setTimeout(resolve, 100))]);
+  };
+  const emit = (event, value) => {
+    for (const fn of listeners.get(event) ?? []) {
+      try { fn(value); } catch (error) { console.error(error); }
+    }
+  };
+
+  const handle = {
+    getState: () => (live() ? JSON.parse(live().getStateJson()) : snapshot),
+    setState: async (patch) => {
+      if (!live()) await source.revive();
+      const module = live();
+      const error = module.setStateJson(JSON.stringify(patch ?? {}));
+      if (error) throw new Error(error);
+      // The next frame recomputes and draws; wait for the one after it to be safe.
+      await frameAfter(module.framesDrawn() + 1);
+      handle.poll();
+      return handle.getState();
+    },
+    getMatrix: (name, head = 0) => live()?.getMatrix(String(name), head | 0) ?? null,
+    layout: () => {
+      const l = live().layout();
+      const rect = source.canvas().getBoundingClientRect();
+      const sx = rect.width / Math.max(1, l.framebufferWidth);
+      const sy = rect.height / Math.max(1, l.framebufferHeight);
+      const heatmaps = {};
+      for (const [id, h] of Object.entries(l.heatmaps)) {
+        heatmaps[id] = { ...h, x: rect.left + h.x * sx, y: rect.top + h.y * sy, w: h.w * sx, h: h.h * sy };
+      }
+      return {
+        heatmaps, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
+        framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
+        devicePixelRatio: window.devicePixelRatio,
+      };
+    },
+    framesDrawn: () => source.frames() + (live() ? live().framesDrawn() : 0),
+    frameMs: () => live()?.frameMs() ?? 0,
+    // Links and sessions: the settings as a URL fragment / JSON, and loading them back
+    // (a bad link gives the defaults and a notice; a bad session changes nothing).
+    link: () => live()?.fragment() ?? '',
+    loadLink: (fragment) => live().loadFragment(String(fragment)),
+    session: () => (live() ? JSON.parse(live().settingsJson()) : snapshot),
+    loadSession: (text) => live().loadSettings(String(text)),
+    describe: () => live()?.describe() ?? last.text ?? '',
+    schema: () => JSON.parse(live().schema()),
+    uiString: (name) => live()?.uiString(String(name)) ?? '',
+    // The height the layout asks for, in CSS pixels (embeds tell their host).
+    preferredHeight: () => {
+      if (live()) last.height = live().preferredHeight() / window.devicePixelRatio;
+      return last.height ?? 0;
+    },
+    // A postMessage message parsed and checked by the app (src/app/messages.h).
+    parseMessage: async (text) => {
+      if (!live()) await source.revive();
+      return JSON.parse(live().parseMessage(String(text)));
+    },
+    on(event, fn) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event).add(fn);
+      return () => listeners.get(event).delete(fn);
+    },
+    // Compares what the page shows with what it showed, and tells listeners:
+    // 'cursor' {cursor, token}, 'change' (the link), 'describe' (the figure's text).
+    // The cursor is read every frame (one integer); the link and the text only when the
+    // cursor moved, after setState, or every few frames (full = true).
+    poll(full = true) {
+      const module = live();
+      if (!module) return;
+      const cursor = module.cursor();
+      if (cursor !== last.cursor) {
+        last.cursor = cursor;
+        full = true;
+        emit('cursor', { cursor, token: module.cursorToken() });
+      }
+      if (!full) return;
+      const link = module.fragment();
+      if (link !== last.link) {
+        last.link = link;
+        emit('change', link);
+      }
+      const text = module.describe();
+      if (text !== last.text) {
+        last.text = text;
+        emit('describe', text);
+      }
+    },
+    // Used by createLab when the module goes away and comes back.
+    release() {
+      snapshot = JSON.parse(live().getStateJson());
+    },
+  };
+  (async () => {
+    for (let frame = 0; ; frame++) {
+      await nextFrame();
+      handle.poll(frame % 12 === 0);
+    }
+  })();
+  return handle;
+}
+
+// ---- touch ---------------------------------------------------------------------------------
+
+// Touch as the app's mouse: Emscripten's GLFW turns a touch into a button press without
+// moving its pointer (it reads positions only from mouse events), so a tap would click
+// wherever the mouse last was. Registered before the app starts, this replaces GLFW's touch
+// handling: the first finger moves the pointer, presses and releases; the pointer stays
+// where the finger lifted, so a tap shows what hovering shows (a cell's derivation) and
+// selects what a click selects. preventDefault keeps the browser from adding its own
+// mouse events after the tap.
+export function bridgeTouch(canvas) {
+  const mouse = (type, touch) => canvas.dispatchEvent(new MouseEvent(type, {
+    bubbles: true, cancelable: true, clientX: touch.clientX, clientY: touch.clientY, button: 0, buttons: type === 'mouseup' ? 0 : 1,
+  }));
+  let finger = null;
+  const handlers = {
+    touchstart(event) {
+      if (finger !== null) return;
+      const t = event.changedTouches[0];
+      finger = t.identifier;
+      canvas.focus();
+      mouse('mousemove', t);
+      mouse('mousedown', t);
+    },
+    touchmove(event) {
+      const t = [...event.changedTouches].find((x) => x.identifier === finger);
+      if (t) mouse('mousemove', t);
+    },
+    touchend(event) {
+      const t = [...event.changedTouches].find((x) => x.identifier === finger);
+      if (!t) return;
+      finger = null;
+      mouse('mouseup', t);
+    },
+  };
+  handlers.touchcancel = handlers.touchend;
+  for (const [type, fn] of Object.entries(handlers)) {
+    canvas.addEventListener(type, (event) => {
+      event.stopImmediatePropagation();  // GLFW's own touch listener comes after this one
+      event.preventDefault();
+      fn(event);
+    }, { capture: true, passive: false });
+  }
+}
+
+// ---- loading the app ----------------------------------------------------------------------
+
+// One compiled module per build, shared by every lab of the page. Which build (with or
+// without WebAssembly SIMD) and the files' published names are loader.mjs's business.
+let compiled = null;
+
+async function compileApp() {
+  if (!compiled) {
+    compiled = (async () => {
+      const build = chooseBuild();
+      const [bytes, factory] = await Promise.all([loadAsset(BUILDS[build].wasm), loadAppFactory(build)]);
+      return { wasm: await WebAssembly.compile(bytes), factory, build };
+    })();
+  }
+  return compiled;
+}
+
+async function startModule(canvas) {
+  const { wasm, factory } = await compileApp();
+  let fatal = null;
+  const module = await factory({
+    canvas,
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
+      return {};
+    },
+    onFatal: (message) => { fatal = message; },
+    print: (text) => console.log(text),
+    printErr: (text) => console.warn(text),
+  });
+  if (fatal) throw new Error(fatal);
+  return module;
+}
+
+// ---- createLab ----------------------------------------------------------------------------
+
+// The canvas's size comes from a style sheet: Emscripten removes inline width and height
+// from the canvas whenever it sets the backing store. A constructed sheet needs no inline
+// <style> (a Content-Security-Policy may forbid those).
+function addCanvasStyle() {
+  const rule = '.attnlab-canvas{display:block;width:100%;height:100%;outline:none;touch-action:none}';
+  if (document.attnlabStyled) return;
+  document.attnlabStyled = true;
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(rule);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
+export async function createLab(container, options = {}) {
+  if (!(container instanceof Element)) throw new TypeError('createLab needs a container element');
+  addCanvasStyle();
+  const root = document.createElement('div');
+  root.className = 'attnlab-lab';
+  root.style.cssText = 'position:relative;width:100%;height:100%;min-height:8em';
+  const live = document.createElement('div');  // the figure's text, read by screen readers
+  live.className = 'attnlab-figure-text';
+  live.setAttribute('aria-live', 'polite');
+  live.style.cssText = 'position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap';
+  root.append(live);
+  container.append(root);
+
+  // visible: undefined until the first IntersectionObserver report, then true or false.
+  let module = null, canvas = null, framesBefore = 0, reviving = null, visible, startError = '';
+  const newCanvas = () => {
+    canvas = document.createElement('canvas');
+    canvas.tabIndex = 0;  // keyboard operable; focus comes only from a click or Tab, never from us
+    canvas.setAttribute('aria-label', options.label ?? 'Attention Lab figure');
+    canvas.className = 'attnlab-canvas';
+    canvas.addEventListener('mousedown', () => canvas.focus());
+    bridgeTouch(canvas);
+    root.prepend(canvas);
+  };
+  const chrome = () => module.setChrome(options.controls !== false, options.tabs !== false);
+
+  const handle = makeHandle({
+    module: () => module,
+    canvas: () => canvas,
+    frames: () => framesBefore,
+    revive: () => resume(),
+    visible: () => visible,
+  });
+  handle.on('describe', (text) => { live.textContent = text; });
+
+  async function resume() {
+    if (module) return;
+    if (reviving) return reviving;
+    reviving = (async () => {
+      try {
+        newCanvas();
+        const m = await startModule(canvas);
+        const saved = handle.getState();  // null on the first start
+        if (saved) {
+          const error = m.loadSettings(JSON.stringify(saved));
+          if (error) console.warn(`state not restored: ${error}`);
+        } else {
+          if (options.fragment) handle.notice = m.loadFragment(String(options.fragment)) || '';
+          if (options.state) startError = m.setStateJson(JSON.stringify(options.state));
+        }
+        module = m;
+        chrome();
+        giveFont();
+        handle.suspended = false;
+      } finally {
+        reviving = null;
+      }
+    })();
+    return reviving;
+  }
+
+  // Gives the WebGL context back at once (browsers cap live contexts, ~16 in Chromium).
+  function suspend() {
+    if (!module || reviving) return;
+    handle.release();
+    framesBefore += module.framesDrawn();
+    module.stop();
+    canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
+    canvas.remove();
+    module = null;
+    canvas = null;
+    handle.suspended = true;
+  }
+
+  // CJK glyphs come from a font of their own, fetched only when the text or the language
+  // needs it, and given again to a lab that comes back.
+  let cjk = null;
+  handle.loadCjkFontIfNeeded = async () => {
+    const s = handle.session();
+    if (cjk || !s || !(s.language === 'zh' || /[^\u0000-\u00ff]/.test(s.sentence))) return;
+    cjk = loadAsset('fonts/cjk.ttf');
+    try {
+      const bytes = await cjk;
+      module?.loadCjkFont(bytes);
+      handle.cjkFontLoaded = true;
+    } catch (error) {
+      console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
+    }
+  };
+  const giveFont = () => cjk?.then((bytes) => module?.loadCjkFont(bytes), () => {});
+
+  // Off-screen labs are released at once, and labs that start off-screen never hold a
+  // context until they are seen (a page of 20 figures stays within the browser's limit).
+  if (options.releaseOffscreen) {
+    const observer = new IntersectionObserver((entries) => {
+      visible = entries[entries.length - 1].isIntersecting;
+      if (visible) resume();
+      else if (reviving) reviving.then(() => { if (!visible) suspend(); });
+      else suspend();
+    });
+    observer.observe(root);
+    // setState on a released lab brings it back for the change; let it go again if unseen.
+    const setState = handle.setState;
+    handle.setState = async (patch) => {
+      const state = await setState(patch);
+      if (visible === false) suspend();
+      return state;
+    };
+  } else {
+    visible = true;
+  }
+
+  await resume();
+  if (startError) throw new Error(startError);
+  handle.poll();
+  if (visible === false) suspend();
+  // After a message on a released lab: let it go again if it is still out of view.
+  handle.settle = () => {
+    if (options.releaseOffscreen && visible === false) suspend();
+  };
+  handle.element = root;
+  handle.canvas = () => canvas;
+  return handle;
+}

@@ -1,0 +1,154 @@
+// The full page's own tools around the lab (web/index.html): the state in the URL hash,
+// "Copy link", the embed snippet, saving and loading a session file, the UI language,
+// the last session restored after a reload, and the figure's text in an ARIA live region.
+//
+// Start-up order: a link's hash wins; else the session stored by this browser; else the
+// defaults in the browser's language; ?lang=zh or ?lang=en overrides the language. A bad hash or a bad stored
+// session leaves the defaults and says why in the notice.
+
+const SESSION_KEY = 'attnlab.session';
+
+const $ = (id) => document.getElementById(id);
+
+function button(id, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.id = id;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function storage() {
+  try {
+    return window.localStorage;  // null or throwing in some sandboxed iframes and private modes
+  } catch {
+    return null;
+  }
+}
+
+// The iframe a course author pastes: this state on one panel, sized by the host's width,
+// growing to the height the lab asks for.
+export function embedSnippet(pageUrl, fragment) {
+  const src = new URL('embed.html', pageUrl);
+  src.hash = fragment;
+  return `<iframe src="${src.href}" title="Attention Lab" loading="lazy" style="width:100%;height:420px;border:0"></iframe>\n` +
+    '<script>addEventListener("message",function(e){var d=e.data;if(!d||d.attnlab!==1||d.event!=="height")return;' +
+    'document.querySelectorAll("iframe").forEach(function(f){if(f.contentWindow===e.source)f.style.height=d.height+"px";});});</script>';
+}
+
+export function wirePage(handle) {
+  const notice = $('notice');
+  const say = (text) => { notice.textContent = text; };  // text, never HTML
+  const tools = $('page-tools');
+  const figureText = $('figure-text');
+  const linkField = document.createElement('input');
+  linkField.id = 'link-field';
+  linkField.readOnly = true;
+  linkField.hidden = true;
+  const snippet = document.createElement('textarea');
+  snippet.id = 'embed-snippet';
+  snippet.readOnly = true;
+  snippet.rows = 4;
+  snippet.hidden = true;
+  const fileInput = document.createElement('input');
+  fileInput.type = 'file';
+  fileInput.accept = '.json,application/json';
+  fileInput.hidden = true;
+  const language = document.createElement('select');
+  language.id = 'language';
+  for (const [value, label] of [['en', 'English'], ['zh', '中文']]) language.add(new Option(label, value));
+
+  // 1 the starting state
+  const params = new URLSearchParams(location.search);
+  const store = storage();
+  if (location.hash.length > 1) {
+    const error = handle.loadLink(location.hash);
+    if (error) say(handle.getState().notice ?? error);
+  } else if (store?.getItem(SESSION_KEY)) {
+    const error = handle.loadSession(store.getItem(SESSION_KEY));
+    if (error) {
+      say(handle.uiString('web_session_bad').replace('%s', error));
+      store.removeItem(SESSION_KEY);
+    }
+  } else if (navigator.language.toLowerCase().startsWith('zh')) {
+    handle.setState({ language: 'zh' }).catch(() => {});
+  }
+  // An explicit ?lang= wins over the link and the stored session.
+  const lang = params.get('lang');
+  if (lang === 'zh' || lang === 'en') handle.setState({ language: lang }).catch(() => {});
+
+  // 2 the buttons (labels from the app's string table, in the chosen language)
+  const copy = button('copy-link', async () => {
+    linkField.value = location.href;
+    linkField.hidden = false;
+    linkField.select();
+    try {
+      await navigator.clipboard.writeText(location.href);
+      say(handle.uiString('web_link_copied'));
+    } catch {
+      // No clipboard (permissions, sandboxed frames): the selected field lets the user copy.
+    }
+  });
+  const embed = button('embed-button', () => {
+    snippet.value = embedSnippet(location.href, handle.link());
+    snippet.hidden = !snippet.hidden;
+    if (!snippet.hidden) snippet.select();
+  });
+  const save = button('save-session', () => {
+    const blob = new Blob([JSON.stringify(handle.session(), null, 2)], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = 'attention-lab-session.json';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  const load = button('load-session', () => fileInput.click());
+  fileInput.addEventListener('change', async () => {
+    const file = fileInput.files[0];
+    fileInput.value = '';
+    if (!file) return;
+    const error = file.size > (2 << 20) ? 'the file is larger than 2 MB' : handle.loadSession(await file.text());
+    say(error ? handle.uiString('web_file_bad').replace('%s', error) : '');
+  });
+  language.addEventListener('change', () => handle.setState({ language: language.value }).catch((e) => say(e.message)));
+  const languageLabel = document.createElement('label');
+  languageLabel.htmlFor = 'language';
+  tools.append(copy, embed, save, load, languageLabel, language, fileInput);
+  $('toolbar').after(linkField, snippet);
+
+  const relabel = () => {
+    const state = handle.getState();
+    language.value = state.language;
+    document.documentElement.lang = state.language === 'zh' ? 'zh-Hans' : 'en';
+    copy.textContent = handle.uiString('web_copy_link');
+    embed.textContent = handle.uiString('web_embed');
+    save.textContent = handle.uiString('web_save_session');
+    load.textContent = handle.uiString('web_load_session');
+    languageLabel.textContent = handle.uiString('web_language');
+    $('present').textContent = handle.uiString('web_present');
+    $('sentence-label').textContent = handle.uiString('web_sentence');
+  };
+
+  // 3 keep the hash, the stored session and the labels current
+  let shownLanguage = null;
+  let saveTimer = 0;
+  handle.on('change', (link) => {
+    history.replaceState(null, '', '#' + link);
+    if (!snippet.hidden) snippet.value = embedSnippet(location.href, link);
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => store?.setItem(SESSION_KEY, JSON.stringify(handle.session())), 300);
+    const lang = handle.getState().language;
+    if (lang !== shownLanguage) {
+      shownLanguage = lang;
+      relabel();
+    }
+  });
+  window.addEventListener('hashchange', () => {
+    if (location.hash.slice(1) === handle.link()) return;
+    const error = handle.loadLink(location.hash);
+    say(error ? handle.getState().notice ?? error : '');
+  });
+  handle.on('describe', (text) => { figureText.textContent = text; });
+  relabel();
+  handle.poll();
+}
