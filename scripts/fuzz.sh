@@ -33,7 +33,7 @@ for t in $targets; do
   "build/asan/fuzz_$t" -max_total_time="$seconds" -print_final_stats=1 -timeout=20 \
     -artifact_prefix="build/fuzz-artifacts/$t-" "$corpus_root/$t" "tests/fuzz/corpus/$t" \
     >"build/fuzz-artifacts/$t.log" 2>&1 || rc=$?
-  grep -E '^(#[0-9]+ +(DONE|INITED)|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' "build/fuzz-artifacts/$t.log" || true
+  grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|Done [0-9]+ runs|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' "build/fuzz-artifacts/$t.log" || true
   if [ $rc -ne 0 ]; then echo "fuzz $t: CRASH (see build/fuzz-artifacts/$t.log)"; status=1; fi
 done
 exit $status
