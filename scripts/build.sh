@@ -3,6 +3,8 @@
 # Configures a build folder only the first time; later runs are incremental.
 #   build/native/   attnlab (desktop), attnlab-cli, attnlab_tests
 #   build/web/      attnlab_tests.js (Catch2 under Node); build/web/dist/ the static site
+#   build/asan/     (`asan`) attnlab_tests, attnlab-cli and the libFuzzer targets fuzz_*
+#                   under AddressSanitizer + UBSan, built with Debian's clang; no GUI
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -26,9 +28,20 @@ build_web() {
   cmake --build build/web -j "$jobs"
 }
 
+# The sanitizer folder (cmake/targets/sanitize.cmake): the core, the app state, the tests,
+# the CLI and the fuzz targets with -fsanitize=address,undefined at -O1, built by clang
+# (libFuzzer). The GUI is not built there.
+build_asan() {
+  if [ ! -f build/asan/build.ninja ]; then
+    CC=clang CXX=clang++ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON
+  fi
+  cmake --build build/asan -j "$jobs" --target attnlab_fuzzers attnlab_tests attnlab-cli
+}
+
 case "${1:-all}" in
   native) build_native ;;
   web) build_web ;;
+  asan) build_asan ;;
   all) build_native; build_web ;;
-  *) echo "usage: scripts/build.sh [native|web]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [native|web|asan]" >&2; exit 2 ;;
 esac

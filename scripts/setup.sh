@@ -3,8 +3,9 @@
 # Idempotent: each step checks first and does nothing when its result is already there.
 #   scripts/setup.sh            build + test dependencies
 # What it installs:
-#   apt   emscripten toolchain, Eigen, GLFW, Catch2 v2, nlohmann-json, Chromium, Xvfb,
-#         ImageMagick, wabt, Debian's torch/numpy (reference numbers), a CJK font
+#   apt   emscripten toolchain, clang with its sanitizer and libFuzzer runtimes (build/asan),
+#         Eigen, GLFW, Catch2 v2, nlohmann-json, Chromium, Xvfb, ImageMagick, wabt,
+#         Debian's torch/numpy (reference numbers), a CJK font
 #   src   Dear ImGui 1.86 from Debian's source package, unpacked into build-deps/ (git-ignored)
 #   npm   playwright-core (drives Debian's Chromium; never downloads a browser)
 set -euo pipefail
@@ -17,6 +18,7 @@ sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_pkgs=(
   cmake ninja-build g++ pkg-config
+  clang libclang-rt-dev
   emscripten binaryen wabt
   libeigen3-dev libglfw3-dev catch2 nlohmann-json3-dev
   chromium xvfb xauth imagemagick

@@ -4,6 +4,10 @@
 #   2 wasm     the same Catch2 tests compiled to WebAssembly, via ctest under Node (build/web)
 #   3 node     Node tests of the ES module, the CLI, the shipped .wasm, the desktop app (xvfb)
 #   4 browser  end-to-end tests of the page in headless Chromium (playwright-core)
+#   5 asan     the native Catch2 tests under AddressSanitizer + UBSan (build/asan, clang)
+#   6 fuzz     each libFuzzer target of tests/fuzz (build/asan): its corpus, then a fixed
+#              number of runs from a fixed seed (deterministic; a crash or a broken
+#              invariant fails it, one test per target)
 # The last line is "N passed, N failed" over all suites; the exit code is 0 only if
 # nothing failed. Screenshots land in build/test-artifacts/.
 set -uo pipefail
@@ -61,6 +65,31 @@ count_node "$logs/node.log"
 echo "== 4 browser tests (headless Chromium)"
 node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
+
+echo "== build asan (clang: AddressSanitizer + UBSan, libFuzzer)"
+if bash scripts/build.sh asan; then
+  echo "== 5 native Catch2 tests under AddressSanitizer + UBSan"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build/asan --output-on-failure -j "$(nproc)" 2>&1 | tee "$logs/asan.log"
+  count_ctest "$logs/asan.log"
+
+  echo "== 6 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
+  fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
+  for dir in tests/fuzz/corpus/*/; do
+    t=$(basename "$dir")
+    # New inputs go to a scratch folder (listed first), never into the committed corpus.
+    rm -rf "build/fuzz-run/$t" && mkdir -p "build/fuzz-run/$t"
+    if "build/asan/fuzz_$t" -runs="$fuzz_runs" -seed=1 -timeout=60 -artifact_prefix="build/fuzz-run/$t-" \
+        "build/fuzz-run/$t" "$dir" >"$logs/fuzz-$t.log" 2>&1; then
+      echo "fuzz $t: ok ($(grep -Eo '^Done [0-9]+ runs' "$logs/fuzz-$t.log" | grep -Eo '[0-9]+') runs)"
+      passed=$((passed + 1))
+    else
+      echo "fuzz $t: FAILED"; tail -n 40 "$logs/fuzz-$t.log"; failed=$((failed + 1))
+    fi
+  done
+else
+  echo "asan build failed"; failed=$((failed + 1))
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

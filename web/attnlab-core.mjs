@@ -16,7 +16,7 @@
 //   nq*nk is capped at 2^24.
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // randomNormal({seed, rows, cols}) -> Float32Array of N(0, 1) draws from the project's
-//   generator: the same numbers the desktop build draws for that seed.
+//   generator: the same numbers the desktop build draws for that seed; rows*cols <= 2^26.
 // tokenize(text) -> [{text, start, end, kind}]: words and punctuation for alphabetic
 //   scripts, one token per CJK character, one per emoji sequence; start/end are UTF-8 byte
 //   offsets; kind is "word", "number", "punctuation", "cjk", "emoji" or "other".
@@ -27,6 +27,7 @@
 //   {output: Float32Array (nq*dModel), weights: [Float32Array (nq*nq) per head]}.
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
+//   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
 import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
@@ -93,6 +94,9 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       checkDim('nq', nq); checkDim('dModel', dModel); checkDim('heads', heads);
       checkArray('x', x, nq * dModel);
       for (const [name, w] of [['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkArray(name, w, dModel * dModel);
+      // One nq x nq weight matrix per head: the same 2^24 cap as attention() with weights.
+      if (nq * nq * heads > 1 << 24)
+        throw new RangeError(`nq*nq*heads = ${nq * nq * heads} is over 2^24 weights: use multiHeadAttentionOutput`);
       const result = wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal });
       if (result.error) throw new RangeError(result.error);
       return result;
@@ -100,6 +104,8 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     randomNormal({ seed, rows, cols } = {}) {
       if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number >= 0');
       checkDim('rows', rows); checkDim('cols', cols);
+      // Each dimension may be up to 2^20, but not both: the draws are one allocation.
+      if (rows * cols > 1 << 26) throw new RangeError(`rows*cols = ${rows * cols} is over 2^26 numbers`);
       return wasm.randomNormal(seed, rows, cols);
     },
   };

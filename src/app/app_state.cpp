@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace attn {
 
@@ -239,12 +240,23 @@ json math_to_json(const MathSettings& m) {
 
 std::string quoted(const std::string& key) { return "'" + key + "'"; }
 
+// True when d lies in [lo, hi], or rounds to a float in [float(lo), float(hi)]: settings are
+// floats, and the state writes a float bound such as 0.01f or -1e30f as the double it is
+// (0.0099999998, -1.00000002e30), which must read back. Never casts a double beyond float's
+// range (that cast is undefined).
+bool within_as_float(double d, double lo, double hi) {
+  if (d >= lo && d <= hi) return true;
+  if (!(std::fabs(d) <= static_cast<double>(std::numeric_limits<float>::max()))) return false;
+  const float f = static_cast<float>(d);
+  return f >= static_cast<float>(lo) && f <= static_cast<float>(hi);
+}
+
 Status read_number(const json& j, const std::string& key, double lo, double hi, double& out) {
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
   if (!v.is_number()) return Status::error(quoted(key) + " must be a number");
   const double d = v.get<double>();
-  if (!(d >= lo && d <= hi))
+  if (!within_as_float(d, lo, hi))
     return Status::error(quoted(key) + " must be between " + json(lo).dump() + " and " + json(hi).dump());
   out = d;
   return Status::success();
@@ -347,7 +359,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& where) {
     const json& v = j["maskFill"];
     if (v == "-inf") {
       m.fill = MaskFill::NegInfinity;
-    } else if (v.is_number() && v.get<double>() <= 0.0 && v.get<double>() >= -1e30) {
+    } else if (v.is_number() && within_as_float(v.get<double>(), -1e30, 0.0)) {
       m.fill = MaskFill::Finite;
       m.finite_fill = v.get<float>();
     } else {
@@ -469,6 +481,9 @@ std::string state_to_json(const AppState& state) {
 }
 
 Status apply_state_json(AppState& state, const std::string& json_text) {
+  if (json_text.size() > static_cast<size_t>(kMaxStateBytes))
+    return Status::error("the state is " + std::to_string(json_text.size()) + " bytes; at most " +
+                         std::to_string(kMaxStateBytes) + " are read");
   json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Status::error("state is not valid JSON");
   if (!j.is_object()) return Status::error("state must be a JSON object");

@@ -42,6 +42,7 @@ inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n di
 inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
 inline constexpr int kMaxDModel = 256;
 inline constexpr int kMaxHeads = 16;
+inline constexpr int kMaxStateBytes = 1 << 20;   // JSON text of a state or patch (every door)
 inline constexpr const char* kDefaultSentence = "The cat sat on the mat because it was tired.";
 
 // The mask as the user composes it (see core/masks.h for each pattern's definition).

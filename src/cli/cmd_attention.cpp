@@ -97,6 +97,9 @@ Status run_sdpa(const std::vector<std::string>& args) {
   if (n_q < 1 || n_k < 1 || d_k < 1 || d_v < 1) return Status::error("Q, K and V must not be empty");
   if (n_q * n_k > (1ll << 26)) return Status::error("n_q x n_k = " + std::to_string(n_q * n_k) + " is over the cap of 2^26 score entries");
   const std::int64_t batch = product(qa.shape, 0, rank - 2);
+  // scores.npy and weights.npy hold every batch entry: the cap is on their total, as for mha.
+  if (batch * n_q * n_k > (1ll << 26))
+    return Status::error("batch x n_q x n_k = " + std::to_string(batch * n_q * n_k) + " is over the cap of 2^26 weights");
 
   // The mask's last two dims are (n_q, n_k); leading dims are absent, 1 or the batch's.
   MaskArray mask;

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -131,6 +132,14 @@ int main(int argc, char** argv) {
   // The state file is checked before any window opens, so a bad file is a quick, clear error.
   std::string state_json;
   if (!state_path.empty()) {
+    // Not read at all when over the state's cap (a large file would only be refused after).
+    std::error_code size_error;
+    const std::uintmax_t bytes = std::filesystem::file_size(state_path, size_error);
+    if (!size_error && bytes > static_cast<std::uintmax_t>(attn::kMaxStateBytes)) {
+      std::fprintf(stderr, "attnlab: state file %s is %ju bytes; at most %d are read\n", state_path.c_str(), bytes,
+                   attn::kMaxStateBytes);
+      return 2;
+    }
     if (!read_file(state_path, state_json)) {
       std::fprintf(stderr, "attnlab: cannot read state file %s\n", state_path.c_str());
       return 2;

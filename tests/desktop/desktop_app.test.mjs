@@ -55,6 +55,11 @@ test('desktop app refuses a bad state file and unknown arguments', () => {
   r = spawnSync(app, ['--state', path.join(tmp, 'missing.json')], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /cannot read state file/);
+  const huge = path.join(tmp, 'huge.json');
+  fs.writeFileSync(huge, '{"sentence": "' + 'a '.repeat(1 << 20) + '"}');
+  r = spawnSync(app, ['--state', huge], { encoding: 'utf8' });
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /state file .*huge\.json is 2097168 bytes; at most 1048576 are read/);
   r = spawnSync(app, ['--frobnicate'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown argument '--frobnicate'/);
