@@ -6,6 +6,8 @@
 //                            rejected with the reason if the patch is refused (state kept)
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
+//   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
+import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
@@ -143,6 +145,7 @@ async function start() {
   await frameAfter(0);
   statusBox.hidden = true;
   bridgeSentenceField(handle);
+  setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   loadCjkFont(module);
   return handle;
 }

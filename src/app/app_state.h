@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/lab_state.h"
+#include "app/train_state.h"
 #include "core/pipeline.h"
 #include "core/tokenizer.h"
 
@@ -27,10 +28,12 @@ namespace attn {
 enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
+  Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough };
-inline constexpr int kPanelCount = 10;
+enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
+                   Training, ScalingRun };
+inline constexpr int kPanelCount = 12;
 enum class Theme { Dark, Light, HighContrast };
 
 inline constexpr int kStateVersion = 2;
@@ -89,7 +92,7 @@ struct Settings {
   bool same_scene(const Settings& o) const {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
            positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
-           (!compare || compare_math == o.compare_math);
+           (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer);
   }
 };
 
@@ -117,6 +120,7 @@ struct AppState {
   bool has_lab = false;
   LabResults lab;
   std::string notice;          // the last refused change, shown to the user
+  TrainState train;            // the training lab and the trained scene's model
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

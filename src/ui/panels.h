@@ -11,6 +11,7 @@ namespace attn::ui {
 // text field (IMEs, paste, mobile keyboards), so the panel only shows it.
 struct ControlsOptions {
   bool sentence_in_html_field = false;
+  bool model_files_in_page = false;  // the training panel's save/load are the page's buttons
 };
 
 void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options);
@@ -26,6 +27,10 @@ void draw_saturation_panel(AppState& state, UiContext& ctx);
 void draw_softmax_panel(AppState& state, UiContext& ctx);
 void draw_stability_panel(AppState& state, UiContext& ctx);
 void draw_walkthrough_panel(AppState& state, UiContext& ctx);
+
+// The training lab (ui/train_panels.cpp): each draws state.train's results.
+void draw_training_panel(AppState& state, UiContext& ctx);
+void draw_scaling_run_panel(AppState& state, UiContext& ctx);
 
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.

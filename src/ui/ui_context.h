@@ -48,6 +48,10 @@ struct UiContext {
   int framebuffer_w = 0, framebuffer_h = 0;
   float dpi_scale = 1.0f;
   double frame_ms = 0.0;  // CPU time of the last frame() (recompute + UI + GL calls)
+  // Training panel: on the desktop a path field saves and loads the run; the web page has
+  // its own download button and file picker instead.
+  bool model_files_on_disk = true;
+  std::string model_path = "run.attnmodel";
 };
 
 }  // namespace attn::ui
