@@ -7,11 +7,13 @@
 //   attnlab.getMatrix(name)  {rows, cols, data: Float32Array} of a current result
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
+//   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
 // Which build runs (with or without WebAssembly SIMD) and where its files come from is
 // loader.mjs's business.
 import { bridgeTouch, makeHandle } from './api.mjs';
 import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
 import { wirePage } from './page.mjs';
+import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
@@ -88,6 +90,7 @@ async function start() {
   statusBox.hidden = true;
   bridgeSentenceField(handle);
   wirePage(handle);
+  setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   loadCjkFont(module);
   return handle;
 }

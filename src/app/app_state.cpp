@@ -15,7 +15,7 @@ namespace attn {
 using json = nlohmann::json;
 
 const char* to_string(SceneSource s) {
-  return s == SceneSource::WorkedExample ? "worked-example" : "generated";
+  return s == SceneSource::WorkedExample ? "worked-example" : s == SceneSource::Trained ? "trained" : "generated";
 }
 
 const char* to_string(Panel p) {
@@ -34,6 +34,8 @@ const char* to_string(Panel p) {
     case Panel::Scoring: return "scoring";
     case Panel::Variants: return "variants";
     case Panel::CostChart: return "cost-chart";
+    case Panel::Training: return "training";
+    case Panel::ScalingRun: return "scaling-run";
   }
   return "pipeline";
 }
@@ -99,7 +101,9 @@ Settings clamped(Settings s, int n) {
   s.cursor = std::clamp(s.cursor, -1, std::max(0, n - 1));
   s.head = std::clamp(s.head, 0, s.heads - 1);
   s.diff_head = std::clamp(s.diff_head, 0, s.heads - 1);
-  s.layer = 0;  // generated and worked-example scenes have one layer
+  // Generated and worked-example scenes have one layer; the trained scene's model says how
+  // many it has (update_results clamps to it).
+  s.layer = s.source == SceneSource::Trained ? std::clamp(s.layer, 0, train::kMaxLayers - 1) : 0;
   if (!std::isfinite(s.ui_scale)) s.ui_scale = 1.0f;
   s.ui_scale = std::clamp(s.ui_scale, 0.5f, 4.0f);
   return s;
@@ -178,12 +182,35 @@ bool update_results(AppState& state) {
   }
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
   state.settings = clamped(state.settings, kMaxTokens);
+  if (state.settings.source == SceneSource::Trained) {
+    // The trained model fixes its architecture: d_model, heads and layers are its own.
+    if (!state.train.trained) {
+      state.settings.source = SceneSource::Generated;
+      state.notice = "the trained model is not loaded";
+    } else {
+      const train::ModelConfig& m = state.train.trained->model.model();
+      if (!state.has_results || state.computed_for.source != SceneSource::Trained) {
+        // Entering the scene: the explorer's math starts as the model's own (dot product,
+        // its scaling, causal), so the weights shown are the ones the model computes.
+        state.settings.math = MathSettings{};
+        state.settings.math.scale_kind = m.scale_scores ? ScaleKind::Default : ScaleKind::None;
+        state.settings.math.mask.causal = true;
+      }
+      state.settings.d_model = m.d_model;
+      state.settings.heads = m.heads;
+      state.settings.layer = std::min(state.settings.layer, m.layers - 1);
+      state.settings.head = std::min(state.settings.head, m.heads - 1);
+      state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
+    }
+  }
   const Settings& s = state.settings;
   if (state.has_results && s.same_scene(state.computed_for)) return false;
 
   Mat x;
   if (s.source == SceneSource::WorkedExample) {
     state.tokens = {"token 1", "token 2"};
+  } else if (s.source == SceneSource::Trained) {
+    state.tokens.assign(state.train.trained->tokens.size(), std::string());
   } else {
     const std::vector<Token> tokens = tokenize(s.sentence);
     state.tokens.clear();
@@ -201,6 +228,7 @@ bool update_results(AppState& state) {
       const WorkedExample ex = worked_example();
       return run_pipeline_qkv(ex.q, ex.k, ex.v, c);
     }
+    if (s.source == SceneSource::Trained) return trained_scene_trace(*state.train.trained, s.layer, c, state.tokens);
     if (n == 0) {
       PipelineTrace empty;
       empty.status = Status::error("type a sentence to see its attention");
@@ -475,6 +503,9 @@ std::string state_to_json(const AppState& state) {
   variants_to_json(state, variant_settings, variant_figures);
   j["variants"] = variant_settings;
   figures["variants"] = variant_figures;
+  j["training"] = training_settings_json(state.train);
+  j["scalingRun"] = scaling_settings_json(state.train);
+  figures["training"] = training_figures_json(state.train);
   j["figures"] = figures;
   if (!state.notice.empty()) j["notice"] = state.notice;
   return j.dump();
@@ -494,7 +525,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                                  "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
                                  "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                  "notice", "lab", "variants", "language"},
+                                 "notice", "lab", "variants", "language", "training", "scalingRun"},
                              "");
       !st.ok)
     return st;
@@ -504,7 +535,9 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     const json& v = j["source"];
     if (v == "generated") s.source = SceneSource::Generated;
     else if (v == "worked-example") s.source = SceneSource::WorkedExample;
-    else return Status::error("'source' must be \"generated\" or \"worked-example\"");
+    else if (v == "trained" && state.train.trained) s.source = SceneSource::Trained;
+    else if (v == "trained") return Status::error("the trained model is not loaded (yet)");
+    else return Status::error("'source' must be \"generated\", \"worked-example\" or \"trained\"");
   }
   if (j.contains("sentence")) {
     if (!j["sentence"].is_string()) return Status::error("'sentence' must be a string");
@@ -528,7 +561,9 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "scoring") s.panel = Panel::Scoring;
     else if (v == "variants") s.panel = Panel::Variants;
     else if (v == "cost-chart") s.panel = Panel::CostChart;
-    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart");
+    else if (v == "training") s.panel = Panel::Training;
+    else if (v == "scaling-run") s.panel = Panel::ScalingRun;
+    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart, training, scaling-run");
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
@@ -539,7 +574,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = read_int_into(j, "cursor", -1, kMaxTokens - 1, s.cursor); !st.ok) return st;
   if (Status st = read_int_into(j, "head", 0, kMaxHeads - 1, s.head); !st.ok) return st;
   if (Status st = read_int_into(j, "diffHead", 0, kMaxHeads - 1, s.diff_head); !st.ok) return st;
-  if (Status st = read_int_into(j, "layer", 0, 0, s.layer); !st.ok) return st;
+  if (Status st = read_int_into(j, "layer", 0, train::kMaxLayers - 1, s.layer); !st.ok) return st;
   if (Status st = read_math(j, s.math, ""); !st.ok) return st;
   if (j.contains("compare")) {
     const json& c = j["compare"];
@@ -617,7 +652,16 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = read_number(j, "uiScale", 0.5, 4.0, ui); !st.ok) return st;
   s.ui_scale = static_cast<float>(ui);
 
+  TrainSettings training = state.train.settings;
+  if (j.contains("training"))
+    if (Status st = read_training_json(j["training"], training); !st.ok) return st;
+  ScalingRunSettings scaling = state.train.scaling;
+  if (j.contains("scalingRun"))
+    if (Status st = read_scaling_json(j["scalingRun"], scaling); !st.ok) return st;
+
   state.settings = s;
+  state.train.settings = training;
+  state.train.scaling = scaling;
   state.notice.clear();
   return Status::success();
 }

@@ -15,6 +15,7 @@
 #include "app/lab_state.h"
 #include "app/mask_edit.h"
 #include "app/variants_state.h"
+#include "app/train_state.h"
 #include "core/pipeline.h"
 #include "core/tokenizer.h"
 
@@ -29,11 +30,12 @@ namespace attn {
 enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
+  Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
 };
 
 enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
-                   Mask, Scoring, Variants, CostChart };
-inline constexpr int kPanelCount = 14;
+                   Mask, Scoring, Variants, CostChart, Training, ScalingRun };
+inline constexpr int kPanelCount = 16;
 enum class Theme { Dark, Light, HighContrast };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
@@ -98,7 +100,7 @@ struct Settings {
   bool same_scene(const Settings& o) const {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
            positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
-           (!compare || compare_math == o.compare_math);
+           (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer);
   }
 };
 
@@ -129,6 +131,7 @@ struct AppState {
   EditHistory<MaskSettings> mask_history;  // undo/redo of side A's mask (the mask editor)
   VariantResults variants;     // the scoring and efficient-attention panels' figures
   CostChartRun cost_chart;     // the cost chart, measured a slice per frame
+  TrainState train;            // the training lab and the trained scene's model
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

@@ -12,7 +12,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
 #include <string>
+#include <vector>
 
 using emscripten::val;
 
@@ -151,6 +155,100 @@ void set_chrome(bool controls, bool tabs) {
   if (g_app) g_app->set_chrome(controls, tabs);
 }
 
+// ---- the training lab (web/train-ui.mjs) ----------------------------------------------------
+
+std::vector<std::uint8_t> bytes_of(const val& array) {
+  return emscripten::convertJSArrayToNumberVector<std::uint8_t>(array);
+}
+
+val uint8_copy(const std::vector<std::uint8_t>& bytes) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data()));
+}
+
+// "training" or "scaling": back to step 0, paused.
+std::string train_reset(const std::string& which) {
+  if (!g_app) return "the app is not running";
+  attn::TrainState& t = g_app->state().train;
+  attn::update_training(t);
+  if (which == "training") attn::train_reset(t);
+  else if (which == "scaling") attn::scaling_reset(t);
+  else return "trainReset takes \"training\" or \"scaling\"";
+  return "";
+}
+
+// The live run as a weight file (with the optimizer state).
+val train_save() {
+  if (!g_app) return val::null();
+  attn::update_training(g_app->state().train);
+  return uint8_copy(attn::train_save(g_app->state().train));
+}
+
+// Loads a weight file into the live run; "" or the reason (the run is then unchanged).
+// `held_out_json` (a JSON array of {step, accuracy, loss}, or "") restores a saved session's curve.
+std::string train_load(val bytes, const std::string& held_out_json) {
+  if (!g_app) return "the app is not running";
+  std::vector<attn::HeldOutPoint> held;
+  const nlohmann::json j = nlohmann::json::parse(held_out_json.empty() ? "[]" : held_out_json, nullptr, false);
+  // Built without exceptions: check every type before reading (json::value would throw).
+  const auto number = [](const nlohmann::json& p, const char* key) {
+    return p.contains(key) && p[key].is_number() ? p[key].get<double>() : -1.0;
+  };
+  if (j.is_array())
+    for (const nlohmann::json& p : j)
+      if (p.is_object() && number(p, "step") >= 0 && number(p, "accuracy") >= 0 && number(p, "loss") >= 0)
+        held.push_back({static_cast<std::int64_t>(number(p, "step")), static_cast<float>(number(p, "accuracy")),
+                        static_cast<float>(number(p, "loss"))});
+  const std::vector<std::uint8_t> data = bytes_of(bytes);
+  const attn::Status st = attn::train_load(g_app->state().train, data.data(), data.size(), held.empty() ? nullptr : &held);
+  return st.ok ? "" : st.message;
+}
+
+// The held-out curve, for the page's saved session.
+std::string train_held_out_json() {
+  if (!g_app) return "[]";
+  nlohmann::json a = nlohmann::json::array();
+  for (const attn::HeldOutPoint& p : g_app->state().train.run.held_out)
+    a.push_back({{"step", p.step}, {"accuracy", p.accuracy}, {"loss", p.loss}});
+  return a.dump();
+}
+
+double train_revision() { return g_app ? static_cast<double>(g_app->state().train.run.revision) : 0.0; }
+
+// Per-step loss and batch accuracy of the live run; "scaled"/"unscaled" loss of the experiment.
+val train_curves() {
+  val out = val::object();
+  if (!g_app) return out;
+  const attn::TrainState& t = g_app->state().train;
+  const auto put = [&](const char* name, const std::vector<float>& v) { out.set(name, attn::bindings::float32_copy(v.data(), v.size())); };
+  put("loss", t.run.trainer.loss_history());
+  put("accuracy", t.run.trainer.accuracy_history());
+  put("scaled", t.experiment.scaled.loss_history());
+  put("unscaled", t.experiment.unscaled.loss_history());
+  return out;
+}
+
+// One head's attention on the probe sequence, as last refreshed.
+val train_probe(int layer, int head) {
+  if (!g_app) return val::null();
+  const attn::train::ProbeView& p = g_app->state().train.run.probe;
+  if (layer < 0 || layer >= p.layers || head < 0 || head >= p.heads) return val::null();
+  const attn::Mat& m = p.weights[static_cast<std::size_t>(layer) * p.heads + head];
+  val out = val::object();
+  out.set("rows", static_cast<int>(m.rows()));
+  out.set("cols", static_cast<int>(m.cols()));
+  out.set("data", attn::bindings::float32_copy(m.data(), m.size()));
+  out.set("step", static_cast<double>(g_app->state().train.run.probe_step));
+  return out;
+}
+
+// The explorer's trained scene (the shipped model, fetched by the page).
+std::string load_trained_model(val bytes, const std::string& name) {
+  if (!g_app) return "the app is not running";
+  const std::vector<std::uint8_t> data = bytes_of(bytes);
+  const attn::Status st = attn::load_trained_scene(g_app->state().train, data.data(), data.size(), name);
+  return st.ok ? "" : st.message;
+}
+
 }  // namespace
 
 namespace attn::platform {
@@ -178,4 +276,12 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("preferredHeight", &preferred_height);
   emscripten::function("setChrome", &set_chrome);
   emscripten::function("stop", &attn::platform::stop_app);
+  emscripten::function("trainReset", &train_reset);
+  emscripten::function("trainSave", &train_save);
+  emscripten::function("trainLoad", &train_load);
+  emscripten::function("trainHeldOutJson", &train_held_out_json);
+  emscripten::function("trainRevision", &train_revision);
+  emscripten::function("trainCurves", &train_curves);
+  emscripten::function("trainProbe", &train_probe);
+  emscripten::function("loadTrainedModel", &load_trained_model);
 }

@@ -23,12 +23,16 @@ namespace {
 void print_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png] [--present]\n"
+               "               [--load-run FILE] [--trained-model FILE]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
                "  --screenshot OUT.png    draw a few frames, save the last as a PNG (and OUT.png.json,\n"
                "                          where each heatmap is), exit\n"
-               "  --present               presentation mode: large UI, controls hidden (P toggles)\n");
+               "  --present               presentation mode: large UI, controls hidden (P toggles)\n"
+               "  --load-run FILE         open a saved training run (.attnmodel) in the Training panel\n"
+               "  --trained-model FILE    the explorer's trained scene (default: the shipped\n"
+               "                          assets/induction-2l.attnmodel)\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -94,7 +98,12 @@ bool write_layout(const attn::ui::App& app, const std::string& path, std::string
 
 int main(int argc, char** argv) {
   int width = 1280, height = 800, frames = 0;
-  std::string state_path, screenshot_path;
+  std::string state_path, screenshot_path, run_path;
+  std::string trained_path;
+#ifdef ATTNLAB_TRAINED_MODEL
+  trained_path = ATTNLAB_TRAINED_MODEL;  // the shipped model in the source tree (cmake/targets/train_app.cmake)
+#endif
+  bool trained_path_given = false;
   bool presentation = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -116,12 +125,15 @@ int main(int argc, char** argv) {
       presentation = true;
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
-    } else if (arg == "--state" || arg == "--screenshot") {
+    } else if (arg == "--state" || arg == "--screenshot" || arg == "--load-run" || arg == "--trained-model") {
       if (i + 1 >= argc || !argv[i + 1][0]) {
         std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
         return 2;
       }
-      (arg == "--state" ? state_path : screenshot_path) = argv[++i];
+      std::string& target = arg == "--state" ? state_path : arg == "--screenshot" ? screenshot_path
+                            : arg == "--load-run" ? run_path : trained_path;
+      target = argv[++i];
+      if (arg == "--trained-model") trained_path_given = true;
     } else {
       std::fprintf(stderr, "attnlab: unknown argument '%s'\n", arg.c_str());
       print_usage(stderr);
@@ -129,6 +141,29 @@ int main(int argc, char** argv) {
     }
   }
 
+  // Model files: a named file that cannot be used is an error before any window opens;
+  // the default trained model is optional (without it the trained scene is disabled).
+  attn::TrainState training;
+  if (!run_path.empty()) {
+    const attn::Status st = attn::train_load_file(training, run_path);
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: %s: %s\n", run_path.c_str(), st.message.c_str());
+      return 2;
+    }
+  }
+  if (!trained_path.empty()) {
+    std::string bytes;
+    attn::Status st = read_file(trained_path, bytes) ? attn::Status::success() : attn::Status::error("cannot read the file");
+    if (st.ok) {
+      const std::string name = trained_path.substr(trained_path.find_last_of('/') + 1);
+      st = attn::load_trained_scene(training, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name);
+    }
+    if (!st.ok && trained_path_given) {
+      std::fprintf(stderr, "attnlab: --trained-model %s: %s\n", trained_path.c_str(), st.message.c_str());
+      return 2;
+    }
+    if (!st.ok) std::fprintf(stderr, "attnlab: no trained scene (%s: %s)\n", trained_path.c_str(), st.message.c_str());
+  }
   // The state file is checked before any window opens, so a bad file is a quick, clear error.
   std::string state_json;
   if (!state_path.empty()) {
@@ -145,6 +180,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     attn::AppState probe;
+    probe.train.trained = training.trained;  // a state may choose the trained scene
     const attn::Status st = attn::apply_state_json(probe, state_json);
     if (!st.ok) {
       std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
@@ -183,6 +219,7 @@ int main(int argc, char** argv) {
     glfwTerminate();
     return 1;
   }
+  app.state().train = std::move(training);
   if (!state_json.empty()) attn::apply_state_json(app.state(), state_json);  // checked above
   if (presentation) app.state().settings.presentation = true;
   // CJK glyphs come from a Debian font package when it is installed.

@@ -97,6 +97,7 @@ int main() {
   std::string error;
   attn::ui::AppOptions options;
   options.controls.sentence_in_html_field = true;  // IMEs and paste need a real text field
+  options.controls.model_files_in_page = true;     // download button and file picker (web/train-ui.mjs)
   if (!g_app.init(g_window, "#version 300 es", dpr, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     EM_ASM({ if (Module.onFatal) Module.onFatal(UTF8ToString($0)); }, error.c_str());

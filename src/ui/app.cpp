@@ -42,6 +42,7 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
     return false;
   }
   if (!ctx_.program.init(error)) return false;
+  ctx_.model_files_on_disk = !options.controls.model_files_in_page;
   update_results(state_);
   return true;
 }
@@ -205,7 +206,9 @@ void App::frame() {
   if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
   if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
 
-  // Compute only when something changed; textures follow the results' revision.
+  // Training runs a time-budgeted slice per frame (nothing when paused); then compute only
+  // what changed; textures follow the results' revision.
+  train_tick(state_.train, state_.train.slice_ms, glfwGetTime());
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);
@@ -268,7 +271,9 @@ void App::frame() {
                 {Panel::Mask, S::panel_mask, draw_mask_panel},
                 {Panel::Scoring, S::panel_scoring, draw_scoring_panel},
                 {Panel::Variants, S::panel_variants, draw_variants_panel},
-                {Panel::CostChart, S::panel_cost_chart, draw_cost_chart_panel}};
+                {Panel::CostChart, S::panel_cost_chart, draw_cost_chart_panel},
+                {Panel::Training, S::panel_training, draw_training_panel},
+                {Panel::ScalingRun, S::panel_scaling_run, draw_scaling_run_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {

@@ -93,6 +93,9 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
     ImGui::RadioButton(tr(S::source_generated), &source, 0);
     ImGui::SameLine();
     ImGui::RadioButton(tr(S::source_worked), &source, 1);
+    ImGui::BeginDisabled(!state.train.trained);
+    ImGui::RadioButton(tr(S::source_trained), &source, 2);
+    ImGui::EndDisabled();
     s.source = static_cast<SceneSource>(source);
     if (s.source == SceneSource::Generated) {
       if (options.sentence_in_html_field) {
@@ -121,6 +124,17 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
       if (ImGui::SmallButton(tr(S::preset_cat_mouse))) s.sentence = "猫追老鼠";
       ImGui::SameLine();
       if (ImGui::SmallButton(tr(S::preset_mouse_cat))) s.sentence = "老鼠追猫";
+    } else if (s.source == SceneSource::Trained) {
+      if (state.train.trained) {
+        const train::TrainConfig& c = state.train.trained->model.config();
+        ImGui::TextWrapped("%s: %s, %d x %d, d_model %d, %lld %s", state.train.trained->name.c_str(),
+                           train::task_spec(c.task).name, c.layers, c.heads, c.d_model,
+                           static_cast<long long>(state.train.trained->model.steps()), tr(S::train_step));
+        int layer = s.layer;
+        if (ImGui::SliderInt(tr(S::trained_layer), &layer, 0, c.layers - 1)) s.layer = layer;
+      } else {
+        ImGui::TextWrapped("%s", tr(S::trained_not_loaded));
+      }
     } else {
       ImGui::TextWrapped("%s", tr(S::worked_inputs));
     }
@@ -128,7 +142,8 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
   }
 
   if (ImGui::CollapsingHeader(tr(S::model), ImGuiTreeNodeFlags_DefaultOpen)) {
-    const bool locked = s.source == SceneSource::WorkedExample;
+    const bool locked = s.source != SceneSource::Generated;
+    const char* why = s.source == SceneSource::Trained ? tr(S::locked_by_trained) : tr(S::locked_by_worked);
     ImGui::BeginDisabled(locked);
     int d_model = s.d_model, heads = s.heads;
     if (ImGui::SliderInt(tr(S::d_model), &d_model, 2, 128)) {
@@ -149,8 +164,12 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
     int seed = static_cast<int>(s.seed & 0x7fffffff);
     if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
     ImGui::EndDisabled();
-    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::locked_by_worked));
-    if (locked) ImGui::TextDisabled("%s", tr(S::locked_by_worked));
+    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
+    if (locked) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", why);
+      ImGui::PopTextWrapPos();
+    }
   }
 
   if (ImGui::CollapsingHeader(tr(S::math), ImGuiTreeNodeFlags_DefaultOpen)) math_controls(s.math, true, "A");

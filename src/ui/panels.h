@@ -11,6 +11,7 @@ namespace attn::ui {
 // text field (IMEs, paste, mobile keyboards), so the panel only shows it.
 struct ControlsOptions {
   bool sentence_in_html_field = false;
+  bool model_files_in_page = false;  // the training panel's save/load are the page's buttons
 };
 
 void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options);
@@ -32,6 +33,9 @@ void draw_mask_panel(AppState& state, UiContext& ctx);
 void draw_scoring_panel(AppState& state, UiContext& ctx);
 void draw_variants_panel(AppState& state, UiContext& ctx);
 void draw_cost_chart_panel(AppState& state, UiContext& ctx);
+// The training lab (ui/train_panels.cpp): each draws state.train's results.
+void draw_training_panel(AppState& state, UiContext& ctx);
+void draw_scaling_run_panel(AppState& state, UiContext& ctx);
 
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.

@@ -474,7 +474,119 @@ namespace attn::ui {
     "已忽略保存的会话：%s") \
   X(web_file_bad, \
     "The file was not loaded: %s", \
-    "文件未载入：%s")
+    "文件未载入：%s") \
+  /* training lab (src/ui/train_panels.cpp) and the trained scene */ \
+  X(panel_training, \
+    "Training", \
+    "训练") \
+  X(panel_scaling_run, \
+    "Forgot to scale?", \
+    "忘了缩放？") \
+  X(train_task, \
+    "task", \
+    "任务") \
+  X(train_layers, \
+    "layers", \
+    "层数") \
+  X(train_start, \
+    "Start", \
+    "开始") \
+  X(train_pause, \
+    "Pause", \
+    "暂停") \
+  X(train_reset, \
+    "Reset", \
+    "重置") \
+  X(train_step, \
+    "step", \
+    "步") \
+  X(train_steps_per_second, \
+    "steps/s", \
+    "步/秒") \
+  X(train_compute_rate, \
+    "compute only", \
+    "仅计算") \
+  X(train_loss, \
+    "loss", \
+    "损失") \
+  X(train_held_out, \
+    "held-out accuracy", \
+    "留出集准确率") \
+  X(train_batch, \
+    "batch accuracy", \
+    "批次准确率") \
+  X(train_at_step, \
+    "at step", \
+    "于第几步") \
+  X(train_slice_note, \
+    "Training runs a few milliseconds per frame, so the page stays responsive.", \
+    "每帧只训练几毫秒，页面始终保持响应。") \
+  X(train_save, \
+    "Save", \
+    "保存") \
+  X(train_load, \
+    "Load", \
+    "载入") \
+  X(train_loss_curve, \
+    "Loss per step (log scale)", \
+    "每步损失（对数刻度）") \
+  X(train_accuracy_curve, \
+    "Accuracy", \
+    "准确率") \
+  X(train_probe, \
+    "Every head's attention on the task's probe sequence", \
+    "每个头在该任务探测序列上的注意力") \
+  X(train_thresholds, \
+    "named when a score reaches %.2f (previous-token) or %.2f (induction)", \
+    "分数达到 %.2f（前一词元）或 %.2f（归纳）时命名") \
+  X(scaling_run_hint, \
+    "The seed's experiment: the same model (copy task, 2 layers, one head of width d_k) trained twice from the same seed on the same batches, with and without 1/sqrt(d_k).", \
+    "种子中的实验：同一个模型（复制任务，2 层，一个宽度为 d_k 的头）用相同的种子和相同的批次训练两次，一次除以 sqrt(d_k)，一次不除。") \
+  X(scaling_run_init, \
+    "initialisation", \
+    "初始化") \
+  X(scaling_run_unit, \
+    "unit variance q, k", \
+    "q、k 单位方差") \
+  X(scaling_run_small, \
+    "small (N(0, 0.02^2))", \
+    "小（N(0, 0.02^2)）") \
+  X(scaling_run_pairs_per_second, \
+    "step pairs/s", \
+    "步对/秒") \
+  X(scaling_run_scaled, \
+    "with 1/sqrt(d_k)", \
+    "除以 sqrt(d_k)") \
+  X(scaling_run_unscaled, \
+    "without scaling", \
+    "不缩放") \
+  X(scaling_run_line, \
+    "loss %.4f   steps to loss %.2f: %s   late peak %.3f", \
+    "损失 %.4f   降到 %.2f 的步数：%s   后半程峰值 %.3f") \
+  X(scaling_run_note, \
+    "With unit-variance q and k (the default here), unscaled scores at d_k = 64 have a standard deviation of 8 and the softmax starts saturated: the unscaled run is slower and its loss keeps spiking. With the small initialisation every score starts near 0, the unscaled run even learns faster at first, and the spikes at d_k = 64 remain (README, docs/TRAINING.md: 5 seeds measured natively).", \
+    "q、k 为单位方差时（此处默认），d_k = 64 的未缩放分数标准差为 8，softmax 一开始就饱和：未缩放的运行更慢，损失不断出现尖峰。使用小初始化时所有分数从接近 0 开始，未缩放的运行起初甚至学得更快，但 d_k = 64 时的尖峰仍在（README、docs/TRAINING.md：本机测量 5 个种子）。") \
+  X(train_head_scores, \
+    "L%d H%d %s\nprevious-token %.2f  induction %.2f  diagonal %.2f", \
+    "L%d H%d %s\n前一词元 %.2f  归纳 %.2f  对角 %.2f") \
+  X(label_induction, \
+    "\"induction\"", \
+    "“归纳”") \
+  X(label_previous_token, \
+    "\"previous-token\"", \
+    "“前一词元”") \
+  X(source_trained, \
+    "Trained model", \
+    "训练好的模型") \
+  X(trained_layer, \
+    "layer", \
+    "层") \
+  X(locked_by_trained, \
+    "Fixed by the trained model: its d_model, heads, layers and learned embeddings are what it was trained with. The math knobs below recompute this layer's attention from the model's own Q, K and V.", \
+    "由训练好的模型固定：d_model、头数、层数和学到的嵌入都是训练时的设置。下面的数学旋钮会用模型自己的 Q、K、V 重新计算这一层的注意力。") \
+  X(trained_not_loaded, \
+    "The trained model is not loaded (yet).", \
+    "训练好的模型尚未载入。")
 
 enum class S {
 #define ATTNLAB_UI_STRING_ID(id, en, zh) id,

@@ -51,6 +51,10 @@ struct UiContext {
   // The mask editor's stroke: painting while the button is held, from the last cell painted.
   bool painting = false;
   int paint_row = -1, paint_col = -1;
+  // Training panel: on the desktop a path field saves and loads the run; the web page has
+  // its own download button and file picker instead.
+  bool model_files_on_disk = true;
+  std::string model_path = "run.attnmodel";
 };
 
 }  // namespace attn::ui

@@ -1,0 +1,318 @@
+// The training lab's panels. They draw what app/train_state computed (curves, probe
+// attention, head scores, rates) and edit its settings; the training itself runs in
+// train_tick(), a slice per frame, never here.
+//   1 curve plots  2 training panel  3 scaling experiment panel
+#include "ui/panels.h"
+
+#include "core/train_heads.h"
+#include "ui/heatmap_widget.h"
+#include "ui/strings.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace attn::ui {
+namespace {
+
+// ---- 1 curve plots ----------------------------------------------------------------------
+
+const ImU32 kLossBlue = IM_COL32(90, 160, 255, 255);
+const ImU32 kUnscaledOrange = IM_COL32(255, 150, 40, 255);
+const ImU32 kHeldOutGreen = IM_COL32(80, 220, 120, 255);
+const ImU32 kBatchGrey = IM_COL32(150, 150, 160, 255);
+
+struct Series {
+  const CurvePlot* curve;
+  ImU32 colour;
+  const char* name;
+};
+
+// Step on x (0..x_max), value on y: log10 when `log_y` (losses), else linear [lo, hi].
+// The frame, its range labels and a legend; `extra` draws more on the same axes.
+struct CurveAxes {
+  ImVec2 min, max;
+  float x_max, lo, hi;
+  bool log_y;
+  ImVec2 at(float x, float y) const {
+    const float fy = log_y ? (std::log10(std::max(y, 1e-6f)) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
+                           : (y - lo) / (hi - lo);
+    return ImVec2(min.x + (x / x_max) * (max.x - min.x), max.y - std::clamp(fy, 0.0f, 1.0f) * (max.y - min.y));
+  }
+};
+
+CurveAxes curve_plot(const char* id, const char* title, ImVec2 size, std::initializer_list<Series> series, float x_max,
+                     bool log_y, float lo, float hi) {
+  // The title, then each series' name in its colour: the legend.
+  ImGui::TextUnformatted(title);
+  for (const Series& s : series) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s", s.name);
+  }
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float font = ImGui::GetFontSize();
+  CurveAxes a{ImVec2(p.x + font * 3.2f, p.y + 2), ImVec2(p.x + size.x - 4, p.y + size.y - font * 1.4f),
+              std::max(1.0f, x_max), lo, hi, log_y};
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(a.min, a.max, IM_COL32(24, 24, 30, 255));
+  dl->AddRect(a.min, a.max, IM_COL32(110, 110, 120, 255));
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", hi);
+  dl->AddText(ImVec2(p.x, a.min.y), text, buf);
+  std::snprintf(buf, sizeof buf, "%g", lo);
+  dl->AddText(ImVec2(p.x, a.max.y - font), text, buf);
+  dl->AddText(ImVec2(a.min.x, a.max.y + 1), text, "0");
+  std::snprintf(buf, sizeof buf, "%s %.0f", tr(S::train_step), x_max);
+  dl->AddText(ImVec2(a.max.x - ImGui::CalcTextSize(buf).x, a.max.y + 1), text, buf);
+  dl->PushClipRect(a.min, a.max, true);
+  for (const Series& s : series) {
+    const CurvePlot& c = *s.curve;
+    for (std::size_t i = 1; i < c.step.size(); ++i)
+      dl->AddLine(a.at(c.step[i - 1], c.value[i - 1]), a.at(c.step[i], c.value[i]), s.colour, 2.0f);
+    if (c.step.size() == 1) dl->AddCircleFilled(a.at(c.step[0], c.value[0]), 3.0f, s.colour);
+  }
+  dl->PopClipRect();
+  ImGui::InvisibleButton(id, size);
+  return a;
+}
+
+// A loss range that shows the whole curve on a log axis: powers of ten around its values.
+void loss_range(std::initializer_list<const CurvePlot*> curves, float& lo, float& hi) {
+  float mn = 1e9f, mx = 0.0f;
+  for (const CurvePlot* c : curves)
+    for (float v : c->value)
+      if (std::isfinite(v) && v > 0) mn = std::min(mn, v), mx = std::max(mx, v);
+  if (mx <= 0) mn = 0.1f, mx = 1.0f;
+  lo = std::pow(10.0f, std::floor(std::log10(std::max(mn, 1e-5f))));
+  hi = std::pow(10.0f, std::ceil(std::log10(mx)));
+  if (hi <= lo) hi = lo * 10.0f;
+}
+
+void run_buttons(bool& running, bool finished, void (*reset)(TrainState&), TrainState& t, const char* id) {
+  ImGui::PushID(id);
+  ImGui::BeginDisabled(finished);
+  if (ImGui::Button(running ? tr(S::train_pause) : tr(S::train_start), ImVec2(ImGui::GetFontSize() * 6, 0)))
+    running = !running;
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button(tr(S::train_reset))) reset(t);
+  ImGui::PopID();
+}
+
+void error_line(const std::string& error) {
+  if (error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(error.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::PopStyleColor();
+}
+
+}  // namespace
+
+// ---- 2 training panel ---------------------------------------------------------------------
+
+void draw_training_panel(AppState& state, UiContext& ctx) {
+  TrainState& t = state.train;
+  TrainSettings& s = t.settings;
+  const TrainRun& r = t.run;
+  const float font = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::min(font * 22.0f, avail.x * 0.4f);
+
+  // Controls: task, architecture, seed, run buttons, figures.
+  ImGui::BeginChild("train-controls", ImVec2(left_w, font * 23.0f));
+  ImGui::PushItemWidth(font * 9.0f);
+  int task = static_cast<int>(s.task);
+  const std::vector<train::TaskSpec> tasks = train::all_tasks();
+  if (ImGui::BeginCombo(tr(S::train_task), tasks[task].name)) {
+    for (int i = 0; i < static_cast<int>(tasks.size()); ++i)
+      if (ImGui::Selectable(tasks[i].name, i == task)) s.task = static_cast<train::TrainTask>(i);
+    ImGui::EndCombo();
+  }
+  ImGui::SliderInt(tr(S::train_layers), &s.layers, 1, train::kMaxLayers);
+  int heads = s.heads;
+  ImGui::TextUnformatted(tr(S::heads));
+  for (int h : {1, 2, 4}) {
+    ImGui::SameLine();
+    char label[8];
+    std::snprintf(label, sizeof label, "%d##th", h);
+    ImGui::BeginDisabled(s.d_model % h != 0);
+    if (ImGui::RadioButton(label, heads == h)) s.heads = h;
+    ImGui::EndDisabled();
+  }
+  int d_model = s.d_model / 8;
+  if (ImGui::SliderInt(tr(S::d_model), &d_model, 1, train::kMaxDModel / 8, "")) s.d_model = d_model * 8;
+  ImGui::SameLine();
+  ImGui::Text("%d", s.d_model);
+  if (s.d_model % s.heads != 0) s.heads = 1;
+  int seed = static_cast<int>(s.seed & 0x7fffffff);
+  if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  ImGui::PopItemWidth();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", train::task_spec(s.task).scored);
+  ImGui::PopTextWrapPos();
+  run_buttons(s.running, false, train_reset, t, "run");
+
+  ImGui::Separator();
+  ImGui::Text("%s %lld", tr(S::train_step), static_cast<long long>(r.trainer.steps()));
+  ImGui::Text("%s %.0f  (%s %.0f)", tr(S::train_steps_per_second), r.steps_per_second, tr(S::train_compute_rate),
+              r.compute_steps_per_second);
+  const std::vector<float>& loss = r.trainer.loss_history();
+  if (!loss.empty()) ImGui::Text("%s %.4f", tr(S::train_loss), loss.back());
+  if (!r.held_out.empty())
+    ImGui::Text("%s %.1f%% (%s %lld)", tr(S::train_held_out), 100.0 * r.held_out.back().accuracy, tr(S::train_at_step),
+                static_cast<long long>(r.held_out.back().step));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", tr(S::train_slice_note));
+  ImGui::PopTextWrapPos();
+  if (ctx.model_files_on_disk) {
+    // The desktop: a path to save the run to or load one from (the web page has buttons).
+    char path[1024];
+    std::snprintf(path, sizeof path, "%s", ctx.model_path.c_str());
+    ImGui::SetNextItemWidth(font * 12.0f);
+    if (ImGui::InputText("##model-path", path, sizeof path)) ctx.model_path = path;
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(S::train_save))) {
+      const Status st = train_save_file(t, ctx.model_path);
+      t.run.error = st.ok ? std::string() : st.message;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton(tr(S::train_load))) train_load_file(t, ctx.model_path);
+  }
+  error_line(r.error);
+  ImGui::EndChild();
+
+  // Curves: loss per step (log scale) and accuracy (batch, and held-out on fresh sequences).
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  const float plot_w = avail.x - left_w - ImGui::GetStyle().ItemSpacing.x;
+  const float x_max = static_cast<float>(std::max<std::int64_t>(r.trainer.steps(), 10));
+  float lo = 0, hi = 1;
+  loss_range({&r.loss_plot}, lo, hi);
+  curve_plot("train-loss", tr(S::train_loss_curve), ImVec2(plot_w, font * 10.0f), {{&r.loss_plot, kLossBlue, tr(S::train_loss)}},
+             x_max, true, lo, hi);
+  CurvePlot held;
+  for (const HeldOutPoint& p : r.held_out) {
+    held.step.push_back(static_cast<float>(p.step));
+    held.value.push_back(p.accuracy);
+  }
+  curve_plot("train-accuracy", tr(S::train_accuracy_curve), ImVec2(plot_w, font * 10.0f),
+             {{&r.accuracy_plot, kBatchGrey, tr(S::train_batch)}, {&held, kHeldOutGreen, tr(S::train_held_out)}}, x_max,
+             false, 0.0f, 1.0f);
+  ImGui::EndGroup();
+
+  // Every head's attention on the task's probe sequence, with its scores and its name.
+  const train::ProbeView& p = r.probe;
+  if (p.layers == 0) return;
+  ImGui::Text("%s (%s %lld)", tr(S::train_probe), tr(S::train_at_step), static_cast<long long>(r.probe_step));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled(tr(S::train_thresholds), train::kPreviousTokenThreshold, train::kInductionThreshold);
+  ImGui::PopTextWrapPos();
+  const ImVec2 rest = ImGui::GetContentRegionAvail();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float cell_w = (rest.x - gap * (p.heads - 1)) / p.heads;
+  const float cell_h = (rest.y - p.layers * font * 3.0f) / p.layers;
+  const float side = std::max(font * 4.0f, std::min(cell_w, cell_h));
+  for (int l = 0; l < p.layers; ++l)
+    for (int h = 0; h < p.heads; ++h) {
+      if (h) ImGui::SameLine();
+      ImGui::BeginGroup();
+      const train::HeadScore* sc = nullptr;
+      for (const train::HeadScore& x : r.scores)
+        if (x.layer == l && x.head == h) sc = &x;
+      if (sc) {
+        // Two wrapped lines at most, within the head's column: its name, then its scores.
+        const bool named = !sc->label.empty();
+        const ImVec4 col = named ? ImVec4(1.0f, 0.85f, 0.3f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + cell_w);
+        const char* label = sc->label == "induction"        ? tr(S::label_induction)
+                            : sc->label == "previous-token" ? tr(S::label_previous_token)
+                                                            : "";
+        ImGui::PushStyleColor(ImGuiCol_Text, col);
+        ImGui::TextWrapped(tr(S::train_head_scores), l, h, label, sc->previous_token, sc->induction, sc->diagonal);
+        ImGui::PopStyleColor();
+        ImGui::PopTextWrapPos();
+      }
+      char id[32];
+      std::snprintf(id, sizeof id, "train/L%dH%d", l, h);
+      HeatmapSpec spec;
+      spec.id = id;
+      spec.values = &p.weights[static_cast<std::size_t>(l) * p.heads + h];
+      spec.revision = r.revision;
+      spec.colormap = Colormap::Sequential;
+      spec.row_labels = &r.probe_labels;
+      spec.col_labels = &r.probe_labels;
+      heatmap_widget(ctx, spec, ImVec2(side, side - font * 3.0f));
+      ImGui::EndGroup();
+    }
+}
+
+// ---- 3 scaling experiment panel ---------------------------------------------------------------
+
+void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
+  TrainState& t = state.train;
+  ScalingRunSettings& s = t.scaling;
+  const ScalingRunState& e = t.experiment;
+  const float font = ImGui::GetFontSize();
+  ImGui::TextWrapped("%s", tr(S::scaling_run_hint));
+  ImGui::PushItemWidth(font * 8.0f);
+  const int dks[] = {16, 32, 64, 128};
+  ImGui::TextUnformatted("d_k");
+  for (int dk : dks) {
+    ImGui::SameLine();
+    char label[16];
+    std::snprintf(label, sizeof label, "%d##dk", dk);
+    if (ImGui::RadioButton(label, s.d_k == dk)) s.d_k = dk;
+  }
+  ImGui::SameLine(0, font * 2);
+  int init = static_cast<int>(s.init);
+  ImGui::TextUnformatted(tr(S::scaling_run_init));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::scaling_run_unit), &init, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::scaling_run_small), &init, 1);
+  s.init = static_cast<train::InitScheme>(init);
+  ImGui::SameLine(0, font * 2);
+  int seed = static_cast<int>(s.seed & 0x7fffffff);
+  if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  ImGui::PopItemWidth();
+  run_buttons(s.running, e.scaled.steps() >= kScalingTaskSteps, scaling_reset, t, "scaling");
+  ImGui::SameLine();
+  ImGui::Text("%s %lld / %d   %.0f %s", tr(S::train_step), static_cast<long long>(e.scaled.steps()), kScalingTaskSteps,
+              e.steps_per_second, tr(S::scaling_run_pairs_per_second));
+
+  auto run_line = [&](const char* name, ImU32 colour, const train::Trainer& run, int to_target, double peak) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", name);
+    ImGui::SameLine();
+    const std::vector<float>& loss = run.loss_history();
+    char reached[32];
+    if (to_target >= 0) std::snprintf(reached, sizeof reached, "%d", to_target);
+    else std::snprintf(reached, sizeof reached, "-");
+    ImGui::Text(tr(S::scaling_run_line), loss.empty() ? 0.0f : loss.back(), kScalingTargetLoss, reached, peak);
+  };
+  run_line(tr(S::scaling_run_scaled), kLossBlue, e.scaled, e.scaled_steps_to_target, e.scaled_late_peak);
+  run_line(tr(S::scaling_run_unscaled), kUnscaledOrange, e.unscaled, e.unscaled_steps_to_target, e.unscaled_late_peak);
+  error_line(e.error);
+
+  float lo = 0, hi = 1;
+  loss_range({&e.scaled_plot, &e.unscaled_plot}, lo, hi);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const CurveAxes a = curve_plot("scaling-loss", tr(S::train_loss_curve), ImVec2(avail.x, std::max(font * 10, avail.y - font * 7.5f)),
+                                 {{&e.scaled_plot, kLossBlue, tr(S::scaling_run_scaled)},
+                                  {&e.unscaled_plot, kUnscaledOrange, tr(S::scaling_run_unscaled)}},
+                                 // The axis grows with the runs, up to the budget.
+                                 static_cast<float>(std::max<std::int64_t>(100, e.scaled.steps())), true, lo, hi);
+  // The target loss as a dashed line.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float y = a.at(0, kScalingTargetLoss).y;
+  for (float x = a.min.x; x < a.max.x; x += font) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + font * 0.5f, a.max.x), y), kBatchGrey);
+  ImGui::TextWrapped("%s", tr(S::scaling_run_note));
+  (void)ctx;
+}
+
+}  // namespace attn::ui

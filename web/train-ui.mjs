@@ -1,0 +1,139 @@
+// The page's side of the training lab: the model file's download button, file picker and
+// drop target, the saved session (the run and its held-out curve survive a reload), and
+// the shipped trained model for the explorer's "trained" scene. The training itself runs
+// inside the wasm app, a slice per frame; this file only moves bytes in and out of it.
+//
+// Adds to window.attnlab:
+//   trainReset('training' | 'scaling')   back to step 0, paused
+//   trainSave()                          the live run as .attnmodel bytes (Uint8Array)
+//   trainLoad(bytes)                     promise; rejects with the reason, the run unchanged
+//   trainCurves()                        {loss, accuracy, scaled, unscaled} per step (Float32Array)
+//   trainProbe(layer, head)              {rows, cols, data, step}: a head's probe attention
+//   persistTraining()                    saves the session now (it is also saved every 2 s)
+//   trainedModelReady                    promise: the trained scene can be chosen
+
+const STORAGE_KEY = 'attnlab.training.v1';
+
+function toBase64(bytes) {
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(text);
+}
+
+function fromBase64(text) {
+  const raw = atob(text);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}
+
+export function setupTraining(module, handle, { notice, dropTarget, frameAfter }) {
+  const showError = (message) => {
+    notice.textContent = message;  // text, never HTML
+  };
+
+  // ---- the saved session ---------------------------------------------------------------
+  let savedRevision = -1;
+  const persist = () => {
+    const revision = module.trainRevision();
+    if (revision === savedRevision) return;
+    try {
+      const record = { model: toBase64(module.trainSave()), heldOut: module.trainHeldOutJson(), savedAt: Date.now() };
+      localStorage.setItem(STORAGE_KEY, JSON.stringify(record));
+      savedRevision = revision;
+    } catch (error) {
+      // A full or disabled storage costs the saved session, not the lab.
+      console.warn(`training session not saved: ${error.message}`);
+    }
+  };
+  const restore = () => {
+    let stored = null;
+    try {
+      stored = localStorage.getItem(STORAGE_KEY);
+    } catch {
+      return;
+    }
+    if (!stored) return;
+    let error = '';
+    try {
+      const record = JSON.parse(stored);
+      error = module.trainLoad(fromBase64(record.model), String(record.heldOut ?? ''));
+    } catch (e) {
+      error = e.message;
+    }
+    if (error) {
+      showError(`The saved training session could not be restored (${error}); starting afresh.`);
+      localStorage.removeItem(STORAGE_KEY);
+    }
+  };
+  restore();
+  savedRevision = module.trainRevision();
+  setInterval(persist, 2000);
+  window.addEventListener('pagehide', persist);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') persist(); });
+
+  // ---- files in and out ------------------------------------------------------------------
+  const load = async (bytes, name) => {
+    const error = module.trainLoad(bytes, '');
+    if (error) {
+      showError(`Could not load ${name}: ${error}`);
+      throw new Error(error);
+    }
+    notice.textContent = '';
+    await frameAfter(module.framesDrawn() + 1);
+    persist();
+  };
+  const loadFile = (file) => file.arrayBuffer().then((buffer) => load(new Uint8Array(buffer), file.name)).catch(() => {});
+
+  document.getElementById('train-download').addEventListener('click', () => {
+    const bytes = module.trainSave();
+    const state = handle.getState();
+    const name = `attnlab-${state.training.task}-step${state.figures.training.steps}.attnmodel`;
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  });
+  const picker = document.getElementById('train-load');
+  picker.addEventListener('change', () => {
+    if (picker.files.length) loadFile(picker.files[0]);
+    picker.value = '';  // choosing the same file again fires again
+  });
+  dropTarget.addEventListener('dragover', (event) => {
+    if ([...event.dataTransfer.types].includes('Files')) event.preventDefault();
+  });
+  dropTarget.addEventListener('drop', (event) => {
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    event.preventDefault();
+    loadFile(file);
+  });
+
+  // ---- the shipped trained model (the explorer's "trained" scene) --------------------------
+  const trainedModelReady = (async () => {
+    const response = await fetch('models/induction-2l.attnmodel');
+    if (!response.ok) throw new Error(`the trained model could not be fetched (HTTP ${response.status})`);
+    const error = module.loadTrainedModel(new Uint8Array(await response.arrayBuffer()), 'induction-2l.attnmodel');
+    if (error) throw new Error(error);
+  })();
+  trainedModelReady.catch((error) => console.warn(`no trained scene: ${error.message}`));
+
+  Object.assign(handle, {
+    trainReset: async (which = 'training') => {
+      const error = module.trainReset(String(which));
+      if (error) throw new Error(error);
+      await frameAfter(module.framesDrawn() + 1);
+      return handle.getState();
+    },
+    trainSave: () => module.trainSave(),
+    trainLoad: (bytes) => load(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes), 'the model file'),
+    trainCurves: () => module.trainCurves(),
+    trainProbe: (layer = 0, head = 0) => module.trainProbe(layer | 0, head | 0),
+    persistTraining: persist,
+    trainedModelReady,
+  });
+}
