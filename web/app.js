@@ -10,6 +10,8 @@
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
 // the app starts, lets the app see keys only while its canvas has the focus.
+import { setupImport } from './import.mjs';
+
 const canvasEl = document.getElementById('canvas');
 for (const type of ['keydown', 'keyup', 'keypress']) {
   window.addEventListener(type, (event) => {
@@ -143,6 +145,7 @@ async function start() {
   await frameAfter(0);
   statusBox.hidden = true;
   bridgeSentenceField(handle);
+  setupImport(module, handle);
   loadCjkFont(module);
   return handle;
 }

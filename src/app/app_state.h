@@ -17,20 +17,24 @@
 #include "core/tokenizer.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace attn {
+
+struct ImportedAttention;  // core/import_attention.h
 
 // ---- 1 settings -------------------------------------------------------------------------
 
 enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
+  Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough };
-inline constexpr int kPanelCount = 10;
+enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough, Model };
+inline constexpr int kPanelCount = 11;
 enum class Theme { Dark, Light, HighContrast };
 
 inline constexpr int kStateVersion = 2;
@@ -84,12 +88,18 @@ struct Settings {
   float ui_scale = 1.0f;
   // the scaling and softmax lab (its own figures, recomputed when these change)
   LabSettings lab;
+  // imported scenes: which file (bumped on every load), special tokens hidden, rows renormalised
+  std::uint64_t import_id = 0;
+  bool hide_special = false;
+  bool renormalise = false;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
            positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
-           (!compare || compare_math == o.compare_math);
+           (!compare || compare_math == o.compare_math) &&
+           (source != SceneSource::Imported ||
+            (import_id == o.import_id && layer == o.layer && hide_special == o.hide_special && renormalise == o.renormalise));
   }
 };
 
@@ -117,6 +127,16 @@ struct AppState {
   bool has_lab = false;
   LabResults lab;
   std::string notice;          // the last refused change, shown to the user
+
+  // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
+  std::shared_ptr<const ImportedAttention> imported;
+  std::string imported_name;
+  std::vector<std::string> key_tokens;          // column labels (= tokens unless cross-attention)
+  std::vector<int> visible_rows, visible_cols;  // indices into the file's tokens
+  std::vector<Mat> thumbnails;                  // layer * heads + head: pooled shown weights
+  int thumbnails_done = 0;                      // filled a few per frame (advance_thumbnails)
+  std::vector<float> sink_share;                // per head of the layer: mean weight on key 0 (raw)
+  float qkv_max_difference = 0.0f;              // |recomputed - file weights|, focused layer, all heads
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

@@ -104,6 +104,7 @@ void load_cjk_font(val bytes) {
 
 namespace attn::platform {
 void expose_app(ui::App* app) { g_app = app; }
+ui::App* exposed_app() { return g_app; }
 }  // namespace attn::platform
 
 EMSCRIPTEN_BINDINGS(attnlab_app) {

@@ -2,6 +2,7 @@
 // Everything above this file is shared with the browser build.
 #include "app/png_writer.h"
 #include "platform/gl.h"
+#include "platform/native_import.h"
 #include "ui/app.h"
 
 #include <GLFW/glfw3.h>
@@ -22,12 +23,15 @@ namespace {
 void print_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png] [--present]\n"
+               "               [--import FILE]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
                "  --screenshot OUT.png    draw a few frames, save the last as a PNG (and OUT.png.json,\n"
                "                          where each heatmap is), exit\n"
-               "  --present               presentation mode: large UI, controls hidden (P toggles)\n");
+               "  --present               presentation mode: large UI, controls hidden (P toggles)\n"
+               "  --import FILE           open attention from a .npy, .npz or JSON file (docs/IMPORT.md);\n"
+               "                          files can also be dropped on the window\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -93,7 +97,7 @@ bool write_layout(const attn::ui::App& app, const std::string& path, std::string
 
 int main(int argc, char** argv) {
   int width = 1280, height = 800, frames = 0;
-  std::string state_path, screenshot_path;
+  std::string state_path, screenshot_path, import_path;
   bool presentation = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -115,12 +119,12 @@ int main(int argc, char** argv) {
       presentation = true;
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
-    } else if (arg == "--state" || arg == "--screenshot") {
+    } else if (arg == "--state" || arg == "--screenshot" || arg == "--import") {
       if (i + 1 >= argc || !argv[i + 1][0]) {
         std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
         return 2;
       }
-      (arg == "--state" ? state_path : screenshot_path) = argv[++i];
+      (arg == "--state" ? state_path : arg == "--import" ? import_path : screenshot_path) = argv[++i];
     } else {
       std::fprintf(stderr, "attnlab: unknown argument '%s'\n", arg.c_str());
       print_usage(stderr);
@@ -174,7 +178,27 @@ int main(int argc, char** argv) {
     glfwTerminate();
     return 1;
   }
-  if (!state_json.empty()) attn::apply_state_json(app.state(), state_json);  // checked above
+  // A file given with --import (or dropped on the window later) becomes the scene.
+  if (!import_path.empty()) {
+    const attn::Status st = attn::platform::import_file(app.state(), import_path, attn::ImportOptions());
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
+      app.shutdown();
+      glfwDestroyWindow(window);
+      glfwTerminate();
+      return 2;
+    }
+  }
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    auto* dropped_on = static_cast<attn::ui::App*>(glfwGetWindowUserPointer(w));
+    if (!dropped_on || count < 1) return;
+    const attn::Status st = attn::platform::import_file(dropped_on->state(), paths[0], attn::ImportOptions());
+    if (!st.ok) dropped_on->state().notice = st.message;  // the previous scene stays
+  });
+  if (!state_json.empty()) {
+    const attn::Status st = attn::apply_state_json(app.state(), state_json);  // checked above (without the import)
+    if (!st.ok) std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
+  }
   if (presentation) app.state().settings.presentation = true;
   // CJK glyphs come from a Debian font package when it is installed.
   for (const char* path : kCjkFontPaths) {

@@ -9,5 +9,7 @@ class App;
 namespace attn::platform {
 
 void expose_app(ui::App* app);
+// The app given to expose_app (null before), for binding files other than app_bindings.cpp.
+ui::App* exposed_app();
 
 }  // namespace attn::platform

@@ -1,7 +1,9 @@
 // The app shell. Sections: 1 init/shutdown  2 fonts and theme  3 keys  4 frame
 #include "ui/app.h"
 
+#include "app/import_state.h"
 #include "core/tokenizer.h"
+#include "ui/import_panels.h"
 #include "platform/gl.h"
 #include "ui/strings.h"
 
@@ -194,6 +196,7 @@ void App::frame() {
 
   // Compute only when something changed; textures follow the results' revision.
   update_results(state_);
+  advance_thumbnails(state_, 8.0);
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
 
@@ -245,7 +248,8 @@ void App::frame() {
                 {Panel::Saturation, S::panel_saturation, draw_saturation_panel},
                 {Panel::Softmax, S::panel_softmax, draw_softmax_panel},
                 {Panel::Stability, S::panel_stability, draw_stability_panel},
-                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel}};
+                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel},
+                {Panel::Model, S::panel_model, draw_model_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {
@@ -253,7 +257,9 @@ void App::frame() {
       if (ImGui::BeginTabItem(tr(t.title), nullptr, flags)) {
         if (!external) state_.settings.panel = t.panel;
         shown_panel_ = t.panel;
-        t.draw(state_, ctx_);
+        // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
+        if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
+        else t.draw(state_, ctx_);
         ImGui::EndTabItem();
       }
     }
