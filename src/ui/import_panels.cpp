@@ -88,8 +88,11 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
         s.head = h;
       }
       if (r.hovered) ImGui::SetTooltip("%s %d, %s %d", tr(S::layer), l, tr(S::head), h);
-      if (l == s.layer && h == s.head)
-        dl->AddRect(at, ImVec2(at.x + tile, at.y + tile), IM_COL32(255, 64, 160, 255), 0.0f, 0, std::max(2.0f, ctx.dpi_scale * 2));
+      if (l == s.layer && h == s.head) {  // the focused head: a frame around its thumbnail as drawn
+        const HeatmapPlacement& p = ctx.placements[spec.id];
+        dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + p.w + 1, p.y + p.h + 1), IM_COL32(255, 64, 160, 255), 0.0f, 0,
+                    std::max(2.0f, ctx.dpi_scale * 2));
+      }
       ImGui::SetCursorScreenPos(ImVec2(at.x + tile, at.y));
       ImGui::Dummy(ImVec2(0, tile));
     }

@@ -156,8 +156,8 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
     int seed = static_cast<int>(s.seed & 0x7fffffff);
     if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
     ImGui::EndDisabled();
-    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::locked_by_worked));
-    if (locked) ImGui::TextDisabled("%s", tr(S::locked_by_worked));
+    if (s.source == SceneSource::WorkedExample && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::locked_by_worked));
+    if (s.source == SceneSource::WorkedExample) ImGui::TextDisabled("%s", tr(S::locked_by_worked));
   }
 
   if (ImGui::CollapsingHeader(tr(S::math), ImGuiTreeNodeFlags_DefaultOpen)) math_controls(s.math, true, "A");
