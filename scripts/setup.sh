@@ -24,6 +24,7 @@ apt_pkgs=(
   chromium xvfb xauth imagemagick
   python3-numpy python3-torch
   fonts-wqy-microhei fonttools
+  zlib1g-dev
   dpkg-dev
 )
 

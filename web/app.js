@@ -13,11 +13,13 @@
 import { bridgeTouch, makeHandle } from './api.mjs';
 import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
 import { wirePage } from './page.mjs';
+import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
 // the app starts, lets the app see keys only while its canvas has the focus.
+
 const canvasEl = document.getElementById('canvas');
 for (const type of ['keydown', 'keyup', 'keypress']) {
   window.addEventListener(type, (event) => {
@@ -91,6 +93,7 @@ async function start() {
   bridgeSentenceField(handle);
   wirePage(handle);
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
+  setupImport(module, handle);
   loadCjkFont(module);
   return handle;
 }

@@ -108,7 +108,8 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   });
   dropTarget.addEventListener('drop', (event) => {
     const file = event.dataTransfer.files[0];
-    if (!file) return;
+    // Attention files (.npy, .npz, .json) are the importer's (web/import.mjs).
+    if (!file || !/\.attnmodel$/i.test(file.name)) return;
     event.preventDefault();
     loadFile(file);
   });

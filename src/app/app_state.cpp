@@ -1,5 +1,7 @@
 #include "app/app_state.h"
 
+#include "app/import_state.h"
+
 #include "core/rng.h"
 #include "core/softmax.h"
 
@@ -15,7 +17,10 @@ namespace attn {
 using json = nlohmann::json;
 
 const char* to_string(SceneSource s) {
-  return s == SceneSource::WorkedExample ? "worked-example" : s == SceneSource::Trained ? "trained" : "generated";
+  return s == SceneSource::WorkedExample ? "worked-example"
+         : s == SceneSource::Trained     ? "trained"
+         : s == SceneSource::Imported    ? "imported"
+                                         : "generated";
 }
 
 const char* to_string(Panel p) {
@@ -36,6 +41,7 @@ const char* to_string(Panel p) {
     case Panel::CostChart: return "cost-chart";
     case Panel::Training: return "training";
     case Panel::ScalingRun: return "scaling-run";
+    case Panel::Model: return "model";
   }
   return "pipeline";
 }
@@ -94,16 +100,19 @@ Settings clamped(Settings s, int n) {
     s.heads = 1;
   }
   s.d_model = std::clamp(s.d_model, 1, kMaxDModel);
-  s.heads = std::clamp(s.heads, 1, kMaxHeads);
-  if (s.d_model % s.heads != 0) s.heads = 1;
+  // An imported scene takes its heads and layers from the file (update_imported_results).
+  const bool imported = s.source == SceneSource::Imported;
+  if (!imported) s.heads = std::clamp(s.heads, 1, kMaxHeads);
+  if (!imported && s.d_model % s.heads != 0) s.heads = 1;
   clamp_math(s.math, n);
   clamp_math(s.compare_math, n);
   s.cursor = std::clamp(s.cursor, -1, std::max(0, n - 1));
   s.head = std::clamp(s.head, 0, s.heads - 1);
   s.diff_head = std::clamp(s.diff_head, 0, s.heads - 1);
-  // Generated and worked-example scenes have one layer; the trained scene's model says how
-  // many it has (update_results clamps to it).
-  s.layer = s.source == SceneSource::Trained ? std::clamp(s.layer, 0, train::kMaxLayers - 1) : 0;
+  // Generated and worked-example scenes have one layer; the trained scene's model and an
+  // imported file say how many they have (update_results clamps to them).
+  if (s.source == SceneSource::Trained) s.layer = std::clamp(s.layer, 0, train::kMaxLayers - 1);
+  else if (!imported) s.layer = 0;
   if (!std::isfinite(s.ui_scale)) s.ui_scale = 1.0f;
   s.ui_scale = std::clamp(s.ui_scale, 0.5f, 4.0f);
   return s;
@@ -206,6 +215,13 @@ bool update_results(AppState& state) {
   const Settings& s = state.settings;
   if (state.has_results && s.same_scene(state.computed_for)) return false;
 
+  if (s.source == SceneSource::Imported && state.imported) {
+    update_imported_results(state);
+    state.computed_for = state.settings;
+    state.has_results = true;
+    ++state.revision;
+    return true;
+  }
   Mat x;
   if (s.source == SceneSource::WorkedExample) {
     state.tokens = {"token 1", "token 2"};
@@ -219,6 +235,7 @@ bool update_results(AppState& state) {
     state.weights = random_projection_weights(s.d_model, s.heads, s.seed ^ 0x5eedf00dull);
   }
   const int n = static_cast<int>(state.tokens.size());
+  state.key_tokens = state.tokens;
   // Token-indexed settings (cursor, global and padding tokens) follow the new length.
   state.settings = clamped(state.settings, n);
 
@@ -431,6 +448,8 @@ json settings_json(const Settings& s) {
   j["presentation"] = s.presentation;
   j["uiScale"] = s.ui_scale;
   j["language"] = s.language == UiLanguage::Chinese ? "zh" : "en";
+  j["hideSpecial"] = s.hide_special;
+  j["renormalise"] = s.renormalise;
   const LabSettings& l = s.lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
               {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
@@ -446,6 +465,19 @@ std::string state_to_json(const AppState& state) {
   const Settings& s = state.settings;
   json j = settings_json(s);
   j["tokens"] = state.tokens;
+  if (s.source == SceneSource::Imported && state.imported) {
+    const ImportedAttention& d = *state.imported;
+    const char* format = d.format == ImportFormat::Npz ? "npz" : d.format == ImportFormat::Json ? "json" : "npy";
+    json unavailable = json::array();
+    for (Panel p : {Panel::Pipeline, Panel::Compare})
+      if (imported_panel_needs_qkv(state, p)) unavailable.push_back(to_string(p));
+    j["import"] = {{"name", state.imported_name}, {"format", format}, {"layers", d.layers}, {"heads", d.heads},
+                   {"nQ", d.n_q}, {"nK", d.n_k}, {"batch", d.batch}, {"batchIndex", d.batch_index},
+                   {"hasQkv", d.has_qkv}, {"tokensGiven", d.tokens_given}, {"keyTokens", state.key_tokens},
+                   {"visibleRows", state.visible_rows}, {"visibleCols", state.visible_cols},
+                   {"sinkShare", state.sink_share}, {"qkvMaxDifference", state.qkv_max_difference},
+                   {"unavailablePanels", unavailable}, {"thumbnailsDone", state.thumbnails_done}};
+  }
 
   json figures;
   figures["n"] = state.tokens.size();
@@ -525,7 +557,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                                  "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
                                  "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                 "notice", "lab", "variants", "language", "training", "scalingRun"},
+                                 "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
+                                 "renormalise", "import"},
                              "");
       !st.ok)
     return st;
@@ -537,7 +570,9 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "worked-example") s.source = SceneSource::WorkedExample;
     else if (v == "trained" && state.train.trained) s.source = SceneSource::Trained;
     else if (v == "trained") return Status::error("the trained model is not loaded (yet)");
-    else return Status::error("'source' must be \"generated\", \"worked-example\" or \"trained\"");
+    else if (v == "imported" && state.imported) s.source = SceneSource::Imported;
+    else if (v == "imported") return Status::error("'source' \"imported\" needs a loaded file (drop one on the page or use Import)");
+    else return Status::error("'source' must be \"generated\", \"worked-example\", \"trained\" or \"imported\"");
   }
   if (j.contains("sentence")) {
     if (!j["sentence"].is_string()) return Status::error("'sentence' must be a string");
@@ -563,18 +598,27 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "cost-chart") s.panel = Panel::CostChart;
     else if (v == "training") s.panel = Panel::Training;
     else if (v == "scaling-run") s.panel = Panel::ScalingRun;
-    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart, training, scaling-run");
+    else if (v == "model") s.panel = Panel::Model;
+    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart, training, scaling-run, model");
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
+  // Leaving an imported file (whose head count came from the file) restores a valid head count.
+  if (state.settings.source == SceneSource::Imported && s.source != SceneSource::Imported && !j.contains("heads") &&
+      (s.heads > kMaxHeads || s.d_model % s.heads != 0))
+    s.heads = 1;
   if (s.source == SceneSource::Generated && s.d_model % s.heads != 0)
     return Status::error("dModel " + std::to_string(s.d_model) + " is not divisible by " + std::to_string(s.heads) + " heads");
   if (Status st = read_bool(j, "positional", s.positional); !st.ok) return st;
   if (Status st = read_int_into(j, "seed", 0, (1ll << 53) - 1, s.seed); !st.ok) return st;
   if (Status st = read_int_into(j, "cursor", -1, kMaxTokens - 1, s.cursor); !st.ok) return st;
-  if (Status st = read_int_into(j, "head", 0, kMaxHeads - 1, s.head); !st.ok) return st;
-  if (Status st = read_int_into(j, "diffHead", 0, kMaxHeads - 1, s.diff_head); !st.ok) return st;
-  if (Status st = read_int_into(j, "layer", 0, train::kMaxLayers - 1, s.layer); !st.ok) return st;
+  // Imported files and trained models may have more heads and layers than a generated scene
+  // (clamped to the file or the model).
+  if (Status st = read_int_into(j, "head", 0, kImportMaxHeads - 1, s.head); !st.ok) return st;
+  if (Status st = read_int_into(j, "diffHead", 0, kImportMaxHeads - 1, s.diff_head); !st.ok) return st;
+  if (Status st = read_int_into(j, "layer", 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, s.layer); !st.ok) return st;
+  if (Status st = read_bool(j, "hideSpecial", s.hide_special); !st.ok) return st;
+  if (Status st = read_bool(j, "renormalise", s.renormalise); !st.ok) return st;
   if (Status st = read_math(j, s.math, ""); !st.ok) return st;
   if (j.contains("compare")) {
     const json& c = j["compare"];

@@ -20,10 +20,13 @@
 #include "core/tokenizer.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace attn {
+
+struct ImportedAttention;  // core/import_attention.h
 
 // ---- 1 settings -------------------------------------------------------------------------
 
@@ -31,11 +34,12 @@ enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
   Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
+  Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
 };
 
 enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
-                   Mask, Scoring, Variants, CostChart, Training, ScalingRun };
-inline constexpr int kPanelCount = 16;
+                   Mask, Scoring, Variants, CostChart, Training, ScalingRun, Model };
+inline constexpr int kPanelCount = 17;
 enum class Theme { Dark, Light, HighContrast };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
@@ -95,12 +99,18 @@ struct Settings {
   LabSettings lab;
   // the mask, scoring and efficient-attention panels (app/variants_state.h)
   VariantSettings variants;
+  // imported scenes: which file (bumped on every load), special tokens hidden, rows renormalised
+  std::uint64_t import_id = 0;
+  bool hide_special = false;
+  bool renormalise = false;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
            positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
-           (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer);
+           (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer) &&
+           (source != SceneSource::Imported ||
+            (import_id == o.import_id && layer == o.layer && hide_special == o.hide_special && renormalise == o.renormalise));
   }
 };
 
@@ -132,6 +142,16 @@ struct AppState {
   VariantResults variants;     // the scoring and efficient-attention panels' figures
   CostChartRun cost_chart;     // the cost chart, measured a slice per frame
   TrainState train;            // the training lab and the trained scene's model
+
+  // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
+  std::shared_ptr<const ImportedAttention> imported;
+  std::string imported_name;
+  std::vector<std::string> key_tokens;          // column labels (= tokens unless cross-attention)
+  std::vector<int> visible_rows, visible_cols;  // indices into the file's tokens
+  std::vector<Mat> thumbnails;                  // layer * heads + head: pooled shown weights
+  int thumbnails_done = 0;                      // filled a few per frame (advance_thumbnails)
+  std::vector<float> sink_share;                // per head of the layer: mean weight on key 0 (raw)
+  float qkv_max_difference = 0.0f;              // |recomputed - file weights|, focused layer, all heads
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

@@ -1,5 +1,7 @@
 #include "app/png_writer.h"
 
+#include "core/import_attention.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -7,20 +9,8 @@
 namespace attn {
 namespace {
 
-std::uint32_t crc32(const std::uint8_t* data, size_t size, std::uint32_t crc = 0) {
-  static const std::array<std::uint32_t, 256> table = [] {
-    std::array<std::uint32_t, 256> t{};
-    for (std::uint32_t n = 0; n < 256; ++n) {
-      std::uint32_t c = n;
-      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      t[n] = c;
-    }
-    return t;
-  }();
-  crc = ~crc;
-  for (size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
-  return ~crc;
-}
+// The zip CRC-32 of the core (PNG chunks use the same polynomial).
+std::uint32_t crc32(const std::uint8_t* data, size_t size, std::uint32_t crc = 0) { return crc32_of(data, size, crc); }
 
 void put_u32_be(std::vector<std::uint8_t>& out, std::uint32_t v) {
   out.push_back(static_cast<std::uint8_t>(v >> 24));

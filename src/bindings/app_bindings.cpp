@@ -253,6 +253,7 @@ std::string load_trained_model(val bytes, const std::string& name) {
 
 namespace attn::platform {
 void expose_app(ui::App* app) { g_app = app; }
+ui::App* exposed_app() { return g_app; }
 }  // namespace attn::platform
 
 EMSCRIPTEN_BINDINGS(attnlab_app) {

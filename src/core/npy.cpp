@@ -22,6 +22,8 @@
 //   8 check_finite
 #include "core/npy.h"
 
+#include "core/tokenizer.h"
+
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -541,7 +543,11 @@ Status dtype_from_descr(std::string_view descr, NpyDtype& dtype) {
 }  // namespace
 
 // ---- 5 parse_npy -----------------------------------------------------------------------
-Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
+namespace {
+
+// Steps 1-3 of every .npy file: magic, version, header length, the header dict. Gives the
+// fields and where the data starts (inside the file, checked).
+Status parse_prefix(const std::uint8_t* bytes, std::size_t size, HeaderFields& f, std::size_t& data_start) {
   // 1 magic and version.
   static const std::uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
   if (size < 6) return Status::error("truncated: file is " + std::to_string(size) + " bytes, shorter than the .npy magic");
@@ -566,8 +572,18 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
   // 3 the dict, then the meaning of its three fields.
   const std::string_view header(reinterpret_cast<const char*>(bytes + header_start),
                                 static_cast<std::size_t>(header_length));
-  HeaderFields f;
   Status s = HeaderParser(header).parse(f);
+  if (!s.ok) return s;
+  data_start = header_start + static_cast<std::size_t>(header_length);
+  return Status::success();
+}
+
+}  // namespace
+
+Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
+  HeaderFields f;
+  std::size_t data_start = 0;
+  Status s = parse_prefix(bytes, size, f, data_start);
   if (!s.ok) return s;
   NpyDtype dtype = NpyDtype::Float32;
   s = dtype_from_descr(f.descr, dtype);
@@ -579,7 +595,6 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
   if (!s.ok) return s;
 
   // 4 data: exactly size * itemsize bytes.
-  const std::size_t data_start = header_start + static_cast<std::size_t>(header_length);
   const std::uint64_t have = size - data_start;
   const std::uint64_t need = static_cast<std::uint64_t>(elements) * npy_itemsize(dtype);
   if (have < need)
@@ -596,6 +611,62 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
   out.dtype = dtype;
   out.shape = std::move(f.shape);
   out.data.assign(bytes + data_start, bytes + size);
+  return Status::success();
+}
+
+Status parse_npy_strings(const std::uint8_t* bytes, std::size_t size, std::vector<std::int64_t>& shape,
+                         std::vector<std::string>& out) {
+  HeaderFields f;
+  std::size_t data_start = 0;
+  Status s = parse_prefix(bytes, size, f, data_start);
+  if (!s.ok) return s;
+  // descr: '<U' or '|S' (also '=' / '>' for U, which we refuse below) and a width.
+  const std::string_view descr = f.descr;
+  if (descr == "|O" || descr == "O")
+    return Status::error("strings saved as Python objects (dtype=object) cannot be read without pickle; "
+                         "save them with np.array(tokens, dtype=str)");
+  if (descr.size() < 3 || (descr.substr(0, 2) != "<U" && descr.substr(0, 2) != "|S" && descr.substr(0, 2) != ">U"))
+    return Status::error("expected an array of strings ('<U' or '|S'), found dtype " + quoted(descr));
+  if (descr[0] == '>') return Status::error("big-endian strings " + quoted(descr) + " are not supported");
+  const bool ucs4 = descr[1] == 'U';
+  std::int64_t width = 0;
+  for (char c : descr.substr(2)) {
+    if (c < '0' || c > '9' || width > 1000000) return Status::error("invalid string dtype " + quoted(descr));
+    width = width * 10 + (c - '0');
+  }
+  if (width == 0) return Status::error("string dtype " + quoted(descr) + " has width 0");
+  if (f.fortran_order == "True") return Status::error("fortran_order arrays are not supported");
+  if (f.shape.size() > 2)
+    return Status::error("strings must be a 1-d or 2-d array, found shape " + npy_shape_string(f.shape));
+  const std::size_t unit = ucs4 ? 4 : 1;
+  std::int64_t elements = 0;
+  s = check_shape(f.shape, static_cast<std::size_t>(width) * unit, elements);
+  if (!s.ok) return s;
+  const std::uint64_t need = static_cast<std::uint64_t>(elements) * static_cast<std::uint64_t>(width) * unit;
+  if (need > static_cast<std::uint64_t>(kNpyMaxStringBytes))
+    return Status::error("string array holds " + std::to_string(need) + " bytes, more than the " +
+                         std::to_string(kNpyMaxStringBytes >> 20) + " MiB limit");
+  const std::uint64_t have = size - data_start;
+  if (have != need)
+    return Status::error(std::string(have < need ? "truncated" : "trailing bytes") + ": header says " +
+                         std::to_string(need) + " bytes of data, file has " + std::to_string(have));
+  std::vector<std::string> strings;
+  strings.reserve(static_cast<std::size_t>(elements));
+  const std::uint8_t* p = bytes + data_start;
+  for (std::int64_t e = 0; e < elements; ++e) {
+    std::string text;
+    for (std::int64_t c = 0; c < width; ++c, p += unit) {
+      std::uint32_t cp = ucs4 ? load_le32(p) : *p;
+      if (cp == 0) continue;  // NUL padding (NumPy strips trailing NULs)
+      if (!ucs4 && cp >= 0x80) cp = 0xFFFD;  // bytes of unknown encoding: shown as a replacement
+      if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return Status::error("string " + std::to_string(e) + " holds an invalid code point " + std::to_string(cp));
+      text += encode_utf8(cp);
+    }
+    strings.push_back(std::move(text));
+  }
+  shape = f.shape;
+  out = std::move(strings);
   return Status::success();
 }
 

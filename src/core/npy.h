@@ -100,6 +100,16 @@ std::vector<std::uint8_t> serialize_npy(const NpyArray& array);
 // the target atomically on POSIX; there is no fsync (the standard library has none).
 Status write_npy_file(const std::string& path, const NpyArray& array);
 
+// A 1-d or 2-d array of strings, as np.save writes a list of Python str: dtype '<U{w}'
+// (w UCS-4 code units per element, NUL-padded) or '|S{w}' (w bytes per element). Each
+// element comes out as UTF-8 without its trailing NULs, in C order; `shape` gets the
+// array's shape. Refuses other dtypes (an object array '|O' of pickled strings is named as
+// such), code points that are not Unicode scalar values, and more than kNpyMaxStringBytes
+// of data. On error the outputs are left unchanged.
+inline constexpr std::int64_t kNpyMaxStringBytes = std::int64_t{64} << 20;
+Status parse_npy_strings(const std::uint8_t* bytes, std::size_t size, std::vector<std::int64_t>& shape,
+                         std::vector<std::string>& out);
+
 // For callers about to compute with the array: "NAME contains NaN or Inf at index i"
 // (i = flat C-order index of the first bad element) for Float32/Float64/Float16 arrays, and
 // "NAME contains a value too large for float at index i" for a finite Float64 value that

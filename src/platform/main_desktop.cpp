@@ -2,6 +2,7 @@
 // Everything above this file is shared with the browser build.
 #include "app/png_writer.h"
 #include "platform/gl.h"
+#include "platform/native_import.h"
 #include "ui/app.h"
 
 #include <GLFW/glfw3.h>
@@ -23,7 +24,7 @@ namespace {
 void print_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png] [--present]\n"
-               "               [--load-run FILE] [--trained-model FILE]\n"
+               "               [--load-run FILE] [--trained-model FILE] [--import FILE]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
@@ -32,7 +33,9 @@ void print_usage(std::FILE* out) {
                "  --present               presentation mode: large UI, controls hidden (P toggles)\n"
                "  --load-run FILE         open a saved training run (.attnmodel) in the Training panel\n"
                "  --trained-model FILE    the explorer's trained scene (default: the shipped\n"
-               "                          assets/induction-2l.attnmodel)\n");
+               "                          assets/induction-2l.attnmodel)\n"
+               "  --import FILE           open attention from a .npy, .npz or JSON file (docs/IMPORT.md);\n"
+               "                          files can also be dropped on the window\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -98,7 +101,7 @@ bool write_layout(const attn::ui::App& app, const std::string& path, std::string
 
 int main(int argc, char** argv) {
   int width = 1280, height = 800, frames = 0;
-  std::string state_path, screenshot_path, run_path;
+  std::string state_path, screenshot_path, run_path, import_path;
   std::string trained_path;
 #ifdef ATTNLAB_TRAINED_MODEL
   trained_path = ATTNLAB_TRAINED_MODEL;  // the shipped model in the source tree (cmake/targets/train_app.cmake)
@@ -125,13 +128,14 @@ int main(int argc, char** argv) {
       presentation = true;
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
-    } else if (arg == "--state" || arg == "--screenshot" || arg == "--load-run" || arg == "--trained-model") {
+    } else if (arg == "--state" || arg == "--screenshot" || arg == "--load-run" || arg == "--trained-model" ||
+               arg == "--import") {
       if (i + 1 >= argc || !argv[i + 1][0]) {
         std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
         return 2;
       }
       std::string& target = arg == "--state" ? state_path : arg == "--screenshot" ? screenshot_path
-                            : arg == "--load-run" ? run_path : trained_path;
+                            : arg == "--load-run" ? run_path : arg == "--import" ? import_path : trained_path;
       target = argv[++i];
       if (arg == "--trained-model") trained_path_given = true;
     } else {
@@ -220,7 +224,27 @@ int main(int argc, char** argv) {
     return 1;
   }
   app.state().train = std::move(training);
-  if (!state_json.empty()) attn::apply_state_json(app.state(), state_json);  // checked above
+  // A file given with --import (or dropped on the window later) becomes the scene.
+  if (!import_path.empty()) {
+    const attn::Status st = attn::platform::import_file(app.state(), import_path, attn::ImportOptions());
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
+      app.shutdown();
+      glfwDestroyWindow(window);
+      glfwTerminate();
+      return 2;
+    }
+  }
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    auto* dropped_on = static_cast<attn::ui::App*>(glfwGetWindowUserPointer(w));
+    if (!dropped_on || count < 1) return;
+    const attn::Status st = attn::platform::import_file(dropped_on->state(), paths[0], attn::ImportOptions());
+    if (!st.ok) dropped_on->state().notice = st.message;  // the previous scene stays
+  });
+  if (!state_json.empty()) {
+    const attn::Status st = attn::apply_state_json(app.state(), state_json);  // checked above (without the import)
+    if (!st.ok) std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
+  }
   if (presentation) app.state().settings.presentation = true;
   // CJK glyphs come from a Debian font package when it is installed.
   for (const char* path : kCjkFontPaths) {

@@ -9,6 +9,8 @@ class App;
 namespace attn::platform {
 
 void expose_app(ui::App* app);
+// The app given to expose_app (null before), for binding files other than app_bindings.cpp.
+ui::App* exposed_app();
 
 // Stops the main loop, releases the app's GL objects and GLFW's listeners (an embed that
 // scrolled away; the page then drops the module and its WebGL context).

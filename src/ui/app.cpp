@@ -1,7 +1,9 @@
 // The app shell. Sections: 1 init/shutdown  2 fonts and theme  3 keys  4 frame
 #include "ui/app.h"
 
+#include "app/import_state.h"
 #include "core/tokenizer.h"
+#include "ui/import_panels.h"
 #include "platform/gl.h"
 #include "ui/strings.h"
 
@@ -212,6 +214,7 @@ void App::frame() {
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);
+  advance_thumbnails(state_, 8.0);
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
 
@@ -273,7 +276,9 @@ void App::frame() {
                 {Panel::Variants, S::panel_variants, draw_variants_panel},
                 {Panel::CostChart, S::panel_cost_chart, draw_cost_chart_panel},
                 {Panel::Training, S::panel_training, draw_training_panel},
-                {Panel::ScalingRun, S::panel_scaling_run, draw_scaling_run_panel}};
+                {Panel::ScalingRun, S::panel_scaling_run, draw_scaling_run_panel},
+
+                {Panel::Model, S::panel_model, draw_model_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
     for (const auto& t : tabs) {
@@ -288,7 +293,9 @@ void App::frame() {
       if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
         if (!external) state_.settings.panel = t.panel;
         shown_panel_ = t.panel;
-        t.draw(state_, ctx_);
+        // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
+        if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
+        else t.draw(state_, ctx_);
         ImGui::EndTabItem();
       }
     }

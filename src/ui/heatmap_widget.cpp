@@ -48,7 +48,7 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
 
   const float font = ImGui::GetFontSize();
   const float label_w = spec.row_labels ? font * 4.0f : 0.0f;
-  const float label_h = font * 1.3f;
+  const float label_h = spec.show_col_labels ? font * 1.3f : 0.0f;
   const float scale_w = spec.show_scale ? font * 4.2f : 0.0f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float avail_w = std::max(16.0f, size.x - label_w - scale_w);
@@ -110,7 +110,7 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   const int row_step = std::max(1, static_cast<int>(std::ceil(font * 1.1f / cell_h)));
   const int c0 = static_cast<int>(view.x0), c1 = std::min(cols, static_cast<int>(std::ceil(view.x0 + view.w)));
   const int r0 = static_cast<int>(view.y0), r1 = std::min(rows, static_cast<int>(std::ceil(view.y0 + view.h)));
-  for (int j = c0 - c0 % col_step; j < c1; j += col_step) {
+  for (int j = c0 - c0 % col_step; spec.show_col_labels && j < c1; j += col_step) {
     if (j < c0) continue;
     const char* label = buf;
     if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j].c_str();

@@ -23,6 +23,7 @@ struct HeatmapSpec {
   int highlight_row = -1;
   bool zoomable = false;
   bool show_scale = true;
+  bool show_col_labels = true;  // false: no column label strip (thumbnails)
 };
 
 struct HeatmapResult {

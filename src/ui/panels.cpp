@@ -8,6 +8,7 @@
 #include "ui/panels.h"
 
 #include "ui/heatmap_widget.h"
+#include "ui/import_panels.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -96,6 +97,10 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
     ImGui::BeginDisabled(!state.train.trained);
     ImGui::RadioButton(tr(S::source_trained), &source, 2);
     ImGui::EndDisabled();
+    if (state.imported) {
+      ImGui::SameLine();
+      ImGui::RadioButton(tr(S::source_imported), &source, 3);
+    }
     s.source = static_cast<SceneSource>(source);
     if (s.source == SceneSource::Generated) {
       if (options.sentence_in_html_field) {
@@ -135,6 +140,8 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
       } else {
         ImGui::TextWrapped("%s", tr(S::trained_not_loaded));
       }
+    } else if (s.source == SceneSource::Imported) {
+      draw_import_summary(state);
     } else {
       ImGui::TextWrapped("%s", tr(S::worked_inputs));
     }
@@ -143,7 +150,9 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
 
   if (ImGui::CollapsingHeader(tr(S::model), ImGuiTreeNodeFlags_DefaultOpen)) {
     const bool locked = s.source != SceneSource::Generated;
-    const char* why = s.source == SceneSource::Trained ? tr(S::locked_by_trained) : tr(S::locked_by_worked);
+    const char* why = s.source == SceneSource::Trained    ? tr(S::locked_by_trained)
+                      : s.source == SceneSource::Imported ? tr(S::locked_by_imported)
+                                                          : tr(S::locked_by_worked);
     ImGui::BeginDisabled(locked);
     int d_model = s.d_model, heads = s.heads;
     if (ImGui::SliderInt(tr(S::d_model), &d_model, 2, 128)) {
@@ -243,8 +252,9 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     spec.values = st.m;
     spec.revision = rev(state, head);
     spec.colormap = st.map;
-    spec.row_labels = &state.tokens;
-    spec.col_labels = st.token_cols ? &state.tokens : nullptr;
+    const bool key_rows = st.id[0] == 'k' || st.id[0] == 'v';  // K and V: one row per key token
+    spec.row_labels = key_rows ? &state.key_tokens : &state.tokens;
+    spec.col_labels = st.token_cols ? &state.key_tokens : nullptr;
     spec.highlight_row = state.settings.cursor;
     const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(cell_w, cell_h));
     hover_to_context(ctx, state, spec.id, st.id, head, r);
@@ -284,7 +294,7 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
   spec.values = &h->weights;
   spec.revision = rev(state, s.head);
   spec.row_labels = &state.tokens;
-  spec.col_labels = &state.tokens;
+  spec.col_labels = &state.key_tokens;
   spec.highlight_row = s.cursor;
   spec.zoomable = true;
   const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(left_w, avail.y - ImGui::GetFontSize()));
@@ -308,12 +318,19 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
       if (hi <= lo) hi = lo + 1;
       ImGui::PlotHistogram(label, row.data(), static_cast<int>(row.size()), 0, nullptr, lo, hi, ImVec2(right_w * 0.7f, plot_h));
     };
-    bars(tr(S::raw_scores), h->raw_scores, true);
-    bars(tr(S::scaled_scores), h->masked_scores, true);
+    if (h->raw_scores.size() > 0) {  // imported weights-only scenes have no scores
+      bars(tr(S::raw_scores), h->raw_scores, true);
+      bars(tr(S::scaled_scores), h->masked_scores, true);
+    }
     bars(tr(S::weights), h->weights, false);
     if (h->fully_masked_rows[s.cursor]) ImGui::TextWrapped(tr(S::fully_masked), s.cursor);
 
-    // Lines view: queries on the left, keys on the right, opacity = weight.
+    // Lines view: queries on the left, keys on the right, opacity = weight. It pairs
+    // query i with key i, so it is drawn for self-attention only.
+    if (h->weights.cols() != n) {
+      ImGui::EndGroup();
+      return;
+    }
     ImGui::TextUnformatted(tr(S::lines_view));
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     const float lines_h = std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize());
@@ -401,7 +418,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     spec.revision = rev(state, 32 + a * 16 + b);
     spec.colormap = Colormap::Diverging;
     spec.row_labels = &state.tokens;
-    spec.col_labels = &state.tokens;
+    spec.col_labels = &state.key_tokens;
     const float rest = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize();
     heatmap_widget(ctx, spec, ImVec2(avail.x * 0.6f, std::max(rest, tile)));
   }
@@ -446,7 +463,7 @@ void draw_compare_panel(AppState& state, UiContext& ctx) {
     spec.revision = rev(state, views[i].salt + s.head);
     spec.colormap = views[i].map;
     spec.row_labels = i == 0 ? &state.tokens : nullptr;
-    spec.col_labels = &state.tokens;
+    spec.col_labels = &state.key_tokens;
     spec.highlight_row = s.cursor;
     heatmap_widget(ctx, spec, ImVec2(w, h));
     ImGui::EndGroup();
@@ -466,7 +483,8 @@ std::string derivation_text(const AppState& state, const std::string& matrix, in
   if (!score_like || row >= h.raw_scores.rows() || col >= h.raw_scores.cols()) return {};
   const std::string qi = "q" + std::to_string(row), kj = "k" + std::to_string(col);
   char buf[160];
-  std::string out = state.tokens[row] + " -> " + state.tokens[col] + "\n";
+  if (row >= static_cast<int>(state.tokens.size()) || col >= static_cast<int>(state.key_tokens.size())) return {};
+  std::string out = state.tokens[row] + " -> " + state.key_tokens[col] + "\n";
   const ScoreFunction score = state.computed_for.math.score;
   if (score == ScoreFunction::Dot) {
     out += qi + "." + kj + " = ";

@@ -586,7 +586,60 @@ namespace attn::ui {
     "由训练好的模型固定：d_model、头数、层数和学到的嵌入都是训练时的设置。下面的数学旋钮会用模型自己的 Q、K、V 重新计算这一层的注意力。") \
   X(trained_not_loaded, \
     "The trained model is not loaded (yet).", \
-    "训练好的模型尚未载入。")
+    "训练好的模型尚未载入。") \
+  /* import and model view (issue 9) */ \
+  X(import_title, \
+    "Imported attention", \
+    "导入的注意力") \
+  X(source_imported, \
+    "Imported file", \
+    "导入的文件") \
+  X(import_hint, \
+    "Drop a .npy, .npz or JSON file on the window (or use Import on the page) to see a model's attention.", \
+    "将 .npy、.npz 或 JSON 文件拖到窗口中（或在页面上使用“导入”）以查看模型的注意力。") \
+  X(import_summary, \
+    "%s: %d layers x %d heads, %d queries x %d keys", \
+    "%s：%d 层 x %d 头，%d 个查询 x %d 个键") \
+  X(import_batch, \
+    "batch %d of %d", \
+    "批次 %d / %d") \
+  X(import_weights_only, \
+    "Weights only: the pipeline and compare panels need Q, K and V (the file has none), so they are off. The model view, heads and token panels work.", \
+    "仅有权重：流水线和对比面板需要 Q、K、V（文件中没有），因此不可用。模型视图、多头和词元面板可用。") \
+  X(import_qkv, \
+    "Q, K, V given: every panel recomputes from them with the math settings; largest difference from the file's weights %.2e.", \
+    "已给出 Q、K、V：所有面板按数学设置由它们重新计算；与文件中权重的最大差为 %.2e。") \
+  X(import_needs_qkv, \
+    "This panel needs the scores, which come from Q and K. The imported file has attention weights only; save q, k and v in the .npz to switch it on (see docs/IMPORT.md).", \
+    "此面板需要由 Q 和 K 得到的分数。导入的文件只有注意力权重；在 .npz 中保存 q、k、v 即可启用（见 docs/IMPORT.md）。") \
+  X(hide_special, \
+    "Hide special tokens ([CLS], [SEP], <s>, padding)", \
+    "隐藏特殊词元（[CLS]、[SEP]、<s>、填充）") \
+  X(renormalise, \
+    "Renormalise rows over the visible tokens", \
+    "在可见词元上重新归一化各行") \
+  X(weights_raw_note, \
+    "Weights raw: rows do not sum to 1 once tokens are hidden.", \
+    "原始权重：隐藏词元后各行之和不为 1。") \
+  X(panel_model, \
+    "Model view", \
+    "模型视图") \
+  X(layer, \
+    "Layer", \
+    "层") \
+  X(model_hint, \
+    "Layer x head grid (click a cell to focus that layer and head).", \
+    "层 x 头网格（点击单元格以聚焦该层和头）。") \
+  X(sink_share, \
+    "Attention sink: %.0f%% of this head's weight goes to the first token \"%s\" (mean over queries; layer mean %.0f%%).", \
+    "注意力汇聚：该头 %.0f%% 的权重落在第一个词元“%s”上（对查询取平均；本层平均 %.0f%%）。") \
+  X(sink_column, \
+    "first-token column (the sink) outlined", \
+    "第一个词元列（汇聚）已描边") \
+  /* merge of the trained and imported scenes */ \
+  X(locked_by_imported, \
+    "Fixed by the imported file: its weights (and Q, K, V when given) come from the model that made it.", \
+    "由导入的文件固定：权重（以及给出的 Q、K、V）来自生成该文件的模型。")
 
 enum class S {
 #define ATTNLAB_UI_STRING_ID(id, en, zh) id,

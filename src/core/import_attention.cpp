@@ -1,0 +1,871 @@
+// Reading attention from .npy, .npz and JSON bytes (see import_attention.h for the formats
+// and the caps). Every reader turns its input into the same named parts (weights, tokens,
+// Q/K/V), and one function checks and assembles them, so the rules are written once.
+//
+// Sections:
+//   1 Little helpers (bytes, UTF-8, CRC-32)
+//   2 Zip archives
+//   3 Assembling the parts (shapes, batch, tokens, finiteness)
+//   4 .npy and .npz
+//   5 JSON (a small strict parser: numbers, strings, arrays, objects)
+//   6 Decoding one head
+//   7 Format sniffing
+#include "core/import_attention.h"
+
+#include "core/tokenizer.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <string_view>
+
+namespace attn {
+
+// ---- 1 Little helpers -------------------------------------------------------------------
+namespace {
+
+std::uint16_t le16(const std::uint8_t* p) { return static_cast<std::uint16_t>(p[0] | (p[1] << 8)); }
+std::uint32_t le32(const std::uint8_t* p) {
+  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
+         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+}
+std::uint64_t le64(const std::uint8_t* p) {
+  return static_cast<std::uint64_t>(le32(p)) | (static_cast<std::uint64_t>(le32(p + 4)) << 32);
+}
+
+std::string quoted_name(const std::string& name) { return "'" + name + "'"; }
+
+std::string mib(std::int64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
+
+// Invalid UTF-8 becomes U+FFFD, so labels can always be drawn and written back as JSON.
+std::string valid_utf8(const std::string& s) {
+  std::string out;
+  for (std::uint32_t cp : decode_utf8(s)) out += encode_utf8(cp);
+  return out;
+}
+
+}  // namespace
+
+std::uint32_t crc32_of(const std::uint8_t* data, std::size_t size, std::uint32_t crc) {
+  static const auto table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  crc = ~crc;
+  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
+  return ~crc;
+}
+
+// ---- 2 Zip archives -----------------------------------------------------------------------
+//   end of central directory  "PK\5\6": entries (u16 @10), directory size (u32 @12) and
+//                             offset (u32 @16), comment length (u16 @20); ZIP64 archives put
+//                             a locator "PK\6\7" in front of it pointing at "PK\6\6"
+//   central directory entry   "PK\1\2": flags @8, method @10, crc @16, sizes @20 @24, name,
+//                             extra, comment lengths @28 @30 @32, local header offset @42
+//   local header              "PK\3\4": name and extra lengths @26 @28, then the data
+
+Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector<ZipMember>& out) {
+  constexpr std::size_t kEocd = 22;
+  if (size < kEocd) return Status::error("not a zip archive: " + std::to_string(size) + " bytes is too short");
+  // 1 the end record: the last "PK\5\6" whose comment reaches exactly to the end.
+  std::size_t eocd = std::string::npos;
+  const std::size_t lowest = size > kEocd + 65535 ? size - kEocd - 65535 : 0;
+  for (std::size_t p = size - kEocd + 1; p-- > lowest;) {
+    if (le32(bytes + p) == 0x06054b50 && p + kEocd + le16(bytes + p + 20) == size) {
+      eocd = p;
+      break;
+    }
+  }
+  if (eocd == std::string::npos) return Status::error("not a zip archive: no end-of-central-directory record");
+  std::uint64_t entries = le16(bytes + eocd + 10), dir_size = le32(bytes + eocd + 12), dir_offset = le32(bytes + eocd + 16);
+  if (entries == 0xFFFF || dir_size == 0xFFFFFFFFu || dir_offset == 0xFFFFFFFFu) {
+    if (eocd < 20 || le32(bytes + eocd - 20) != 0x07064b50)
+      return Status::error("zip archive: ZIP64 fields without a ZIP64 locator");
+    const std::uint64_t z = le64(bytes + eocd - 20 + 8);
+    if (z > size || size - z < 56 || le32(bytes + z) != 0x06064b50)
+      return Status::error("zip archive: the ZIP64 end record lies outside the file");
+    entries = le64(bytes + z + 32);
+    dir_size = le64(bytes + z + 40);
+    dir_offset = le64(bytes + z + 48);
+  }
+  if (dir_offset > size || dir_size > size - dir_offset)
+    return Status::error("zip archive: the central directory lies outside the file");
+  if (entries > 64) return Status::error("zip archive has " + std::to_string(entries) + " members, more than 64");
+
+  // 2 the directory entries, each leading to a local header and the data after it.
+  std::vector<ZipMember> members;
+  std::uint64_t p = dir_offset;
+  const std::uint64_t dir_end = dir_offset + dir_size;
+  for (std::uint64_t e = 0; e < entries; ++e) {
+    if (dir_end - p < 46 || le32(bytes + p) != 0x02014b50)
+      return Status::error("zip archive: central directory entry " + std::to_string(e) + " is damaged");
+    const std::uint8_t* c = bytes + p;
+    const std::uint16_t flags = le16(c + 8);
+    ZipMember m;
+    m.method = le16(c + 10);
+    m.crc32 = le32(c + 16);
+    m.compressed_size = le32(c + 20);
+    m.uncompressed_size = le32(c + 24);
+    const std::uint64_t name_len = le16(c + 28), extra_len = le16(c + 30), comment_len = le16(c + 32);
+    std::uint64_t local = le32(c + 42);
+    if (dir_end - p - 46 < name_len + extra_len + comment_len)
+      return Status::error("zip archive: central directory entry " + std::to_string(e) + " runs past the directory");
+    m.name.assign(reinterpret_cast<const char*>(c + 46), name_len);
+    m.name = valid_utf8(m.name);
+    // ZIP64 extra field (id 1): the 64-bit values of the fields that read 0xFFFFFFFF, in order.
+    const std::uint8_t* x = c + 46 + name_len;
+    for (std::uint64_t q = 0; q + 4 <= extra_len;) {
+      const std::uint16_t id = le16(x + q), len = le16(x + q + 2);
+      if (q + 4 + len > extra_len) return Status::error("zip archive: damaged extra field in member " + quoted_name(m.name));
+      if (id == 1) {
+        std::uint64_t r = q + 4;
+        auto take = [&](std::uint64_t& field) {
+          if (field != 0xFFFFFFFFu) return true;
+          if (r + 8 > q + 4 + len) return false;
+          field = le64(x + r);
+          r += 8;
+          return true;
+        };
+        if (!take(m.uncompressed_size) || !take(m.compressed_size) || !take(local))
+          return Status::error("zip archive: short ZIP64 field in member " + quoted_name(m.name));
+      }
+      q += 4 + len;
+    }
+    p += 46 + name_len + extra_len + comment_len;
+    if (flags & 1) return Status::error("zip member " + quoted_name(m.name) + " is encrypted");
+    if (local > size || size - local < 30 || le32(bytes + local) != 0x04034b50)
+      return Status::error("zip member " + quoted_name(m.name) + ": local header missing or outside the file");
+    m.data_offset = local + 30 + le16(bytes + local + 26) + le16(bytes + local + 28);
+    if (m.data_offset > size || m.compressed_size > size - m.data_offset)
+      return Status::error("zip member " + quoted_name(m.name) + " is truncated: its data runs past the end of the file");
+    for (const ZipMember& other : members)
+      if (other.name == m.name) return Status::error("zip archive has two members named " + quoted_name(m.name));
+    members.push_back(std::move(m));
+  }
+  out = std::move(members);
+  return Status::success();
+}
+
+InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
+                              const std::vector<std::vector<std::uint8_t>>* inflated, const std::uint8_t* archive) {
+  return [offsets, inflated, archive](const std::uint8_t* data, std::size_t, std::size_t expected,
+                                      std::vector<std::uint8_t>& out) {
+    const std::uint64_t offset = static_cast<std::uint64_t>(data - archive);
+    for (std::size_t i = 0; i < offsets->size() && i < inflated->size(); ++i) {
+      if ((*offsets)[i] != offset) continue;
+      if ((*inflated)[i].size() != expected)
+        return Status::error("inflated to " + std::to_string((*inflated)[i].size()) + " bytes, the archive says " +
+                             std::to_string(expected));
+      out = (*inflated)[i];
+      return Status::success();
+    }
+    return Status::error("this compressed member was not inflated beforehand");
+  };
+}
+
+// ---- 3 Assembling the parts ------------------------------------------------------------
+namespace {
+
+// What a reader found, before the checks.
+struct Parts {
+  bool has_weights = false;
+  NpyArray weights;
+  std::string weights_name = "attentions";
+  bool has_tokens = false, has_query_tokens = false, has_key_tokens = false;
+  std::vector<std::int64_t> tokens_shape, query_tokens_shape, key_tokens_shape;
+  std::vector<std::string> tokens, query_tokens, key_tokens;
+  bool has_q = false, has_k = false, has_v = false;
+  NpyArray q, k, v;
+  bool bfloat16 = false;
+};
+
+bool is_weights_name(const std::string& n) {
+  return n == "attentions" || n == "attention" || n == "attn" || n == "weights";
+}
+
+// Keeps batch entry `b` of an array whose first axis is the batch.
+NpyArray pick_batch(const NpyArray& a, int b) {
+  NpyArray out;
+  out.dtype = a.dtype;
+  out.shape.assign(a.shape.begin() + 1, a.shape.end());
+  const std::size_t block = a.data.size() / static_cast<std::size_t>(a.shape[0]);
+  out.data.assign(a.data.begin() + static_cast<std::ptrdiff_t>(block * b),
+                  a.data.begin() + static_cast<std::ptrdiff_t>(block * (b + 1)));
+  return out;
+}
+
+// Index of the first NaN or Inf, or -1. uint16 is checked as bfloat16 when `bf16`.
+std::int64_t first_non_finite(const NpyArray& a, bool bf16) {
+  const std::uint8_t* p = a.data.data();
+  const std::size_t n = a.data.size() / std::max<std::size_t>(1, npy_itemsize(a.dtype));
+  for (std::size_t i = 0; i < n; ++i) {
+    bool bad = false;
+    switch (a.dtype) {
+      case NpyDtype::Float32: bad = ((le32(p + 4 * i) >> 23) & 0xFF) == 0xFF; break;
+      case NpyDtype::Float16: bad = ((le16(p + 2 * i) >> 10) & 0x1F) == 0x1F; break;
+      case NpyDtype::Float64: bad = ((le64(p + 8 * i) >> 52) & 0x7FF) == 0x7FF; break;
+      case NpyDtype::UInt16: bad = bf16 && ((le16(p + 2 * i) >> 7) & 0xFF) == 0xFF; break;
+      default: break;
+    }
+    if (bad) return static_cast<std::int64_t>(i);
+  }
+  return -1;
+}
+
+Status check_float_dtype(const NpyArray& a, const std::string& name, bool bf16) {
+  switch (a.dtype) {
+    case NpyDtype::Float32:
+    case NpyDtype::Float16:
+    case NpyDtype::Float64: break;
+    case NpyDtype::UInt16:
+      if (bf16) break;
+      return Status::error("'" + name + "' has dtype uint16: if it holds bfloat16 values, turn on the bfloat16 flag "
+                           "(or add a 0-d bool member 'bfloat16' to the archive)");
+    default:
+      return Status::error("'" + name + "' has dtype " + npy_descr(a.dtype) +
+                           "; attention must be float32, float16, float64 or bfloat16 (as uint16)");
+  }
+  const std::int64_t bad = first_non_finite(a, bf16);
+  if (bad >= 0) return Status::error("'" + name + "' contains NaN or Inf at flat index " + std::to_string(bad));
+  return Status::success();
+}
+
+// Picks the batch entry from tokens given as (n,) or (B, n).
+Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std::string>& all, int batch_index,
+                   const std::string& name, std::vector<std::string>& out) {
+  if (shape.size() == 1) {
+    out = all;
+  } else if (shape.size() == 2) {
+    if (batch_index >= shape[0])
+      return Status::error("'" + name + "' has " + std::to_string(shape[0]) + " rows (batch entries); batch " +
+                           std::to_string(batch_index) + " does not exist");
+    out.assign(all.begin() + batch_index * shape[1], all.begin() + (batch_index + 1) * shape[1]);
+  } else {
+    return Status::error("'" + name + "' must be 1-d (n,) or 2-d (batch, n), found shape " + npy_shape_string(shape));
+  }
+  for (std::string& t : out) t = valid_utf8(t);
+  return Status::success();
+}
+
+// Q, K or V: (L, H, n, d) or (B, L, H, n, d) after picking the batch like the weights.
+Status check_projection(NpyArray& a, const char* name, bool batched, const ImportedAttention& r, int n, bool bf16,
+                        int& d) {
+  const std::size_t dims = batched ? 5 : 4;
+  if (a.shape.size() != dims)
+    return Status::error(std::string("'") + name + "' must have shape " + (batched ? "(B, L, H, n, d)" : "(L, H, n, d)") +
+                         " like the weights, found " + npy_shape_string(a.shape));
+  if (batched) {
+    if (a.shape[0] != r.batch)
+      return Status::error(std::string("'") + name + "' has batch " + std::to_string(a.shape[0]) + ", the weights " +
+                           std::to_string(r.batch));
+    a = pick_batch(a, r.batch_index);
+  }
+  const std::string want = "(" + std::to_string(r.layers) + ", " + std::to_string(r.heads) + ", " + std::to_string(n) + ", d)";
+  if (a.shape[0] != r.layers || a.shape[1] != r.heads || a.shape[2] != n)
+    return Status::error(std::string("'") + name + "' must have shape " + want + " to match the weights, found " +
+                         npy_shape_string(a.shape));
+  if (a.shape[3] < 1 || a.shape[3] > kImportMaxHeadDim)
+    return Status::error(std::string("'") + name + "' has width " + std::to_string(a.shape[3]) + "; 1 to " +
+                         std::to_string(kImportMaxHeadDim) + " is allowed");
+  d = static_cast<int>(a.shape[3]);
+  return check_float_dtype(a, name, bf16);
+}
+
+Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, ImportedAttention& out) {
+  if (!p.has_weights)
+    return Status::error("no attention weights found: name the array 'attentions' (or 'attention', 'attn', 'weights')");
+  const bool bf16 = p.bfloat16 || options.uint16_is_bfloat16;
+  ImportedAttention r;
+  r.format = format;
+  r.bfloat16 = bf16;
+  NpyArray w = std::move(p.weights);
+  const std::string& wn = p.weights_name;
+  const std::vector<std::int64_t> shape = w.shape;
+  if (shape.size() < 2 || shape.size() > 5)
+    return Status::error("'" + wn + "' must have 2 to 5 dimensions ((n_q, n_k) ... (batch, layers, heads, n_q, n_k)), found shape " +
+                         npy_shape_string(shape));
+  for (std::int64_t d : shape)
+    if (d == 0) return Status::error("'" + wn + "' is empty: shape " + npy_shape_string(shape));
+  // 1 the batch: kept entry of a 5-d array.
+  const bool batched = shape.size() == 5;
+  if (batched) {
+    r.batch = static_cast<int>(std::min<std::int64_t>(shape[0], std::numeric_limits<int>::max()));
+    if (options.batch_index < 0 || options.batch_index >= shape[0])
+      return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the file has " +
+                           std::to_string(shape[0]) + " (batch index 0 to " + std::to_string(shape[0] - 1) + ")");
+    r.batch_index = options.batch_index;
+    w = pick_batch(w, r.batch_index);
+  } else if (options.batch_index != 0) {
+    return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the weights have no batch axis");
+  }
+  // 2 (n_q, n_k) and (H, n_q, n_k) gain the missing leading axes.
+  while (w.shape.size() < 4) w.shape.insert(w.shape.begin(), 1);
+  const std::int64_t L = w.shape[0], H = w.shape[1], nq = w.shape[2], nk = w.shape[3];
+  if (L > kImportMaxLayers) return Status::error(std::to_string(L) + " layers, more than the " + std::to_string(kImportMaxLayers) + " allowed");
+  if (H > kImportMaxHeads) return Status::error(std::to_string(H) + " heads, more than the " + std::to_string(kImportMaxHeads) + " allowed");
+  if (nq > kImportMaxTokens || nk > kImportMaxTokens)
+    return Status::error(std::to_string(nq) + " x " + std::to_string(nk) + " tokens: at most " +
+                         std::to_string(kImportMaxTokens) + " per side are shown");
+  if (L * H * nq * nk > kImportMaxElements)
+    return Status::error("the weights hold " + std::to_string(L * H * nq * nk) + " elements, more than the " +
+                         std::to_string(kImportMaxElements) + " allowed");
+  if (Status s = check_float_dtype(w, wn, bf16); !s.ok) return s;
+  r.layers = static_cast<int>(L);
+  r.heads = static_cast<int>(H);
+  r.n_q = static_cast<int>(nq);
+  r.n_k = static_cast<int>(nk);
+  r.weights = std::move(w);
+
+  // 3 tokens: one list for self-attention, or one per side.
+  if (p.has_tokens && (p.has_query_tokens || p.has_key_tokens))
+    return Status::error("give either 'tokens' or 'query_tokens' + 'key_tokens', not both");
+  if (p.has_query_tokens != p.has_key_tokens)
+    return Status::error("'query_tokens' and 'key_tokens' come together (for self-attention give 'tokens')");
+  if (p.has_tokens) {
+    if (Status s = pick_tokens(p.tokens_shape, p.tokens, r.batch_index, "tokens", r.query_tokens); !s.ok) return s;
+    if (r.n_q != r.n_k)
+      return Status::error("'tokens' is one list, but the weights are cross-attention (" + std::to_string(r.n_q) + " x " +
+                           std::to_string(r.n_k) + "): give 'query_tokens' and 'key_tokens'");
+    r.key_tokens = r.query_tokens;
+    r.tokens_given = true;
+  } else if (p.has_query_tokens) {
+    if (Status s = pick_tokens(p.query_tokens_shape, p.query_tokens, r.batch_index, "query_tokens", r.query_tokens); !s.ok) return s;
+    if (Status s = pick_tokens(p.key_tokens_shape, p.key_tokens, r.batch_index, "key_tokens", r.key_tokens); !s.ok) return s;
+    r.tokens_given = true;
+  } else {
+    for (int i = 0; i < r.n_q; ++i) r.query_tokens.push_back(std::to_string(i));
+    for (int j = 0; j < r.n_k; ++j) r.key_tokens.push_back(std::to_string(j));
+  }
+  if (static_cast<int>(r.query_tokens.size()) != r.n_q)
+    return Status::error(std::to_string(r.query_tokens.size()) + " query tokens for " + std::to_string(r.n_q) +
+                         " query rows of the weights");
+  if (static_cast<int>(r.key_tokens.size()) != r.n_k)
+    return Status::error(std::to_string(r.key_tokens.size()) + " key tokens for " + std::to_string(r.n_k) +
+                         " key columns of the weights");
+
+  // 4 Q, K, V: all three or none.
+  const int given = p.has_q + p.has_k + p.has_v;
+  if (given != 0 && given != 3) return Status::error("Q, K and V come together: the file has only some of 'q', 'k', 'v'");
+  if (given == 3) {
+    int dq = 0, dk = 0, dv = 0;
+    if (Status s = check_projection(p.q, "q", batched, r, r.n_q, bf16, dq); !s.ok) return s;
+    if (Status s = check_projection(p.k, "k", batched, r, r.n_k, bf16, dk); !s.ok) return s;
+    if (Status s = check_projection(p.v, "v", batched, r, r.n_k, bf16, dv); !s.ok) return s;
+    if (dq != dk) return Status::error("'q' has width " + std::to_string(dq) + " but 'k' has " + std::to_string(dk));
+    r.has_qkv = true;
+    r.d_k = dk;
+    r.d_v = dv;
+    r.q = std::move(p.q);
+    r.k = std::move(p.k);
+    r.v = std::move(p.v);
+  }
+  out = std::move(r);
+  return Status::success();
+}
+
+}  // namespace
+
+// ---- 4 .npy and .npz ------------------------------------------------------------------------
+
+Status import_npy(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
+  if (static_cast<std::int64_t>(size) > options.max_file_bytes)
+    return Status::error("the file is " + mib(static_cast<std::int64_t>(size)) + "; at most " + mib(options.max_file_bytes) +
+                         " can be imported");
+  Parts p;
+  if (Status s = parse_npy(bytes, size, p.weights); !s.ok) return Status::error(".npy: " + s.message);
+  p.has_weights = true;
+  p.weights_name = "the array";
+  return assemble(p, options, ImportFormat::Npy, out);
+}
+
+namespace {
+
+std::string member_key(const std::string& name) {
+  const std::string suffix = ".npy";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return name.substr(0, name.size() - suffix.size());
+  return name;
+}
+
+bool wanted_member(const std::string& key) {
+  return is_weights_name(key) || key == "tokens" || key == "query_tokens" || key == "key_tokens" || key == "q" ||
+         key == "k" || key == "v" || key == "bfloat16";
+}
+
+}  // namespace
+
+Status import_npz(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, const InflateFn& inflate,
+                  ImportedAttention& out) {
+  if (static_cast<std::int64_t>(size) > options.max_file_bytes)
+    return Status::error("the file is " + mib(static_cast<std::int64_t>(size)) + "; at most " + mib(options.max_file_bytes) +
+                         " can be imported");
+  std::vector<ZipMember> members;
+  if (Status s = list_zip_members(bytes, size, members); !s.ok) return Status::error(".npz: " + s.message);
+  Parts p;
+  std::int64_t inflated_total = 0;
+  for (const ZipMember& m : members) {
+    const std::string key = member_key(m.name);
+    if (!wanted_member(key)) continue;  // other arrays (input ids, logits, ...) are not ours
+    const std::string where = ".npz member '" + key + "': ";
+    // 1 the member's .npy bytes: stored as they are, or inflated (within the caps).
+    std::vector<std::uint8_t> inflated;
+    const std::uint8_t* data = bytes + m.data_offset;
+    std::size_t data_size = static_cast<std::size_t>(m.compressed_size);
+    if (m.method == 8) {
+      if (!inflate) return Status::error(where + "is compressed with deflate, and no inflater is available here");
+      inflated_total += static_cast<std::int64_t>(std::min<std::uint64_t>(m.uncompressed_size, kImportMaxInflatedBytes + 1));
+      if (inflated_total > kImportMaxInflatedBytes)
+        return Status::error(".npz members inflate to more than " + mib(kImportMaxInflatedBytes) + ", the limit");
+      if (Status s = inflate(data, data_size, static_cast<std::size_t>(m.uncompressed_size), inflated); !s.ok)
+        return Status::error(where + "cannot inflate: " + s.message);
+      if (inflated.size() != m.uncompressed_size) return Status::error(where + "inflated to the wrong size");
+      data = inflated.data();
+      data_size = inflated.size();
+    } else if (m.method == 0) {
+      if (m.compressed_size != m.uncompressed_size) return Status::error(where + "stored member with two different sizes");
+    } else {
+      return Status::error(where + "compression method " + std::to_string(m.method) + " is not supported (stored or deflate only)");
+    }
+    if (crc32_of(data, data_size) != m.crc32) return Status::error(where + "CRC-32 mismatch: the archive is damaged");
+    // 2 its meaning.
+    Status s;
+    if (key == "tokens") {
+      s = parse_npy_strings(data, data_size, p.tokens_shape, p.tokens);
+      p.has_tokens = s.ok;
+    } else if (key == "query_tokens") {
+      s = parse_npy_strings(data, data_size, p.query_tokens_shape, p.query_tokens);
+      p.has_query_tokens = s.ok;
+    } else if (key == "key_tokens") {
+      s = parse_npy_strings(data, data_size, p.key_tokens_shape, p.key_tokens);
+      p.has_key_tokens = s.ok;
+    } else if (key == "bfloat16") {
+      NpyArray flag;
+      s = parse_npy(data, data_size, flag);
+      if (s.ok && (flag.dtype != NpyDtype::Bool || flag.size() != 1)) s = Status::error("must be a single bool");
+      if (s.ok) p.bfloat16 = flag.data[0] != 0;
+    } else {
+      NpyArray a;
+      s = parse_npy(data, data_size, a);
+      if (s.ok && is_weights_name(key)) {
+        if (p.has_weights) return Status::error(".npz has two weight arrays ('" + p.weights_name + "' and '" + key + "')");
+        p.has_weights = true;
+        p.weights_name = key;
+        p.weights = std::move(a);
+      } else if (s.ok) {
+        NpyArray& target = key == "q" ? p.q : key == "k" ? p.k : p.v;
+        (key == "q" ? p.has_q : key == "k" ? p.has_k : p.has_v) = true;
+        target = std::move(a);
+      }
+    }
+    if (!s.ok) return Status::error(where + s.message);
+  }
+  return assemble(p, options, ImportFormat::Npz, out);
+}
+
+// ---- 5 JSON --------------------------------------------------------------------------------
+namespace {
+
+// A parsed value. Arrays whose items are all numbers are kept flat as floats (`numbers`),
+// which keeps a large matrix at 4 bytes per element.
+struct JsonValue {
+  enum Kind { Null, Bool, Number, String, Array, Numbers, Object } kind = Null;
+  bool boolean = false;
+  double number = 0;
+  std::string text;
+  std::vector<JsonValue> items;
+  std::vector<float> numbers;
+  std::vector<std::pair<std::string, JsonValue>> members;
+};
+
+class JsonParser {
+ public:
+  JsonParser(const std::uint8_t* bytes, std::size_t size) : p_(reinterpret_cast<const char*>(bytes)), n_(size) {}
+
+  Status parse(JsonValue& out) {
+    if (n_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;  // a byte order mark
+    if (Status s = value(out, 0); !s.ok) return s;
+    skip();
+    if (i_ != n_) return error("unexpected text after the JSON value");
+    return Status::success();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 16;
+
+  Status error(const std::string& what) const {
+    return Status::error("JSON: " + what + " at byte " + std::to_string(i_));
+  }
+  void skip() {
+    while (i_ < n_ && (p_[i_] == ' ' || p_[i_] == '\t' || p_[i_] == '\n' || p_[i_] == '\r')) ++i_;
+  }
+  bool literal(const char* word) {
+    const std::size_t len = std::strlen(word);
+    if (n_ - i_ < len || std::memcmp(p_ + i_, word, len) != 0) return false;
+    i_ += len;
+    return true;
+  }
+
+  Status value(JsonValue& v, int depth) {
+    if (depth > kMaxDepth) return error("nesting deeper than " + std::to_string(kMaxDepth));
+    skip();
+    if (i_ >= n_) return error("unexpected end of the text");
+    const char c = p_[i_];
+    if (c == '{') return object(v, depth);
+    if (c == '[') return array(v, depth);
+    if (c == '"') {
+      v.kind = JsonValue::String;
+      return string(v.text);
+    }
+    if (literal("true") || literal("false")) {
+      v.kind = JsonValue::Bool;
+      v.boolean = p_[i_ - 1] == 'e' && p_[i_ - 2] == 'u';
+      return Status::success();
+    }
+    if (literal("null")) {
+      v.kind = JsonValue::Null;
+      return Status::success();
+    }
+    v.kind = JsonValue::Number;
+    return number(v.number);
+  }
+
+  // number := -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+  Status number(double& out) {
+    const std::size_t start = i_;
+    auto digits = [&] {
+      const std::size_t d = i_;
+      while (i_ < n_ && p_[i_] >= '0' && p_[i_] <= '9') ++i_;
+      return i_ > d;
+    };
+    if (i_ < n_ && p_[i_] == '-') ++i_;
+    if (i_ < n_ && p_[i_] == '0') ++i_;
+    else if (!digits()) return error("expected a value");
+    if (i_ < n_ && p_[i_] == '.') {
+      ++i_;
+      if (!digits()) return error("expected digits after '.'");
+    }
+    if (i_ < n_ && (p_[i_] == 'e' || p_[i_] == 'E')) {
+      ++i_;
+      if (i_ < n_ && (p_[i_] == '+' || p_[i_] == '-')) ++i_;
+      if (!digits()) return error("expected digits in the exponent");
+    }
+    if (i_ - start > 64) return error("number longer than 64 characters");
+    const std::string token(p_ + start, i_ - start);
+    out = std::strtod(token.c_str(), nullptr);
+    if (!std::isfinite(out) || std::fabs(out) > std::numeric_limits<float>::max())
+      return error("number " + token + " is too large for float");
+    return Status::success();
+  }
+
+  Status hex4(std::uint32_t& out) {
+    if (n_ - i_ < 4) return error("short \\u escape");
+    out = 0;
+    for (int k = 0; k < 4; ++k) {
+      const char h = p_[i_++];
+      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+      if (d < 0) return error("bad hex digit in a \\u escape");
+      out = out * 16 + static_cast<std::uint32_t>(d);
+    }
+    return Status::success();
+  }
+
+  Status string(std::string& out) {
+    ++i_;  // the opening quote
+    std::string s;
+    for (;;) {
+      if (i_ >= n_) return error("unterminated string");
+      const char c = p_[i_++];
+      if (c == '"') break;
+      if (static_cast<unsigned char>(c) < 0x20) return error("control character in a string");
+      if (c != '\\') {
+        s += c;
+        continue;
+      }
+      if (i_ >= n_) return error("unterminated escape");
+      const char e = p_[i_++];
+      switch (e) {
+        case '"': s += '"'; break;
+        case '\\': s += '\\'; break;
+        case '/': s += '/'; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'n': s += '\n'; break;
+        case 'r': s += '\r'; break;
+        case 't': s += '\t'; break;
+        case 'u': {
+          std::uint32_t cp = 0;
+          if (Status st = hex4(cp); !st.ok) return st;
+          if (cp >= 0xD800 && cp <= 0xDBFF && n_ - i_ >= 6 && p_[i_] == '\\' && p_[i_ + 1] == 'u') {
+            i_ += 2;
+            std::uint32_t low = 0;
+            if (Status st = hex4(low); !st.ok) return st;
+            cp = low >= 0xDC00 && low <= 0xDFFF ? 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD;
+          } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = 0xFFFD;  // a lone surrogate
+          }
+          s += encode_utf8(cp);
+          break;
+        }
+        default: return error("unknown escape \\" + std::string(1, e));
+      }
+    }
+    out = valid_utf8(s);
+    return Status::success();
+  }
+
+  Status array(JsonValue& v, int depth) {
+    ++i_;  // '['
+    skip();
+    v.kind = JsonValue::Array;
+    if (i_ < n_ && p_[i_] == ']') {
+      ++i_;
+      v.kind = JsonValue::Numbers;  // [] is an empty list of numbers
+      return Status::success();
+    }
+    for (;;) {
+      skip();
+      if (i_ >= n_) return error("unterminated array");
+      const char c = p_[i_];
+      const bool numeric = c == '-' || (c >= '0' && c <= '9');
+      if (numeric && v.items.empty()) {
+        double d = 0;
+        if (Status s = number(d); !s.ok) return s;
+        v.kind = JsonValue::Numbers;
+        v.numbers.push_back(static_cast<float>(d));
+      } else if (v.kind == JsonValue::Numbers) {
+        return error("an array mixes numbers with other values");
+      } else {
+        JsonValue item;
+        if (Status s = value(item, depth + 1); !s.ok) return s;
+        v.items.push_back(std::move(item));
+      }
+      skip();
+      if (i_ < n_ && p_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ < n_ && p_[i_] == ']') {
+        ++i_;
+        return Status::success();
+      }
+      return error("expected ',' or ']' in an array");
+    }
+  }
+
+  Status object(JsonValue& v, int depth) {
+    ++i_;  // '{'
+    v.kind = JsonValue::Object;
+    skip();
+    if (i_ < n_ && p_[i_] == '}') {
+      ++i_;
+      return Status::success();
+    }
+    for (;;) {
+      skip();
+      if (i_ >= n_ || p_[i_] != '"') return error("expected a quoted key");
+      std::string key;
+      if (Status s = string(key); !s.ok) return s;
+      for (const auto& m : v.members)
+        if (m.first == key) return error("duplicate key \"" + key + "\"");
+      skip();
+      if (i_ >= n_ || p_[i_] != ':') return error("expected ':' after a key");
+      ++i_;
+      JsonValue item;
+      if (Status s = value(item, depth + 1); !s.ok) return s;
+      v.members.emplace_back(std::move(key), std::move(item));
+      skip();
+      if (i_ < n_ && p_[i_] == ',') {
+        ++i_;
+        continue;
+      }
+      if (i_ < n_ && p_[i_] == '}') {
+        ++i_;
+        return Status::success();
+      }
+      return error("expected ',' or '}' in an object");
+    }
+  }
+
+  const char* p_;
+  std::size_t n_;
+  std::size_t i_ = 0;
+};
+
+const JsonValue* member(const JsonValue& obj, const std::string& key) {
+  for (const auto& m : obj.members)
+    if (m.first == key) return &m.second;
+  return nullptr;
+}
+
+// Nested arrays of numbers -> a float32 array of their (rectangular) shape.
+Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
+  std::vector<std::int64_t> shape;
+  const JsonValue* probe = &v;
+  while (probe->kind == JsonValue::Array) {
+    shape.push_back(static_cast<std::int64_t>(probe->items.size()));
+    if (probe->items.empty()) break;
+    probe = &probe->items[0];
+  }
+  if (probe->kind != JsonValue::Numbers && !(probe->kind == JsonValue::Array && probe->items.empty()))
+    return Status::error("JSON: '" + name + "' must be nested arrays of numbers");
+  if (probe->kind == JsonValue::Numbers) shape.push_back(static_cast<std::int64_t>(probe->numbers.size()));
+  std::vector<float> flat;
+  // Walk every path, checking each array has the length its depth requires.
+  std::vector<std::pair<const JsonValue*, std::size_t>> stack = {{&v, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    const bool leaf = depth + 1 == shape.size();
+    if (leaf ? node->kind != JsonValue::Numbers || static_cast<std::int64_t>(node->numbers.size()) != shape[depth]
+             : node->kind != JsonValue::Array || static_cast<std::int64_t>(node->items.size()) != shape[depth])
+      return Status::error("JSON: '" + name + "' is not rectangular (expected shape " + npy_shape_string(shape) + ")");
+    if (leaf) {
+      flat.insert(flat.end(), node->numbers.begin(), node->numbers.end());
+    } else {
+      for (std::size_t i = node->items.size(); i-- > 0;) stack.push_back({&node->items[i], depth + 1});
+    }
+  }
+  out = NpyArray::from_float(shape, flat.data());
+  return Status::success();
+}
+
+Status json_strings(const JsonValue& v, const std::string& name, std::vector<std::int64_t>& shape,
+                    std::vector<std::string>& out) {
+  auto is_list = [](const JsonValue& a) {
+    if (a.kind == JsonValue::Numbers && a.numbers.empty()) return true;  // []
+    if (a.kind != JsonValue::Array) return false;
+    for (const JsonValue& s : a.items)
+      if (s.kind != JsonValue::String) return false;
+    return true;
+  };
+  if (is_list(v)) {
+    shape = {static_cast<std::int64_t>(v.items.size())};
+    for (const JsonValue& s : v.items) out.push_back(s.text);
+    return Status::success();
+  }
+  if (v.kind == JsonValue::Array && !v.items.empty()) {
+    shape = {static_cast<std::int64_t>(v.items.size()), 0};
+    for (const JsonValue& row : v.items) {
+      if (!is_list(row)) break;
+      if (&row != &v.items[0] && static_cast<std::int64_t>(row.items.size()) != shape[1])
+        return Status::error("JSON: the rows of '" + name + "' differ in length");
+      shape[1] = static_cast<std::int64_t>(row.items.size());
+      for (const JsonValue& s : row.items) out.push_back(s.text);
+    }
+    if (static_cast<std::int64_t>(out.size()) == shape[0] * shape[1]) return Status::success();
+  }
+  return Status::error("JSON: '" + name + "' must be a list of strings (or a list of such lists, one per batch entry)");
+}
+
+}  // namespace
+
+Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
+  if (static_cast<std::int64_t>(size) > kImportMaxJsonBytes)
+    return Status::error("the JSON file is " + mib(static_cast<std::int64_t>(size)) + "; the JSON format takes at most " +
+                         mib(kImportMaxJsonBytes) + " (use .npz for larger data)");
+  JsonValue root;
+  if (Status s = JsonParser(bytes, size).parse(root); !s.ok) return s;
+  if (root.kind != JsonValue::Object) return Status::error("JSON: the file must hold one object");
+  const JsonValue* format = member(root, "format");
+  if (!format || format->kind != JsonValue::String || format->text != "attnlab-attention")
+    return Status::error("JSON: \"format\" must be \"attnlab-attention\"");
+  const JsonValue* version = member(root, "version");
+  if (!version || version->kind != JsonValue::Number || version->number != 1)
+    return Status::error("JSON: \"version\" must be 1");
+  Parts p;
+  for (const auto& [key, v] : root.members) {
+    Status s;
+    if (key == "format" || key == "version") continue;
+    if (is_weights_name(key)) {
+      if (p.has_weights) return Status::error("JSON has two weight arrays (\"" + p.weights_name + "\" and \"" + key + "\")");
+      p.has_weights = true;
+      p.weights_name = key;
+      s = json_tensor(v, key, p.weights);
+    } else if (key == "tokens") {
+      p.has_tokens = true;
+      s = json_strings(v, key, p.tokens_shape, p.tokens);
+    } else if (key == "query_tokens") {
+      p.has_query_tokens = true;
+      s = json_strings(v, key, p.query_tokens_shape, p.query_tokens);
+    } else if (key == "key_tokens") {
+      p.has_key_tokens = true;
+      s = json_strings(v, key, p.key_tokens_shape, p.key_tokens);
+    } else if (key == "q" || key == "k" || key == "v") {
+      (key == "q" ? p.has_q : key == "k" ? p.has_k : p.has_v) = true;
+      s = json_tensor(v, key, key == "q" ? p.q : key == "k" ? p.k : p.v);
+    } else {
+      return Status::error("JSON: unknown key \"" + key +
+                           "\" (known: format, version, attentions, tokens, query_tokens, key_tokens, q, k, v)");
+    }
+    if (!s.ok) return s;
+  }
+  return assemble(p, options, ImportFormat::Json, out);
+}
+
+// ---- 6 Decoding one head -----------------------------------------------------------------
+namespace {
+
+// Block (layer, head) of an (L, H, rows, cols) array as float.
+Mat decode_block(const NpyArray& a, bool bf16, int layer, int head) {
+  if (a.shape.size() != 4 || layer < 0 || head < 0 || layer >= a.shape[0] || head >= a.shape[1]) return Mat();
+  const int rows = static_cast<int>(a.shape[2]), cols = static_cast<int>(a.shape[3]);
+  const std::size_t itemsize = npy_itemsize(a.dtype);
+  const std::size_t count = static_cast<std::size_t>(rows) * cols;
+  const std::size_t first = (static_cast<std::size_t>(layer) * a.shape[1] + head) * count;
+  if ((first + count) * itemsize > a.data.size()) return Mat();
+  Mat m(rows, cols);
+  const std::uint8_t* p = a.data.data() + first * itemsize;
+  float* dst = m.data();
+  for (std::size_t i = 0; i < count; ++i) {
+    switch (a.dtype) {
+      case NpyDtype::Float32: {
+        const std::uint32_t bits = le32(p + 4 * i);
+        std::memcpy(&dst[i], &bits, 4);
+        break;
+      }
+      case NpyDtype::Float16: dst[i] = half_to_float(le16(p + 2 * i)); break;
+      case NpyDtype::Float64: {
+        const std::uint64_t bits = le64(p + 8 * i);
+        double d;
+        std::memcpy(&d, &bits, 8);
+        dst[i] = static_cast<float>(d);
+        break;
+      }
+      case NpyDtype::UInt16: dst[i] = bf16 ? bfloat16_to_float(le16(p + 2 * i)) : le16(p + 2 * i); break;
+      default: dst[i] = 0.0f;
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+Mat ImportedAttention::head_weights(int layer, int head) const { return decode_block(weights, bfloat16, layer, head); }
+Mat ImportedAttention::head_q(int layer, int head) const { return has_qkv ? decode_block(q, bfloat16, layer, head) : Mat(); }
+Mat ImportedAttention::head_k(int layer, int head) const { return has_qkv ? decode_block(k, bfloat16, layer, head) : Mat(); }
+Mat ImportedAttention::head_v(int layer, int head) const { return has_qkv ? decode_block(v, bfloat16, layer, head) : Mat(); }
+
+// ---- 7 Format sniffing -------------------------------------------------------------------
+
+Status import_attention(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options,
+                        const InflateFn& inflate, ImportedAttention& out) {
+  if (size == 0) return Status::error("the file is empty");
+  if (size >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)))
+    return import_npz(bytes, size, options, inflate, out);
+  if (size >= 6 && std::memcmp(bytes, "\x93NUMPY", 6) == 0) return import_npy(bytes, size, options, out);
+  std::size_t i = size >= 3 && std::memcmp(bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  while (i < size && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) ++i;
+  if (i < size && bytes[i] == '{') return import_json(bytes, size, options, out);
+  return Status::error("not a file the lab reads: expected .npy, .npz or the lab's JSON format (see docs/IMPORT.md)");
+}
+
+}  // namespace attn

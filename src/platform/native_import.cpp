@@ -1,0 +1,64 @@
+#include "platform/native_import.h"
+
+#include "app/import_state.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace attn::platform {
+
+Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expected, std::vector<std::uint8_t>& out) {
+  // zlib counts in uInt (32 bits): the caps keep members far below that, and larger are refused.
+  if (size > std::numeric_limits<uInt>::max() || expected > std::numeric_limits<uInt>::max() - 1)
+    return Status::error("member too large to inflate");
+  std::vector<std::uint8_t> buffer(expected + 1);  // one spare byte shows a stream that is too long
+  z_stream z{};
+  if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return Status::error("zlib could not start");
+  z.next_in = const_cast<Bytef*>(data);
+  z.avail_in = static_cast<uInt>(size);
+  z.next_out = buffer.data();
+  z.avail_out = static_cast<uInt>(buffer.size());
+  const int rc = inflate(&z, Z_FINISH);
+  const std::size_t produced = buffer.size() - z.avail_out;
+  inflateEnd(&z);
+  if (rc != Z_STREAM_END) {
+    if (produced > expected) return Status::error("the stream inflates to more than the " + std::to_string(expected) + " bytes announced");
+    return Status::error(rc == Z_DATA_ERROR ? "corrupt deflate data" : "the deflate stream ends early");
+  }
+  if (produced != expected)
+    return Status::error("inflated to " + std::to_string(produced) + " bytes, the archive says " + std::to_string(expected));
+  buffer.resize(expected);
+  out = std::move(buffer);
+  return Status::success();
+}
+
+Status import_file(AppState& state, const std::string& path, const ImportOptions& options) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return Status::error(path + ": cannot open (" + std::strerror(errno) + ")");
+  std::vector<std::uint8_t> bytes;
+  long size = -1;
+  if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) {
+    std::fclose(f);
+    return Status::error(path + ": cannot read its size");
+  }
+  if (size > options.max_file_bytes) {
+    std::fclose(f);
+    return Status::error(path + ": the file is " + std::to_string(size >> 20) + " MiB; at most " +
+                         std::to_string(options.max_file_bytes >> 20) + " MiB can be imported");
+  }
+  bytes.resize(static_cast<size_t>(size));
+  const size_t got = size > 0 ? std::fread(bytes.data(), 1, bytes.size(), f) : 0;
+  std::fclose(f);
+  if (got != bytes.size()) return Status::error(path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes");
+  const size_t slash = path.find_last_of('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  return import_into_state(state, bytes.data(), bytes.size(), name, options, zlib_inflate);
+}
+
+}  // namespace attn::platform

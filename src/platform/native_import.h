@@ -1,0 +1,20 @@
+// Import on the desktop and in the CLI: reading a file, and the native inflater for .npz
+// members compressed with deflate (zlib, linked only into the native targets; the browser
+// inflates with DecompressionStream instead).
+#pragma once
+
+#include "app/app_state.h"
+#include "core/import_attention.h"
+
+#include <string>
+
+namespace attn::platform {
+
+// Inflates a raw deflate stream to exactly `expected` bytes; refuses more or fewer.
+Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expected, std::vector<std::uint8_t>& out);
+
+// Reads `path` (refusing files over options.max_file_bytes before reading them) and makes it
+// the scene (app/import_state.h). Messages start with the file's name.
+Status import_file(AppState& state, const std::string& path, const ImportOptions& options);
+
+}  // namespace attn::platform

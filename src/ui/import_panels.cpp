@@ -1,0 +1,146 @@
+// Panels of the imported scene (app/import_state.h):
+//   1 scene summary   what the file holds, in the controls' scene section
+//   2 model view      the layer x head grid of small heatmaps (BertViz's model view), the
+//                     layer selector, the focused head large with its attention sink
+#include "app/import_state.h"
+#include "ui/heatmap_widget.h"
+#include "ui/import_panels.h"
+#include "ui/strings.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+namespace attn::ui {
+
+// ---------------------------------------------------------------------------------------
+// 1 scene summary
+// ---------------------------------------------------------------------------------------
+
+void draw_import_summary(AppState& state) {
+  if (!state.imported) {
+    ImGui::TextWrapped("%s", tr(S::import_hint));
+    return;
+  }
+  const ImportedAttention& d = *state.imported;
+  ImGui::TextWrapped(tr(S::import_summary), state.imported_name.c_str(), d.layers, d.heads, d.n_q, d.n_k);
+  if (d.batch > 1) ImGui::Text(tr(S::import_batch), d.batch_index, d.batch);
+  if (d.has_qkv) ImGui::TextWrapped(tr(S::import_qkv), static_cast<double>(state.qkv_max_difference));
+  else ImGui::TextWrapped("%s", tr(S::import_weights_only));
+  Settings& s = state.settings;
+  ImGui::Checkbox(tr(S::hide_special), &s.hide_special);
+  ImGui::BeginDisabled(!s.hide_special);
+  ImGui::Checkbox(tr(S::renormalise), &s.renormalise);
+  ImGui::EndDisabled();
+  if (s.hide_special && !s.renormalise) ImGui::TextDisabled("%s", tr(S::weights_raw_note));
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 model view
+// ---------------------------------------------------------------------------------------
+
+void draw_model_panel(AppState& state, UiContext& ctx) {
+  if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
+      state.trace.heads.empty()) {
+    ImGui::TextWrapped("%s", tr(S::import_hint));
+    return;
+  }
+  const ImportedAttention& d = *state.imported;
+  Settings& s = state.settings;
+  int layer = s.layer;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  if (ImGui::SliderInt(tr(S::layer), &layer, 0, d.layers - 1)) s.layer = layer;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", tr(S::model_hint));
+
+  // The grid on the left: one row per layer, one column per head.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float font = ImGui::GetFontSize();
+  const float gap = 2.0f * ctx.dpi_scale;
+  const float grid_w = avail.x * 0.5f - font * 2.5f;
+  const float tile = std::max(6.0f, std::min((grid_w - gap * d.heads) / d.heads, (avail.y - font * 2) / d.layers - gap));
+  ImGui::BeginGroup();
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int l = 0; l < d.layers; ++l) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("%2d", l);
+    for (int h = 0; h < d.heads; ++h) {
+      ImGui::SameLine();
+      const size_t index = static_cast<size_t>(l) * d.heads + h;
+      if (index >= state.thumbnails.size()) break;
+      if (state.thumbnails[index].size() == 0) {  // not computed yet (a few per frame)
+        ImGui::Dummy(ImVec2(tile, tile));
+        continue;
+      }
+      HeatmapSpec spec;
+      spec.id = "model/" + std::to_string(l) + "/" + std::to_string(h);
+      spec.values = &state.thumbnails[index];
+      spec.revision = state.revision;
+      spec.show_scale = false;
+      spec.show_col_labels = false;
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile, tile));
+      if (r.clicked) {
+        s.layer = l;
+        s.head = h;
+      }
+      if (r.hovered) ImGui::SetTooltip("%s %d, %s %d", tr(S::layer), l, tr(S::head), h);
+      if (l == s.layer && h == s.head) {  // the focused head: a frame around its thumbnail as drawn
+        const HeatmapPlacement& p = ctx.placements[spec.id];
+        dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + p.w + 1, p.y + p.h + 1), IM_COL32(255, 64, 160, 255), 0.0f, 0,
+                    std::max(2.0f, ctx.dpi_scale * 2));
+      }
+      ImGui::SetCursorScreenPos(ImVec2(at.x + tile, at.y));
+      ImGui::Dummy(ImVec2(0, tile));
+    }
+  }
+  ImGui::PopStyleVar();
+  ImGui::EndGroup();
+  ImGui::SameLine();
+
+  // The focused head on the right, with the attention sink marked.
+  ImGui::BeginGroup();
+  const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
+  ImGui::Text("%s %d, %s %d", tr(S::layer), s.layer, tr(S::head), head);
+  const float share = head < static_cast<int>(state.sink_share.size()) ? state.sink_share[head] : 0.0f;
+  const float layer_mean = state.sink_share.empty()
+                               ? 0.0f
+                               : std::accumulate(state.sink_share.begin(), state.sink_share.end(), 0.0f) /
+                                     static_cast<float>(state.sink_share.size());
+  const float right_w = ImGui::GetContentRegionAvail().x;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + right_w);
+  ImGui::Text(tr(S::sink_share), 100.0 * share, d.key_tokens.empty() ? "" : d.key_tokens[0].c_str(), 100.0 * layer_mean);
+  ImGui::PopTextWrapPos();
+  HeatmapSpec spec;
+  spec.id = "model/focus";
+  spec.values = &state.trace.heads[head].weights;
+  spec.revision = state.revision * 1024 + static_cast<std::uint64_t>(head);
+  spec.row_labels = &state.tokens;
+  spec.col_labels = &state.key_tokens;
+  spec.highlight_row = s.cursor;
+  spec.zoomable = true;
+  const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(right_w, ImGui::GetContentRegionAvail().y - font * 1.5f));
+  if (r.clicked) s.cursor = r.row;
+  if (r.hovered && r.row < static_cast<int>(state.tokens.size()) && r.col < static_cast<int>(state.key_tokens.size()))
+    ImGui::SetTooltip("%s -> %s: %.4f", state.tokens[r.row].c_str(), state.key_tokens[r.col].c_str(),
+                      static_cast<double>(state.trace.heads[head].weights(r.row, r.col)));
+  // The sink: the first key's column outlined while it is visible.
+  const auto placed = ctx.placements.find(spec.id);
+  if (!state.visible_cols.empty() && state.visible_cols[0] == 0 && placed != ctx.placements.end()) {
+    const HeatmapPlacement& p = placed->second;
+    const float cw = p.w / p.view.w;
+    const float x = p.x + (0.0f - p.view.x0) * cw;
+    if (x + cw > p.x) {
+      dl = ImGui::GetWindowDrawList();
+      dl->AddRect(ImVec2(std::max(x, p.x), p.y), ImVec2(x + cw, p.y + p.h), IM_COL32(255, 200, 0, 255), 0.0f, 0,
+                  std::max(2.0f, ctx.dpi_scale * 2));
+      ImGui::TextDisabled("%s", tr(S::sink_column));
+    }
+  }
+  ImGui::EndGroup();
+}
+
+}  // namespace attn::ui

@@ -1,0 +1,419 @@
+// Import of attention files: good .npy / .npz / JSON files give the right shapes, tokens and
+// values; malformed ones (many kinds) give a clear message and leave the output alone.
+#include "core/import_attention.h"
+
+#include <catch2/catch.hpp>
+
+#ifndef __EMSCRIPTEN__
+#include "platform/native_import.h"
+#include <zlib.h>
+#endif
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace attn;
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+void put16(Bytes& b, std::uint32_t v) {
+  b.push_back(v & 0xFF);
+  b.push_back((v >> 8) & 0xFF);
+}
+void put32(Bytes& b, std::uint32_t v) {
+  put16(b, v & 0xFFFF);
+  put16(b, v >> 16);
+}
+
+struct Member {
+  std::string name;
+  Bytes data;
+};
+
+// A zip archive as np.savez writes one (stored members), or with deflate when `packed` holds
+// each member's compressed bytes.
+Bytes make_zip(const std::vector<Member>& members, const std::vector<Bytes>* packed = nullptr) {
+  Bytes out, dir;
+  for (size_t i = 0; i < members.size(); ++i) {
+    const Member& m = members[i];
+    const Bytes& body = packed ? (*packed)[i] : m.data;
+    const std::uint32_t crc = crc32_of(m.data.data(), m.data.size());
+    const std::uint32_t offset = static_cast<std::uint32_t>(out.size());
+    const int method = packed ? 8 : 0;
+    put32(out, 0x04034b50);
+    put16(out, 20);
+    put16(out, 0);
+    put16(out, method);
+    put32(out, 0);
+    put32(out, crc);
+    put32(out, static_cast<std::uint32_t>(body.size()));
+    put32(out, static_cast<std::uint32_t>(m.data.size()));
+    put16(out, static_cast<std::uint32_t>(m.name.size()));
+    put16(out, 0);
+    out.insert(out.end(), m.name.begin(), m.name.end());
+    out.insert(out.end(), body.begin(), body.end());
+    put32(dir, 0x02014b50);
+    put16(dir, 20);
+    put16(dir, 20);
+    put16(dir, 0);
+    put16(dir, method);
+    put32(dir, 0);
+    put32(dir, crc);
+    put32(dir, static_cast<std::uint32_t>(body.size()));
+    put32(dir, static_cast<std::uint32_t>(m.data.size()));
+    put16(dir, static_cast<std::uint32_t>(m.name.size()));
+    put16(dir, 0);
+    put16(dir, 0);
+    put16(dir, 0);
+    put16(dir, 0);
+    put32(dir, 0);
+    put32(dir, offset);
+    dir.insert(dir.end(), m.name.begin(), m.name.end());
+  }
+  const std::uint32_t dir_offset = static_cast<std::uint32_t>(out.size());
+  out.insert(out.end(), dir.begin(), dir.end());
+  put32(out, 0x06054b50);
+  put16(out, 0);
+  put16(out, 0);
+  put16(out, static_cast<std::uint32_t>(members.size()));
+  put16(out, static_cast<std::uint32_t>(members.size()));
+  put32(out, static_cast<std::uint32_t>(dir.size()));
+  put32(out, dir_offset);
+  put16(out, 0);
+  return out;
+}
+
+// A .npy of float32 values 0, 1/100, 2/100, ... of the given shape.
+Bytes ramp_npy(const std::vector<std::int64_t>& shape) {
+  std::int64_t n = 1;
+  for (auto d : shape) n *= d;
+  std::vector<float> v(static_cast<size_t>(n));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i) / 100.0f;
+  return serialize_npy(NpyArray::from_float(shape, v.data()));
+}
+
+// A '<U{w}' .npy of strings, written by hand as np.save would.
+Bytes strings_npy(const std::vector<std::string>& items, int width) {
+  std::string header = "{'descr': '<U" + std::to_string(width) + "', 'fortran_order': False, 'shape': (" +
+                       std::to_string(items.size()) + ",), }";
+  while ((10 + header.size() + 1) % 64) header += ' ';
+  header += '\n';
+  Bytes out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+  put16(out, static_cast<std::uint32_t>(header.size()));
+  out.insert(out.end(), header.begin(), header.end());
+  for (const std::string& s : items) {
+    for (int c = 0; c < width; ++c) put32(out, c < static_cast<int>(s.size()) ? static_cast<unsigned char>(s[c]) : 0);
+  }
+  return out;
+}
+
+Status import_bytes(const Bytes& b, ImportedAttention& out, ImportOptions options = {}) {
+#ifndef __EMSCRIPTEN__
+  return import_attention(b.data(), b.size(), options, platform::zlib_inflate, out);
+#else
+  return import_attention(b.data(), b.size(), options, InflateFn(), out);
+#endif
+}
+
+Status import_text(const std::string& text, ImportedAttention& out) {
+  return import_bytes(Bytes(text.begin(), text.end()), out);
+}
+
+// Importing must fail with a message containing `part`, and leave `out` as it was.
+void expect_refused(const Bytes& b, const std::string& part, ImportOptions options = {}) {
+  ImportedAttention out;
+  out.layers = 77;
+  const Status s = import_bytes(b, out, options);
+  INFO("message: " << s.message);
+  CHECK_FALSE(s.ok);
+  CHECK(s.message.find(part) != std::string::npos);
+  CHECK(out.layers == 77);
+}
+
+}  // namespace
+
+TEST_CASE("import: a bare .npy of shape (L, H, n_q, n_k) keeps every value", "[import]") {
+  const Bytes b = ramp_npy({2, 3, 4, 5});
+  ImportedAttention a;
+  REQUIRE(import_bytes(b, a).ok);
+  CHECK(a.format == ImportFormat::Npy);
+  CHECK(a.layers == 2);
+  CHECK(a.heads == 3);
+  CHECK(a.n_q == 4);
+  CHECK(a.n_k == 5);
+  CHECK(a.cross_attention());
+  CHECK_FALSE(a.tokens_given);
+  CHECK(a.query_tokens == std::vector<std::string>{"0", "1", "2", "3"});
+  CHECK(a.key_tokens.size() == 5);
+  const Mat w = a.head_weights(1, 2);  // block index 1 * 3 + 2 = 5, element (2, 3)
+  REQUIRE(w.rows() == 4);
+  REQUIRE(w.cols() == 5);
+  CHECK(w(2, 3) == Approx((5 * 20 + 2 * 5 + 3) / 100.0f));
+  CHECK(a.head_weights(2, 0).size() == 0);  // out of range: empty
+}
+
+TEST_CASE("import: 2-d and 3-d weights gain the missing layer and head axes", "[import]") {
+  ImportedAttention a;
+  REQUIRE(import_bytes(ramp_npy({3, 3}), a).ok);
+  CHECK((a.layers == 1 && a.heads == 1 && a.n_q == 3));
+  REQUIRE(import_bytes(ramp_npy({4, 3, 3}), a).ok);
+  CHECK((a.layers == 1 && a.heads == 4));
+}
+
+TEST_CASE("import: a 5-d array picks the batch entry", "[import]") {
+  const Bytes b = ramp_npy({3, 2, 1, 2, 2});
+  ImportOptions o;
+  o.batch_index = 2;
+  ImportedAttention a;
+  REQUIRE(import_bytes(b, a, o).ok);
+  CHECK(a.batch == 3);
+  CHECK(a.batch_index == 2);
+  CHECK(a.layers == 2);
+  CHECK(a.head_weights(1, 0)(1, 1) == Approx((2 * 8 + 4 + 3) / 100.0f));
+  o.batch_index = 3;
+  expect_refused(b, "batch 3 does not exist", o);
+}
+
+TEST_CASE("import: float16 and bfloat16 weights decode exactly", "[import]") {
+  NpyArray half;
+  half.dtype = NpyDtype::Float16;
+  half.shape = {2, 2};
+  half.data = {0x00, 0x3C, 0x00, 0x38, 0x00, 0x34, 0x00, 0x00};  // 1, 0.5, 0.25, 0
+  ImportedAttention a;
+  REQUIRE(import_bytes(serialize_npy(half), a).ok);
+  CHECK(a.head_weights(0, 0)(0, 1) == 0.5f);
+  CHECK(a.head_weights(0, 0)(1, 0) == 0.25f);
+
+  NpyArray bf = half;
+  bf.dtype = NpyDtype::UInt16;
+  bf.data = {0x80, 0x3F, 0x00, 0x3F, 0x80, 0x3E, 0x00, 0x00};  // bfloat16 1, 0.5, 0.25, 0
+  expect_refused(serialize_npy(bf), "bfloat16 flag");
+  ImportOptions o;
+  o.uint16_is_bfloat16 = true;
+  REQUIRE(import_bytes(serialize_npy(bf), a, o).ok);
+  CHECK(a.head_weights(0, 0)(0, 0) == 1.0f);
+  CHECK(a.head_weights(0, 0)(1, 0) == 0.25f);
+}
+
+TEST_CASE("import: an .npz with tokens, Q, K, V (stored members)", "[import]") {
+  const Bytes b = make_zip({{"attentions.npy", ramp_npy({2, 2, 3, 3})},
+                            {"tokens.npy", strings_npy({"[CLS]", "cat", "[SEP]"}, 5)},
+                            {"input_ids.npy", ramp_npy({3})},  // not ours: ignored
+                            {"q.npy", ramp_npy({2, 2, 3, 4})},
+                            {"k.npy", ramp_npy({2, 2, 3, 4})},
+                            {"v.npy", ramp_npy({2, 2, 3, 6})}});
+  ImportedAttention a;
+  const Status s = import_bytes(b, a);
+  INFO(s.message);
+  REQUIRE(s.ok);
+  CHECK(a.format == ImportFormat::Npz);
+  CHECK(a.tokens_given);
+  CHECK(a.query_tokens == std::vector<std::string>{"[CLS]", "cat", "[SEP]"});
+  CHECK(a.key_tokens == a.query_tokens);
+  CHECK(a.has_qkv);
+  CHECK(a.d_k == 4);
+  CHECK(a.d_v == 6);
+  CHECK(a.head_q(1, 1).rows() == 3);
+  CHECK(a.head_v(1, 1)(2, 5) == Approx((3 * 18 + 2 * 6 + 5) / 100.0f));
+}
+
+TEST_CASE("import: cross-attention takes query_tokens and key_tokens", "[import]") {
+  const Bytes good = make_zip({{"attentions.npy", ramp_npy({1, 2, 2, 3})},
+                               {"query_tokens.npy", strings_npy({"le", "chat"}, 4)},
+                               {"key_tokens.npy", strings_npy({"the", "cat", "sat"}, 3)}});
+  ImportedAttention a;
+  REQUIRE(import_bytes(good, a).ok);
+  CHECK(a.query_tokens == std::vector<std::string>{"le", "chat"});
+  CHECK(a.key_tokens == std::vector<std::string>{"the", "cat", "sat"});
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 2, 2, 3})}, {"tokens.npy", strings_npy({"a", "b"}, 1)}}),
+                 "cross-attention");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 2, 2, 3})}, {"query_tokens.npy", strings_npy({"a", "b"}, 1)}}),
+                 "come together");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"tokens.npy", strings_npy({"a", "b", "c"}, 1)}}),
+                 "3 query tokens for 2");
+}
+
+#ifndef __EMSCRIPTEN__
+TEST_CASE("import: deflate-compressed members are inflated (zlib natively)", "[import]") {
+  const std::vector<Member> members = {{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"tokens.npy", strings_npy({"a", "b"}, 1)}};
+  std::vector<Bytes> packed;
+  for (const Member& m : members) {
+    z_stream z{};
+    REQUIRE(deflateInit2(&z, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    Bytes out(deflateBound(&z, m.data.size()));
+    z.next_in = const_cast<Bytef*>(m.data.data());
+    z.avail_in = static_cast<uInt>(m.data.size());
+    z.next_out = out.data();
+    z.avail_out = static_cast<uInt>(out.size());
+    REQUIRE(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    out.resize(z.total_out);
+    deflateEnd(&z);
+    packed.push_back(out);
+  }
+  const Bytes b = make_zip(members, &packed);
+  ImportedAttention a;
+  REQUIRE(import_bytes(b, a).ok);
+  CHECK(a.head_weights(0, 0)(1, 1) == Approx(0.03f));
+  CHECK(a.query_tokens == std::vector<std::string>{"a", "b"});
+
+  // Without an inflater: a clear message. With a damaged stream: another.
+  ImportedAttention none;
+  const Status s = import_attention(b.data(), b.size(), {}, InflateFn(), none);
+  CHECK(s.message.find("no inflater") != std::string::npos);
+  Bytes damaged = b;
+  damaged[50] ^= 0xFF;  // inside the first member's deflate stream (after its 30 + 14 header bytes)
+  ImportedAttention d;
+  CHECK_FALSE(import_bytes(damaged, d).ok);
+}
+#endif
+
+TEST_CASE("import: pre-inflated members stand in for an inflater (the browser's path)", "[import]") {
+  const Member m = {"attentions.npy", ramp_npy({1, 1, 2, 2})};
+  // A zip that claims deflate, with placeholder bytes; the "browser" inflated them already.
+  const std::vector<Bytes> placeholder = {{1, 2, 3}};
+  const Bytes b = make_zip({m}, &placeholder);
+  std::vector<ZipMember> members;
+  REQUIRE(list_zip_members(b.data(), b.size(), members).ok);
+  REQUIRE(members.size() == 1);
+  CHECK(members[0].method == 8);
+  CHECK(members[0].compressed_size == 3);
+  CHECK(members[0].uncompressed_size == m.data.size());
+  const std::vector<std::uint64_t> offsets = {members[0].data_offset};
+  const std::vector<Bytes> inflated = {m.data};
+  ImportedAttention a;
+  REQUIRE(import_attention(b.data(), b.size(), {}, preinflated_members(&offsets, &inflated, b.data()), a).ok);
+  CHECK(a.head_weights(0, 0)(0, 1) == Approx(0.01f));
+}
+
+TEST_CASE("import: the JSON format", "[import]") {
+  ImportedAttention a;
+  const Status s = import_text(R"({"format": "attnlab-attention", "version": 1,
+      "attentions": [[[[0.75, 0.25], [0.5, 0.5]]], [[[1, 0], [0.1, 0.9]]]],
+      "tokens": ["<s>", "\u732b"]})",
+                               a);
+  INFO(s.message);
+  REQUIRE(s.ok);
+  CHECK(a.format == ImportFormat::Json);
+  CHECK(a.layers == 2);
+  CHECK(a.heads == 1);
+  CHECK(a.query_tokens[1] == "\xE7\x8C\xAB");  // 猫
+  CHECK(a.head_weights(1, 0)(1, 1) == Approx(0.9f));
+
+  REQUIRE(import_text(R"({"format":"attnlab-attention","version":1,"attentions":[[0.5,0.5,0]],
+      "query_tokens":["x"],"key_tokens":["a","b","c"],
+      "q":[[[[1,2]]]],"k":[[[[1,0],[0,1],[1,1]]]],"v":[[[[3],[4],[5]]]]})",
+                          a)
+              .ok);
+  CHECK(a.has_qkv);
+  CHECK(a.n_q == 1);
+  CHECK(a.n_k == 3);
+  CHECK(a.head_v(0, 0)(2, 0) == 5.0f);
+}
+
+TEST_CASE("import: malformed JSON is refused with a message", "[import]") {
+  auto refused = [](const std::string& text, const std::string& part) {
+    expect_refused(Bytes(text.begin(), text.end()), part);
+  };
+  const std::string head = R"({"format":"attnlab-attention","version":1,)";
+  refused("{", "JSON");
+  refused(R"({"format":"other","version":1})", "\"format\" must be");
+  refused(R"({"format":"attnlab-attention","version":2})", "\"version\" must be 1");
+  refused(head + R"("attentions":[[1,2],[3]]})", "not rectangular");
+  refused(head + R"("attentions":[[1,"a"]]})", "mixes numbers");
+  refused(head + R"("attentions":[[1e999]]})", "too large");
+  refused(head + R"("attentions":[[1,2]], "extra": 1})", "unknown key");
+  refused(head + R"("attentions":[[1]], "attentions": [[1]]})", "duplicate key");
+  refused(head + R"("tokens":["a"]})", "no attention weights");
+  refused(head + R"("attentions":[[NaN]]})", "expected a value");
+  refused(head + R"("attentions":[[0.5]], "tokens": ["a\q"]})", "unknown escape");
+  refused(head + R"("attentions":[[0.5]]} trailing)", "unexpected text");
+  refused(std::string(100, '[') + std::string(100, ']'), "not a file");  // no object: not JSON to us
+  refused("{\"a\":" + std::string(40, '[') + std::string(40, ']') + "}", "nesting deeper");
+  refused(head + R"("attentions":[[[[[[0.5]]]]]]})", "2 to 5 dimensions");
+}
+
+TEST_CASE("import: malformed archives and arrays are refused with a message", "[import]") {
+  const Bytes good = make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}});
+  expect_refused({}, "empty");
+  expect_refused({'P', 'K', 3, 4}, "not a zip archive");
+  expect_refused(Bytes(good.begin(), good.end() - 1), "end-of-central-directory");
+  Bytes bad_crc = good;
+  bad_crc[30 + 14 + 70] ^= 1;  // a data byte of the member
+  expect_refused(bad_crc, "CRC-32");
+  Bytes bad_offset = good;
+  bad_offset[bad_offset.size() - 6] = 0xF0;  // directory offset far past the end
+  expect_refused(bad_offset, "outside the file");
+  Bytes truncated_member = good;
+  truncated_member[18] = 0xFF;  // local header's compressed size: irrelevant, the directory's counts
+  truncated_member[good.size() - 22 - 14 - 46 + 20] = 0xFF;  // directory's compressed size
+  expect_refused(truncated_member, "");
+  expect_refused(make_zip({{"tokens.npy", strings_npy({"a"}, 1)}}), "no attention weights");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"weights.npy", ramp_npy({2, 2})}}),
+                 "two weight arrays");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({2, 2})}, {"attentions.npy", ramp_npy({2, 2})}}), "two members named");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"q.npy", ramp_npy({1, 1, 2, 2})}}),
+                 "come together");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"q.npy", ramp_npy({1, 1, 2, 2})},
+                           {"k.npy", ramp_npy({1, 1, 2, 3})}, {"v.npy", ramp_npy({1, 1, 2, 2})}}),
+                 "'q' has width 2 but 'k' has 3");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}, {"q.npy", ramp_npy({1, 2, 2, 2})},
+                           {"k.npy", ramp_npy({1, 1, 2, 2})}, {"v.npy", ramp_npy({1, 1, 2, 2})}}),
+                 "to match the weights");
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({2, 2})}, {"tokens.npy", ramp_npy({2})}}),
+                 "expected an array of strings");
+  expect_refused(make_zip({{"attentions.npy", Bytes{0x93, 'N', 'U', 'M'}}}), "member 'attentions'");
+  expect_refused(ramp_npy({2}), "2 to 5 dimensions");
+  expect_refused(ramp_npy({1, 0, 2, 2}), "empty");
+  expect_refused(ramp_npy({1, 1, 2, 1025}), "at most 1024");
+  expect_refused(serialize_npy(NpyArray::from_bool({2, 2}, std::vector<std::uint8_t>{1, 0, 0, 1}.data())),
+                 "attention must be float32");
+  const float bad[4] = {0.5f, std::numeric_limits<float>::quiet_NaN(), 0, 1};
+  expect_refused(serialize_npy(NpyArray::from_float({2, 2}, bad)), "NaN or Inf at flat index 1");
+  expect_refused(Bytes{'h', 'e', 'l', 'l', 'o'}, "not a file the lab reads");
+  ImportOptions small;
+  small.max_file_bytes = 100;
+  expect_refused(ramp_npy({4, 4}), "can be imported", small);
+  ImportOptions batch;
+  batch.batch_index = 1;
+  expect_refused(ramp_npy({2, 2}), "no batch axis", batch);
+}
+
+TEST_CASE("import: no truncation of a good archive parses, and none crashes", "[import]") {
+  const Bytes good = make_zip({{"attentions.npy", ramp_npy({1, 2, 3, 3})}, {"tokens.npy", strings_npy({"a", "b", "c"}, 1)}});
+  for (size_t cut = 0; cut < good.size(); ++cut) {
+    ImportedAttention a;
+    CHECK_FALSE(import_bytes(Bytes(good.begin(), good.begin() + cut), a).ok);
+  }
+  // Every single-byte corruption either fails cleanly or (in padding) still gives the shape.
+  for (size_t i = 0; i < good.size(); ++i) {
+    Bytes b = good;
+    b[i] ^= 0x5A;
+    ImportedAttention a;
+    const Status s = import_bytes(b, a);
+    if (s.ok) CHECK(a.n_q == 3);
+    else CHECK_FALSE(s.message.empty());
+  }
+}
+
+TEST_CASE("npy strings: '<U' and '|S' arrays, and refusals", "[import][npy]") {
+  std::vector<std::int64_t> shape;
+  std::vector<std::string> out;
+  const Bytes u = strings_npy({"ab", "", "xyz"}, 3);
+  REQUIRE(parse_npy_strings(u.data(), u.size(), shape, out).ok);
+  CHECK(shape == std::vector<std::int64_t>{3});
+  CHECK(out == std::vector<std::string>{"ab", "", "xyz"});
+  const Bytes f = ramp_npy({2});
+  CHECK(parse_npy_strings(f.data(), f.size(), shape, out).message.find("array of strings") != std::string::npos);
+  Bytes surrogate = strings_npy({"a"}, 1);
+  const std::uint32_t bad = 0xD800;
+  std::memcpy(surrogate.data() + surrogate.size() - 4, &bad, 4);
+  CHECK(parse_npy_strings(surrogate.data(), surrogate.size(), shape, out).message.find("invalid code point") !=
+        std::string::npos);
+  Bytes short_data = strings_npy({"abc"}, 3);
+  short_data.pop_back();
+  CHECK(parse_npy_strings(short_data.data(), short_data.size(), shape, out).message.find("truncated") != std::string::npos);
+}

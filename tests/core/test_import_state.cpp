@@ -1,0 +1,188 @@
+// The imported scene in the app state (layers, heads, special tokens, renormalising, the
+// sink, Q/K/V recomputation, the JSON schema) and the exports (PNG scale, SVG cells, CSV,
+// JSON, .npy).
+#include "app/app_state.h"
+#include "app/export_figure.h"
+#include "app/import_state.h"
+#include "core/npy.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <string>
+
+using namespace attn;
+
+namespace {
+
+// Two layers, two heads, tokens [CLS] a b [SEP]; rows are softmax-like, key 0 gets 0.4.
+ImportedAttention sample(bool with_qkv = false) {
+  ImportedAttention d;
+  d.layers = 2;
+  d.heads = 2;
+  d.n_q = d.n_k = 4;
+  std::vector<float> w(2 * 2 * 4 * 4);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) w[((l * 2 + h) * 4 + i) * 4 + j] = j == 0 ? 0.4f : 0.2f;
+  d.weights = NpyArray::from_float({2, 2, 4, 4}, w.data());
+  d.query_tokens = d.key_tokens = {"[CLS]", "a", "b", "[SEP]"};
+  d.tokens_given = true;
+  if (with_qkv) {
+    std::vector<float> q(2 * 2 * 4 * 2);
+    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(static_cast<float>(i));
+    d.q = d.k = d.v = NpyArray::from_float({2, 2, 4, 2}, q.data());
+    d.has_qkv = true;
+    d.d_k = d.d_v = 2;
+    // The file's weights are what softmax(q k^T / sqrt(2)) gives.
+    std::vector<float> exact;
+    for (int l = 0; l < 2; ++l)
+      for (int h = 0; h < 2; ++h) {
+        const Mat qm = d.head_q(l, h), km = d.head_k(l, h);
+        Mat s = (qm * km.transpose()) / std::sqrt(2.0f);
+        for (int i = 0; i < 4; ++i) {
+          const float mx = s.row(i).maxCoeff();
+          float sum = 0;
+          for (int j = 0; j < 4; ++j) sum += std::exp(s(i, j) - mx);
+          for (int j = 0; j < 4; ++j) exact.push_back(std::exp(s(i, j) - mx) / sum);
+        }
+      }
+    d.weights = NpyArray::from_float({2, 2, 4, 4}, exact.data());
+  }
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("imported scene: the selected layer is the trace, one head per file head", "[import][state]") {
+  AppState state;
+  set_imported(state, sample(), "sample.npz");
+  update_results(state);
+  CHECK(state.settings.source == SceneSource::Imported);
+  CHECK(state.settings.panel == Panel::Model);
+  REQUIRE(state.trace.heads.size() == 2);
+  CHECK(state.tokens == std::vector<std::string>{"[CLS]", "a", "b", "[SEP]"});
+  CHECK(state.trace.heads[1].weights(2, 0) == 0.4f);
+  CHECK(state.trace.heads[1].raw_scores.size() == 0);  // weights only: no scores
+  CHECK(imported_panel_needs_qkv(state, Panel::Pipeline));
+  CHECK_FALSE(imported_panel_needs_qkv(state, Panel::Heads));
+  REQUIRE(state.sink_share.size() == 2);
+  CHECK(state.sink_share[0] == Approx(0.4f));
+
+  // Layer, head and the special-token view go through the one door.
+  REQUIRE(apply_state_json(state, R"({"layer": 1, "head": 1, "hideSpecial": true})").ok);
+  update_results(state);
+  CHECK(state.settings.layer == 1);
+  CHECK(state.tokens == std::vector<std::string>{"a", "b"});
+  CHECK(state.visible_cols == std::vector<int>{1, 2});
+  CHECK(state.trace.heads[1].weights.rows() == 2);
+  CHECK(state.trace.heads[1].weights.row(0).sum() == Approx(0.4f));  // raw: 0.2 + 0.2
+  REQUIRE(apply_state_json(state, R"({"renormalise": true})").ok);
+  update_results(state);
+  CHECK(state.trace.heads[1].weights.row(0).sum() == Approx(1.0f));
+  CHECK(state.sink_share[1] == Approx(0.4f));  // the sink is from the raw weights
+
+  // A layer past the file is clamped to its last; JSON reports the file.
+  REQUIRE(apply_state_json(state, R"({"layer": 9})").ok);
+  update_results(state);
+  CHECK(state.settings.layer == 1);
+  const nlohmann::json j = nlohmann::json::parse(state_to_json(state));
+  CHECK(j["source"] == "imported");
+  CHECK(j["import"]["layers"] == 2);
+  CHECK(j["import"]["unavailablePanels"] == nlohmann::json::array({"pipeline", "compare"}));
+
+  // Thumbnails fill a few per frame until every layer and head has one.
+  while (advance_thumbnails(state, 1.0)) {
+  }
+  CHECK(state.thumbnails_done == 4);
+  CHECK(state.thumbnails[3].rows() == 2);
+
+  // Leaving the file for a generated scene works, and the file can be chosen again.
+  REQUIRE(apply_state_json(state, R"({"source": "generated"})").ok);
+  update_results(state);
+  CHECK(state.trace.status.ok);
+  CHECK(state.key_tokens == state.tokens);
+  REQUIRE(apply_state_json(state, R"({"source": "imported"})").ok);
+  update_results(state);
+  CHECK(state.tokens.size() == 2);  // hidden special tokens still hidden
+  AppState fresh;
+  CHECK_FALSE(apply_state_json(fresh, R"({"source": "imported"})").ok);
+}
+
+TEST_CASE("imported scene with Q, K, V: panels recompute the file's weights", "[import][state]") {
+  AppState state;
+  set_imported(state, sample(true), "qkv.npz");
+  REQUIRE(apply_state_json(state, R"({"layer": 1, "panel": "pipeline"})").ok);
+  update_results(state);
+  CHECK_FALSE(imported_panel_needs_qkv(state, Panel::Pipeline));
+  REQUIRE(state.trace.heads.size() == 2);
+  CHECK(state.trace.heads[0].raw_scores.rows() == 4);
+  CHECK(state.qkv_max_difference < 1e-6f);
+}
+
+TEST_CASE("special tokens", "[import][state]") {
+  for (const char* t : {"[CLS]", "[SEP]", "[PAD]", "<s>", "</s>", "<pad>", "<|endoftext|>", " [CLS] "}) CHECK(is_special_token(t));
+  for (const char* t : {"cat", "<", "[CLS", "s", "<|", "|>"}) CHECK_FALSE(is_special_token(t));
+  ImportedAttention all = sample();
+  all.query_tokens = all.key_tokens = {"[CLS]", "[SEP]", "<s>", "</s>"};
+  // Only special tokens: hiding would leave nothing, so all stay.
+  CHECK(visible_tokens(all, true).rows.size() == 4);
+}
+
+TEST_CASE("export: PNG scale, SVG cells, CSV, JSON, .npy", "[import][export]") {
+  Mat m(2, 3);
+  m << 0.1f, 0.2f, 0.7f, 1.0f, 0.0f, -std::numeric_limits<float>::infinity();
+  ExportRequest r;
+  r.row_labels = {"x", "y,z"};
+  r.col_labels = {"a", "<b>", "c"};
+  Status s;
+  r.format = ExportFormat::Png;
+  const std::vector<std::uint8_t> one = export_matrix(m, r, s);
+  REQUIRE(s.ok);
+  r.scale = 2;
+  const std::vector<std::uint8_t> two = export_matrix(m, r, s);
+  auto be32 = [](const std::vector<std::uint8_t>& b, int at) {
+    return (b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3];
+  };
+  CHECK(be32(one, 16) == 24);  // IHDR width: 3 cells x 8 px
+  CHECK(be32(one, 20) == 16);
+  CHECK(be32(two, 16) == 48);
+  CHECK(be32(two, 20) == 32);
+  r.scale = 9;
+  CHECK(export_matrix(m, r, s).empty());
+  CHECK_FALSE(s.ok);
+
+  r.scale = 1;
+  r.format = ExportFormat::Svg;
+  const std::vector<std::uint8_t> svg_bytes = export_matrix(m, r, s);
+  const std::string svg(svg_bytes.begin(), svg_bytes.end());
+  size_t cells = 0;
+  for (size_t at = svg.find("<rect class=\"cell\""); at != std::string::npos; at = svg.find("<rect class=\"cell\"", at + 1)) ++cells;
+  CHECK(cells == 6);
+  CHECK(svg.find("&lt;b&gt;") != std::string::npos);  // labels are escaped
+
+  r.format = ExportFormat::Csv;
+  const std::vector<std::uint8_t> csv_bytes = export_matrix(m, r, s);
+  const std::string csv(csv_bytes.begin(), csv_bytes.end());
+  CHECK(csv == "query\\key,a,<b>,c\nx,0.100000001,0.200000003,0.699999988\n\"y,z\",1,0,-inf\n");
+
+  r.format = ExportFormat::Json;
+  const std::vector<std::uint8_t> json_bytes = export_matrix(m, r, s);
+  const nlohmann::json j = nlohmann::json::parse(std::string(json_bytes.begin(), json_bytes.end()));
+  CHECK(j["values"][1][2].is_null());
+  CHECK(j["values"][0][2].get<float>() == 0.7f);
+
+  r.format = ExportFormat::Npy;
+  const std::vector<std::uint8_t> npy = export_matrix(m, r, s);
+  NpyArray back;
+  REQUIRE(parse_npy(npy.data(), npy.size(), back).ok);
+  CHECK(back.shape == std::vector<std::int64_t>{2, 3});
+  CHECK(back.to_float()[2] == 0.7f);
+
+  ExportFormat f;
+  CHECK_FALSE(parse_export_format("gif", f).ok);
+  CHECK(export_matrix(Mat(), r, s).empty());
+}
