@@ -450,6 +450,7 @@ json settings_json(const Settings& s) {
   j["language"] = s.language == UiLanguage::Chinese ? "zh" : "en";
   j["hideSpecial"] = s.hide_special;
   j["renormalise"] = s.renormalise;
+  j["variants"] = variant_settings_json(s.variants);
   const LabSettings& l = s.lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
               {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
@@ -531,10 +532,7 @@ std::string state_to_json(const AppState& state) {
                             {"weights", flat(r.walk.weights)}, {"output", flat(r.walk.output)}};
     figures["lab"] = lab;
   }
-  json variant_settings, variant_figures;
-  variants_to_json(state, variant_settings, variant_figures);
-  j["variants"] = variant_settings;
-  figures["variants"] = variant_figures;
+  figures["variants"] = variant_figures_json(state);
   j["training"] = training_settings_json(state.train);
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);

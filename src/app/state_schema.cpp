@@ -32,7 +32,8 @@ std::vector<Key> keys() {
       {"source", "enum", 0, 0, {"generated", "worked-example"}},
       {"sentence", "string"},
       {"panel", "enum", 0, 0, {"pipeline", "token", "heads", "compare", "dot-product", "variance", "saturation",
-                                "softmax", "stability", "walkthrough"}},
+                                "softmax", "stability", "walkthrough", "mask", "scoring", "variants", "cost-chart",
+                                "training", "scaling-run", "model"}},
       {"dModel", "int", 1, kMaxDModel},
       {"heads", "int", 1, kMaxHeads, {}, 0, nullptr, "dModel"},
       {"positional", "bool"},
@@ -46,6 +47,19 @@ std::vector<Key> keys() {
       {"presentation", "bool"},
       {"uiScale", "number", 0.5, 4.0},
       {"language", "enum", 0, 0, {"en", "zh"}},
+      {"hideSpecial", "bool"},
+      {"renormalise", "bool"},
+      {"variants.kind", "enum", 0, 0, {"window", "strided", "blocksparse", "linear", "performer", "linformer"}},
+      {"variants.window", "int", 1, 1024},
+      {"variants.stride", "int", 1, 1024},
+      {"variants.block", "int", 1, 1024},
+      {"variants.features", "int", 1, 4096},
+      {"variants.rank", "int", 1, 1024},
+      {"variants.causal", "bool"},
+      {"variants.seed", "int", 0, 9007199254740991.0},
+      // Raising it starts a cost chart (tens of seconds): a link keeps the default.
+      {"variants.costChartRequest", "int", 0, 0, {}, 0, nullptr, nullptr, true},
+      {"variants.paintAllow", "bool"},
       {"lab.q", "vector", -10, 10, {}, 2},
       {"lab.k", "vector", -10, 10, {}, 2},
       {"lab.kLong", "vector", -10, 10, {}, 2},
@@ -69,6 +83,7 @@ std::vector<Key> keys() {
     k.push_back({path("mask.block"), "int", 0, kMaxTokens});
     k.push_back({path("mask.global"), "tokens"});
     k.push_back({path("mask.padding"), "tokens"});
+    k.push_back({path("mask.painted"), "cells"});
     k.push_back({path("maskFill"), "enum|number", -1e30, 0, {"-inf"}});
   }
   return k;
@@ -95,7 +110,7 @@ std::string state_schema_json() {
   for (const Key& k : keys()) {
     json e = {{"path", k.path}, {"kind", k.kind}};
     const std::string kind = k.kind;
-    if (kind != "bool" && kind != "enum" && kind != "string" && kind != "tokens") {
+    if (kind != "bool" && kind != "enum" && kind != "string" && kind != "tokens" && kind != "cells") {
       e["min"] = k.min;
       e["max"] = k.max;
     }

@@ -312,13 +312,15 @@ void update_variant_panels(AppState& state, double chart_budget_seconds) {
   step_cost_chart(run, chart_budget_seconds);
 }
 
-void variants_to_json(const AppState& state, json& settings, json& figures) {
-  const VariantSettings& v = state.settings.variants;
-  settings = {{"kind", efficient_kind_name(v.kind)}, {"window", v.window}, {"stride", v.stride},
-              {"block", v.block}, {"features", v.features}, {"rank", v.rank}, {"causal", v.causal},
-              {"seed", v.seed}, {"costChartRequest", v.cost_chart_request}, {"paintAllow", v.paint_allow}};
+json variant_settings_json(const VariantSettings& v) {
+  return {{"kind", efficient_kind_name(v.kind)}, {"window", v.window}, {"stride", v.stride},
+          {"block", v.block}, {"features", v.features}, {"rank", v.rank}, {"causal", v.causal},
+          {"seed", v.seed}, {"costChartRequest", v.cost_chart_request}, {"paintAllow", v.paint_allow}};
+}
+
+json variant_figures_json(const AppState& state) {
   const VariantResults& r = state.variants;
-  figures = json::object();
+  json figures = json::object();
   figures["maskHistory"] = {{"undo", state.mask_history.undo_steps()}, {"redo", state.mask_history.redo_steps()}};
   if (r.has_scoring) {
     json scoring = json::array();
@@ -353,6 +355,7 @@ void variants_to_json(const AppState& state, json& settings, json& figures) {
                           {"total", run.samples_total()}, {"frames", run.frames}, {"seconds", run.seconds},
                           {"fitMinN", run.config.fit_min_n}, {"dk", run.config.d_k}, {"series", series}};
   if (!run.chart.status.ok) figures["costChart"]["error"] = run.chart.status.message;
+  return figures;
 }
 
 Status read_variants_json(const json& j, VariantSettings& out) {

@@ -136,7 +136,9 @@ struct AppState;
 void update_variant_panels(AppState& state, double chart_budget_seconds);
 
 // Settings as JSON ("variants" in the state) and the read-only figures ("figures.variants").
-void variants_to_json(const AppState& state, nlohmann::json& settings, nlohmann::json& figures);
+// The panel's settings (part of the settings: links and sessions carry them) and its figures.
+nlohmann::json variant_settings_json(const VariantSettings& settings);
+nlohmann::json variant_figures_json(const AppState& state);
 
 // Reads a "variants" object into `out`; the message names a bad key and `out` is unchanged.
 Status read_variants_json(const nlohmann::json& j, VariantSettings& out);

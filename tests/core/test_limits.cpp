@@ -3,6 +3,7 @@
 // every recompute go through). Over the cap: a message naming the limit, and the previous
 // state stays. README "Limits" lists every door.
 #include "app/app_state.h"
+#include "core/import_attention.h"
 
 #include <catch2/catch.hpp>
 
@@ -37,7 +38,9 @@ TEST_CASE("limits: a sentence over kMaxSentenceBytes is refused even with few to
 TEST_CASE("limits: dModel and heads over their caps are refused at the door and clamped inside", "[limits][app]") {
   REQUIRE(refusal({{"dModel", attn::kMaxDModel + 1}}) == "'dModel' must be between 1 and 256");
   REQUIRE(refusal({{"heads", attn::kMaxHeads + 1}}) == "'heads' must be between 1 and 16");
-  REQUIRE(refusal({{"head", attn::kMaxHeads}}) == "'head' must be between 0 and 15");
+  // Imported files may have up to kImportMaxHeads heads: 'head' is refused past that, and
+  // clamped to the scene's heads inside.
+  REQUIRE(refusal({{"head", attn::kImportMaxHeads}}) == "'head' must be between 0 and 255");
   REQUIRE(refusal({{"cursor", attn::kMaxTokens}}) == "'cursor' must be between -1 and 1023");
   REQUIRE(refusal({{"mask", {{"window", attn::kMaxTokens + 1}}}}) == "'window' must be between 0 and 1024");
 

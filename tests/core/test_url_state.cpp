@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -77,6 +78,13 @@ json random_value(const json& e, const json& patch, int n_tokens, std::mt19937& 
       for (int t = 0; t < n_tokens; ++t)
         if (integer(0, 2) == 0) list.push_back(t);
       v = list;
+    } else if (kind == "cells") {  // painted mask cells: "row:col+" / "row:col-", sorted, one per cell
+      std::map<std::pair<long long, long long>, char> cells;
+      for (long long c = integer(1, 4); c > 0; --c) cells[{integer(0, n_tokens - 1), integer(0, n_tokens - 1)}] = integer(0, 1) ? '+' : '-';
+      std::string text;
+      for (const auto& [cell, sign] : cells)
+        text += (text.empty() ? "" : " ") + std::to_string(cell.first) + ":" + std::to_string(cell.second) + sign;
+      v = text;
     } else if (kind == "vector" || kind == "list") {
       const int len = kind == "vector" ? e["length"].get<int>() : static_cast<int>(integer(1, e["length"].get<int>()));
       json list = json::array();

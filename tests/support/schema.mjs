@@ -45,6 +45,13 @@ function value(e, patch, nTokens, random) {
       case 'tokens': v = [...Array(nTokens).keys()].filter(() => random() < 0.35); break;
       case 'vector': v = Array.from({ length: e.length }, () => number(random, e.min, e.max)); break;
       case 'list': v = Array.from({ length: int(1, e.length) }, () => number(random, e.min, e.max)); break;
+      case 'cells': {  // painted mask cells: "row:col+" / "row:col-", sorted, one per cell
+        const cells = new Map();
+        for (let c = int(1, 4); c > 0; c--) cells.set(int(0, nTokens - 1) * 100000 + int(0, nTokens - 1), random() < 0.5 ? '+' : '-');
+        v = [...cells.keys()].sort((a, b) => a - b)
+          .map((key) => `${Math.floor(key / 100000)}:${key % 100000}${cells.get(key)}`).join(' ');
+        break;
+      }
       case 'int': {
         const hi = e.below ? getPath(patch, e.below) - 1 : e.max;
         if (e.divides) {
