@@ -12,8 +12,12 @@ import { watchErrors } from './browser.mjs';
 export async function openLab(browser, url, query = '') {
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
-  await page.goto(url + 'favicon.svg');
-  await page.evaluate(() => localStorage.clear());
+  // Once per tab (sessionStorage), so a later reload in this tab still finds its session.
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('attnlab-test-fresh')) return;
+    sessionStorage.setItem('attnlab-test-fresh', '1');
+    localStorage.clear();
+  });
   await page.goto(url + 'index.html' + query);
   await page.evaluate(() => window.attnlab.ready);
   return { page, errors };
