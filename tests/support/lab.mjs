@@ -7,9 +7,17 @@ import { colorDistance, expectedDiverging, expectedSequential } from './colors.m
 import { artifactsDir } from './paths.mjs';
 import { watchErrors } from './browser.mjs';
 
+// Opens the page in its default state: the session an earlier test left in this browser's
+// storage (the page restores the last session) is cleared first.
 export async function openLab(browser, url, query = '') {
   const page = await browser.context.newPage();
   const errors = watchErrors(page);
+  // Once per tab (sessionStorage), so a later reload in this tab still finds its session.
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('attnlab-test-fresh')) return;
+    sessionStorage.setItem('attnlab-test-fresh', '1');
+    localStorage.clear();
+  });
   await page.goto(url + 'index.html' + query);
   await page.evaluate(() => window.attnlab.ready);
   return { page, errors };
