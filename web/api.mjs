@@ -74,6 +74,7 @@ export function makeHandle(source) {
       };
     },
     framesDrawn: () => source.frames() + (live() ? live().framesDrawn() : 0),
+    heapStats: () => (live() ? live().heapStats() : null),
     frameMs: () => live()?.frameMs() ?? 0,
     // Links and sessions: the settings as a URL fragment / JSON, and loading them back
     // (a bad link gives the defaults and a notice; a bad session changes nothing).

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,6 +35,16 @@ std::string set_state(const std::string& json) {
   // getState() must show the change.
   if (st.ok) attn::update_results(g_app->state());
   return st.ok ? "" : st.message;
+}
+
+// What the soak test watches for leaks: bytes malloc has handed out and not taken back
+// (wasm memory itself never shrinks, so its size alone would hide a leak) and that size.
+val heap_stats() {
+  const struct mallinfo info = mallinfo();
+  val out = val::object();
+  out.set("liveBytes", static_cast<double>(info.uordblks));
+  out.set("wasmBytes", static_cast<double>(__builtin_wasm_memory_size(0)) * 65536.0);
+  return out;
 }
 
 double frames_drawn() { return g_app ? static_cast<double>(g_app->frames_drawn()) : 0.0; }
@@ -260,6 +272,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("getStateJson", &get_state);
   emscripten::function("setStateJson", &set_state);
   emscripten::function("framesDrawn", &frames_drawn);
+  emscripten::function("heapStats", &heap_stats);
   emscripten::function("frameMs", &frame_ms);
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);

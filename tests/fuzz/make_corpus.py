@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the binary seed corpora of the fuzz targets (tests/fuzz/corpus/npy, model_file):
+"""Writes the binary seed corpora of the fuzz targets (tests/fuzz/corpus/npy, model_file, import):
 valid files and near-valid ones (one defect each), so that fuzzing starts next to the
 formats' edges. The text corpora (state_json, tokenizer) are written by hand.
 
@@ -94,8 +94,50 @@ def model_corpus(cli):
         write("model_file", "bad_header.attnmodel", good[:19])
 
 
+def zip_archive(members, deflate):
+    """An .npz as np.savez (stored) or np.savez_compressed (raw deflate) writes it."""
+    out, central = b"", b""
+    for name, data in members:
+        crc = zlib.crc32(data)
+        if deflate:
+            c = zlib.compressobj(6, zlib.DEFLATED, -15)
+            body, method = c.compress(data) + c.flush(), 8
+        else:
+            body, method = data, 0
+        local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, method, 0, 0, crc, len(body), len(data),
+                            len(name), 0) + name.encode()
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, method, 0, 0, crc, len(body),
+                               len(data), len(name), 0, 0, 0, 0, 0, len(out)) + name.encode()
+        out += local + body
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(central), len(out), 0)
+    return out + central + end
+
+
+def import_corpus():
+    """Attention files: 2 layers x 2 heads x 3 x 3 weights, tokens, cross-attention, Q/K/V."""
+    rows = [1 / 3] * 9
+    w = struct.pack("<36f", *(rows * 4))
+    weights = npy("<f4", (2, 2, 3, 3), w)
+    write("import", "weights.npy", weights)
+    write("import", "weights_f16.npy", npy("<f2", (2, 3, 3), struct.pack("<18e", *(rows * 2))))
+    tokens = npy("<U3", (3,), "".join(t.ljust(3, "\0") for t in ["the", "cat", "sat"]).encode("utf-32-le"))
+    members = [("attentions.npy", weights), ("tokens.npy", tokens)]
+    write("import", "stored.npz", zip_archive(members, False))
+    write("import", "deflate.npz", zip_archive(members, True))
+    cross = npy("<f4", (1, 1, 2, 3), struct.pack("<6f", *([1 / 3] * 6)))
+    qt = npy("<U1", (2,), "ab".encode("utf-32-le"))
+    write("import", "cross.npz", zip_archive([("attentions.npy", cross), ("query_tokens.npy", qt),
+                                              ("key_tokens.npy", tokens)], False))
+    qkv = [(n + ".npy", npy("<f4", (2, 2, 3, 2), struct.pack("<24f", *range(24)))) for n in "qkv"]
+    write("import", "qkv.npz", zip_archive(members + qkv, True))
+    write("import", "small.json", b'{"format": "attnlab-attention", "version": 1, "tokens": ["a", "b"], '
+                                  b'"attentions": [[[[0.5, 0.5], [0.25, 0.75]]]]}')
+    write("import", "bad_crc.npz", zip_archive(members, False)[:-30] + b"\0" * 30)
+
+
 if __name__ == "__main__":
     npy_corpus()
+    import_corpus()
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "build", "native", "attnlab-cli")
     if os.path.exists(cli):
         model_corpus(cli)

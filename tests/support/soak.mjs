@@ -85,7 +85,7 @@ export async function heapStats(page, cdp) {
 // One random action. Each returns a short label for the log.
 async function act(page, r, ctx) {
   const panels = ctx.panels;
-  const kind = r.pick(['sentence', 'sentence', 'paste', 'panel', 'panel', 'mask', 'math', 'cursor', 'resize', 'keys', 'hostile', 'heads']);
+  const kind = r.pick(['sentence', 'sentence', 'paste', 'panel', 'panel', 'mask', 'math', 'cursor', 'resize', 'keys', 'hostile', 'heads', 'import']);
   switch (kind) {
     case 'sentence': {
       const text = r.next() < 0.5 ? r.pick(SENTENCES) : randomText(r, r.int(1, 200));
@@ -100,7 +100,8 @@ async function act(page, r, ctx) {
       await page.evaluate((p) => window.attnlab.setState({ panel: p }).catch(() => {}), r.pick(panels));
       return kind;
     case 'mask': {
-      const mask = { causal: r.next() < 0.5, window: r.int(0, 4), stride: r.int(0, 3), block: r.int(0, 4) };
+      const painted = Array.from({ length: r.int(0, 3) }, (_, i) => `${i}:${r.int(0, 8)}${r.next() < 0.5 ? '+' : '-'}`).join(' ');
+      const mask = { causal: r.next() < 0.5, window: r.int(0, 4), stride: r.int(0, 3), block: r.int(0, 4), painted };
       await page.evaluate((m) => window.attnlab.setState({ mask: m }).catch(() => {}), mask);
       return kind;
     }
@@ -131,16 +132,40 @@ async function act(page, r, ctx) {
       if (!refused) ctx.accepted.push(junk);
       return kind;
     }
+    case 'import': {
+      // A small attention file through the page's file picker (the import door), or junk.
+      const good = r.next() < 0.7;
+      await page.setInputFiles('#import-file', {
+        name: good ? 'soak.npy' : 'junk.npz', mimeType: 'application/octet-stream',
+        buffer: good ? ctx.npy : Buffer.from(randomText(r, 300)),
+      });
+      await page.waitForFunction(() => !document.getElementById('import-progress') || document.getElementById('import-progress').hidden,
+        null, { timeout: 20000 });
+      return kind;
+    }
     default:
       return kind;
   }
+}
+
+// A (1, 2, 4, 4) float32 .npy of attention weights: two heads of four tokens.
+function weightsNpy() {
+  const header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 4, 4), }";
+  const padded = header + ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+  const head = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0]),
+    Buffer.from(Uint16Array.of(padded.length).buffer), Buffer.from(padded, 'latin1')]);
+  const weights = new Float32Array(32);
+  for (let row = 0; row < 8; row++)
+    for (let col = 0; col < 4; col++) weights[row * 4 + col] = col === row % 4 ? 0.7 : 0.1;
+  return Buffer.concat([head, Buffer.from(weights.buffer)]);
 }
 
 // Runs `actions` random actions in batches of `batch`; returns the per-batch series.
 export async function soak(page, cdp, { actions, batch, seed, errors, log = () => {} }) {
   const r = rng(seed);
   const defaults = await page.evaluate(() => window.attnlab.getState());
-  const panels = defaults.panels || [defaults.panel];
+  const schema = await page.evaluate(() => window.attnlab.schema());
+  const panels = schema.find((e) => e.path === 'panel').choices;
   const reset = async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.fill('#sentence', defaults.sentence);
@@ -156,7 +181,7 @@ export async function soak(page, cdp, { actions, batch, seed, errors, log = () =
   await reset();
   const baseline = await heapStats(page, cdp);
   const series = [];
-  const ctx = { panels, accepted: [] };
+  const ctx = { panels, accepted: [], npy: weightsNpy() };
   for (let done = 0; done < actions; ) {
     const n = Math.min(batch, actions - done);
     const counts = {};
@@ -175,4 +200,24 @@ export async function soak(page, cdp, { actions, batch, seed, errors, log = () =
     log(entry);
   }
   return { baseline, series, accepted: ctx.accepted };
+}
+
+// The soak's verdict. Caches (a texture per heatmap seen, the last imported file) may keep
+// the state after a reset somewhat above the first baseline, so the checks are: every batch
+// within a fixed allowance of the baseline, and no growth from the first batch to the last.
+export function checkSoak({ baseline, series }, { liveAllowance = 4 << 20, growthAllowance = 1 << 20 } = {}) {
+  const first = series[0];
+  const last = series.at(-1);
+  for (const s of series) {
+    if (s.errors) throw new Error(`console errors after ${s.actions} actions`);
+    if (s.pwned) throw new Error(`a typed string ran as code by ${s.actions} actions`);
+    if (s.liveBytes > baseline.liveBytes + liveAllowance)
+      throw new Error(`live heap ${s.liveBytes} B after ${s.actions} actions, baseline ${baseline.liveBytes} B`);
+    if (s.jsHeap > baseline.jsHeap * 1.5 + (8 << 20))
+      throw new Error(`JS heap ${s.jsHeap} B after ${s.actions} actions, baseline ${baseline.jsHeap} B`);
+  }
+  const maxGlEarly = Math.max(...series.slice(0, 2).map((s) => s.gl));
+  if (last.gl > maxGlEarly + 8) throw new Error(`live GL objects grew: ${series.map((s) => s.gl).join(', ')}`);
+  if (series.length > 2 && last.liveBytes > first.liveBytes + growthAllowance)
+    throw new Error(`live heap grew from ${first.liveBytes} B to ${last.liveBytes} B`);
 }

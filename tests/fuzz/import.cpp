@@ -1,0 +1,47 @@
+// Fuzz target: attention import (src/core/import_attention.h), the door for every file a
+// user drops on the page or the desktop: .npy, .npz (stored and deflate, through zlib here
+// as on the desktop) and the JSON format, picked from the first bytes.
+//
+// Any bytes: a refusal has a message and leaves the output as it was; an accepted import is
+// consistent (shapes within the caps, one label per token, every head's weights of the
+// stated shape, Q/K/V all present or all absent).
+#include "core/import_attention.h"
+#include "fuzz_check.h"
+#include "platform/native_import.h"
+
+#include <cstddef>
+#include <cstdint>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  attn::ImportOptions options;
+  options.uint16_is_bfloat16 = size > 0 && (data[size - 1] & 1);
+  attn::ImportedAttention out;
+  out.layers = -7;  // a marker: a refusal must leave the output untouched
+  const attn::Status st = attn::import_attention(data, size, options, attn::platform::zlib_inflate, out);
+  if (!st.ok) {
+    FUZZ_CHECK(!st.message.empty());
+    FUZZ_CHECK(out.layers == -7);
+    return 0;
+  }
+  FUZZ_CHECK(out.layers >= 1 && out.layers <= attn::kImportMaxLayers);
+  FUZZ_CHECK(out.heads >= 1 && out.heads <= attn::kImportMaxHeads);
+  FUZZ_CHECK(out.n_q >= 1 && out.n_q <= attn::kImportMaxTokens);
+  FUZZ_CHECK(out.n_k >= 1 && out.n_k <= attn::kImportMaxTokens);
+  FUZZ_CHECK(out.query_tokens.size() == static_cast<std::size_t>(out.n_q));
+  FUZZ_CHECK(out.key_tokens.size() == static_cast<std::size_t>(out.n_k));
+  FUZZ_CHECK(out.batch_index >= 0 && out.batch_index < out.batch);
+  const int last_layer = out.layers - 1, last_head = out.heads - 1;
+  for (const auto& [l, h] : {std::pair{0, 0}, std::pair{last_layer, last_head}}) {
+    const attn::Mat w = out.head_weights(l, h);
+    FUZZ_CHECK(w.rows() == out.n_q && w.cols() == out.n_k);
+    if (out.has_qkv) {
+      FUZZ_CHECK(out.head_q(l, h).rows() == out.n_q && out.head_q(l, h).cols() == out.d_k);
+      FUZZ_CHECK(out.head_k(l, h).rows() == out.n_k && out.head_k(l, h).cols() == out.d_k);
+      FUZZ_CHECK(out.head_v(l, h).rows() == out.n_k && out.head_v(l, h).cols() == out.d_v);
+    } else {
+      FUZZ_CHECK(out.head_q(l, h).size() == 0);
+    }
+  }
+  FUZZ_CHECK(out.head_weights(out.layers, 0).size() == 0);  // out of range: empty
+  return 0;
+}
