@@ -89,6 +89,9 @@ function publishHashed(from, to) {
   const refsOf = new Map(names.map((f) => [f, isText(f) ? referencesIn(f, raw.get(f).toString('utf8'), files) : []]));
   const named = new Set([...refsOf.values()].flat().map((r) => r.target));
   const keepsName = (f) => f.endsWith('.html') || ENTRY_MODULES.has(f) || !named.has(f);
+  // A file that keeps its name needs no rewriting where it is named, and imposes no order:
+  // pages may name each other (the course pages link to one another).
+  for (const [file, refs] of refsOf) refsOf.set(file, refs.filter((r) => !keepsName(r.target)));
 
   const published = new Map();  // original name -> published name
   for (const file of dependencyOrder(names, refsOf)) {
@@ -154,7 +157,8 @@ function bundleModules(from, entry) {
       if (what.startsWith('*')) return `const ${what.replace(/^\*\s+as\s+/, '')} = ${id};`;
       return `const ${what.replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$1: $2')} = ${id};`;
     });
-    if (/^\s*(import\s*[\w{*'"]|export\s+(default|\{|\*))/m.test(text) || /\bimport\s*\(\s*['"]\./.test(text))
+    // (`importFile,` in an object literal is not an import: the keyword needs a space or a quote after it.)
+    if (/^\s*(import(\s+[\w$*{]|\s*['"{*])|export\s+(default|\{|\*))/m.test(text) || /\bimport\s*\(\s*['"]\./.test(text))
       throw new Error(`make-site: ${file} uses an import or export form the offline bundle does not handle`);
     const exported = [];
     text = text.replace(EXPORT_DECL, (all, kind, name) => { exported.push(name); return `${kind} ${name}`; });
