@@ -1,6 +1,6 @@
 // The lab as a JavaScript module for host pages and embeds.
 //
-//   import { createLab } from './api.mjs';
+//   import { createLab } from '<lab folder>/api.mjs';
 //   const lab = await createLab(document.getElementById('figure'), { state: { panel: 'token', cursor: 2 } });
 //   lab.getState();                      // the state object (README, "State")
 //   await lab.setState({ cursor: 3 });   // resolves once drawn; rejects with the reason if refused

