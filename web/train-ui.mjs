@@ -116,6 +116,8 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
 
   // ---- the shipped trained model (the explorer's "trained" scene) --------------------------
   const trainedModelReady = (async () => {
+    // The single-file offline page (file://) carries no model file and may fetch nothing.
+    if (location.protocol === 'file:') throw new Error('the offline page has no model file beside it');
     const response = await fetch('models/induction-2l.attnmodel');
     if (!response.ok) throw new Error(`the trained model could not be fetched (HTTP ${response.status})`);
     const error = module.loadTrainedModel(new Uint8Array(await response.arrayBuffer()), 'induction-2l.attnmodel');
