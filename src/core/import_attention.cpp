@@ -483,7 +483,10 @@ struct JsonValue {
   std::string text;
   std::vector<JsonValue> items;
   std::vector<float> numbers;
-  std::vector<std::pair<std::string, JsonValue>> members;
+  // An object's members in order: keys[i] names values[i]. (Two vectors, not a vector of
+  // pairs: a pair may not hold the still incomplete JsonValue, which clang's checks refuse.)
+  std::vector<std::string> keys;
+  std::vector<JsonValue> values;
 };
 
 class JsonParser {
@@ -674,14 +677,15 @@ class JsonParser {
       if (i_ >= n_ || p_[i_] != '"') return error("expected a quoted key");
       std::string key;
       if (Status s = string(key); !s.ok) return s;
-      for (const auto& m : v.members)
-        if (m.first == key) return error("duplicate key \"" + key + "\"");
+      for (const std::string& k : v.keys)
+        if (k == key) return error("duplicate key \"" + key + "\"");
       skip();
       if (i_ >= n_ || p_[i_] != ':') return error("expected ':' after a key");
       ++i_;
       JsonValue item;
       if (Status s = value(item, depth + 1); !s.ok) return s;
-      v.members.emplace_back(std::move(key), std::move(item));
+      v.keys.push_back(std::move(key));
+      v.values.push_back(std::move(item));
       skip();
       if (i_ < n_ && p_[i_] == ',') {
         ++i_;
@@ -701,8 +705,8 @@ class JsonParser {
 };
 
 const JsonValue* member(const JsonValue& obj, const std::string& key) {
-  for (const auto& m : obj.members)
-    if (m.first == key) return &m.second;
+  for (std::size_t i = 0; i < obj.keys.size(); ++i)
+    if (obj.keys[i] == key) return &obj.values[i];
   return nullptr;
 }
 
@@ -782,7 +786,9 @@ Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOpti
   if (!version || version->kind != JsonValue::Number || version->number != 1)
     return Status::error("JSON: \"version\" must be 1");
   Parts p;
-  for (const auto& [key, v] : root.members) {
+  for (std::size_t member_index = 0; member_index < root.keys.size(); ++member_index) {
+    const std::string& key = root.keys[member_index];
+    const JsonValue& v = root.values[member_index];
     Status s;
     if (key == "format" || key == "version") continue;
     if (is_weights_name(key)) {
