@@ -31,8 +31,8 @@ function storage() {
 export function embedSnippet(pageUrl, fragment) {
   const src = new URL('embed.html', pageUrl);
   src.hash = fragment;
-  // Written as name="value" through a helper, so the page's own source names no file by
-  // src="…" (the offline page is checked for exactly that).
+  // Attributes written through a helper, so the page's own source holds no literal source
+  // attribute that would look like a file it loads (the offline page is checked for those).
   const attribute = (name, value) => `${name}="${value}"`;
   return `<iframe ${attribute('src', src.href)} title="Attention Lab" loading="lazy" style="width:100%;height:420px;border:0"></iframe>\n` +
     '<script>addEventListener("message",function(e){var d=e.data;if(!d||d.attnlab!==1||d.event!=="height")return;' +

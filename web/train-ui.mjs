@@ -120,7 +120,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
     if (location.protocol === 'file:') throw new Error('the offline page has no model file beside it');
     const response = await fetch('models/induction-2l.attnmodel');
     if (!response.ok) throw new Error(`the trained model could not be fetched (HTTP ${response.status})`);
-    const error = module.loadTrainedModel(new Uint8Array(await response.arrayBuffer()), 'induction-2l.attnmodel');
+    const error = module.loadTrainedModel(new Uint8Array(await response.arrayBuffer()), 'induction-2l (shipped model)');
     if (error) throw new Error(error);
   })();
   trainedModelReady.catch((error) => console.warn(`no trained scene: ${error.message}`));
