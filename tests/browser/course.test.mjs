@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, serveDist, watchErrors } from '../support/browser.mjs';
-import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot } from '../support/lab.mjs';
+import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { decodePng } from '../support/png.mjs';
 import { artifactsDir } from '../support/paths.mjs';
 import { startServer } from '../../scripts/serve.mjs';
@@ -33,10 +33,6 @@ after(async () => {
 });
 
 const origin = (u) => new URL(u).origin;
-
-async function waitFor(page, predicate, arg, timeout = 20000) {
-  await page.waitForFunction(predicate, arg, { timeout, polling: 100 });
-}
 
 // The settings part of a state (what a link carries).
 async function settings(page) {

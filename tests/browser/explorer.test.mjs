@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, serveDist } from '../support/browser.mjs';
-import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot } from '../support/lab.mjs';
+import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { colorDistance, expectedSequential } from '../support/colors.mjs';
 
 let server, url, browser;
@@ -19,10 +19,6 @@ after(async () => {
 });
 
 const HIGHLIGHT = [255, 64, 160];
-
-async function waitFor(page, predicate, arg, timeout = 15000) {
-  await page.waitForFunction(predicate, arg, { timeout, polling: 100 });
-}
 
 test('sentences typed into the text field: English words, Chinese characters with real glyphs', async () => {
   const { page, errors } = await openLab(browser, url);

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openBrowser, serveDist } from '../support/browser.mjs';
-import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot } from '../support/lab.mjs';
+import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { colorDistance, expectedDiverging, expectedSequential } from '../support/colors.mjs';
 import { distDir } from '../support/paths.mjs';
 
@@ -25,10 +25,6 @@ after(async () => {
 });
 
 const STRIPES = [[200, 200, 200], [150, 150, 150]];  // app/colormap.h kMaskedStripeA/B
-
-async function waitFor(page, predicate, arg, timeout = 20000) {
-  await page.waitForFunction(predicate, arg, { timeout, polling: 100 });
-}
 
 async function frames(page, count = 2) {
   await page.evaluate(async (k) => {

@@ -23,6 +23,11 @@ export async function openLab(browser, url, query = '') {
   return { page, errors };
 }
 
+// Waits until `predicate(arg)` holds in the page, polling every 100 ms.
+export async function waitFor(page, predicate, arg, timeout = 20000) {
+  await page.waitForFunction(predicate, arg, { timeout, polling: 100 });
+}
+
 export async function matrix(page, name, head = 0) {
   return page.evaluate(([n, h]) => {
     const m = window.attnlab.getMatrix(n, h);
