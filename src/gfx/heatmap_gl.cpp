@@ -68,6 +68,20 @@ void HeatmapProgram::shutdown() {
   program_ = vao_ = colormap_tex_ = 0;
 }
 
+MatrixTexture& HeatmapProgram::texture(const std::string& name) {
+  Named& named = textures_[name];
+  named.last_used = frame_;
+  return named.texture;
+}
+
+void HeatmapProgram::end_frame() {
+  for (auto it = textures_.begin(); it != textures_.end();) {
+    if (frame_ - it->second.last_used > 1) it = textures_.erase(it);
+    else ++it;
+  }
+  ++frame_;
+}
+
 void HeatmapProgram::draw(const MatrixTexture& values, int fb_width, int fb_height, float x, float y, float w,
                           float h, const HeatmapView& view, const HeatmapStyle& style) const {
   if (!program_ || values.rows() == 0 || values.cols() == 0 || fb_width <= 0 || fb_height <= 0) return;

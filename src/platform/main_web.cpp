@@ -58,10 +58,47 @@ void web_char(GLFWwindow* window, unsigned int c) {
   if (canvas_focused()) ImGui_ImplGlfw_CharCallback(window, c);
 }
 
+// WebGL context loss (a GPU reset, too many contexts on the page, WEBGL_lose_context): the
+// listeners below keep Module.glContextLost current and prevent the default, which is what
+// lets the browser restore the context. While it is lost nothing is drawn; when it comes
+// back the app creates its GL objects again.
+void watch_context_loss() {
+  EM_ASM({
+    Module.glContextLost = false;
+    Module.canvas.addEventListener('webglcontextlost', (event) => {
+      event.preventDefault();
+      Module.glContextLost = true;
+    });
+    Module.canvas.addEventListener('webglcontextrestored', () => { Module.glContextLost = false; });
+  });
+}
+
+bool g_gl_released = false;
+
+// True when the frame may draw: handles the lost -> restored transitions.
+bool gl_ready() {
+  const bool lost = EM_ASM_INT({ return Module.glContextLost ? 1 : 0; }) != 0;
+  if (lost && !g_gl_released) {
+    g_app.release_gl();
+    g_gl_released = true;
+  }
+  if (!lost && g_gl_released) {
+    std::string error;
+    if (!g_app.restore_gl(error)) {  // say so once and stop, rather than fail every frame
+      error = "The WebGL context came back but could not be used again: " + error + ". Reload the page.";
+      EM_ASM({ if (Module.onFatal) Module.onFatal(UTF8ToString($0)); }, error.c_str());
+      emscripten_cancel_main_loop();
+      return false;
+    }
+    g_gl_released = false;
+  }
+  return !lost;
+}
+
 void frame() {
   fit_canvas_to_page();
   glfwPollEvents();
-  g_app.frame();
+  if (gl_ready()) g_app.frame();
 }
 
 }  // namespace
@@ -106,6 +143,7 @@ int main() {
   glfwSetScrollCallback(g_window, web_scroll);  // replaces ImGui's, which web_scroll calls
   glfwSetKeyCallback(g_window, web_key);        // likewise; ImGui's then calls the app's
   glfwSetCharCallback(g_window, web_char);
+  watch_context_loss();
   attn::platform::expose_app(&g_app);
   emscripten_set_main_loop(frame, 0, false);
   return 0;

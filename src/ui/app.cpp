@@ -25,6 +25,7 @@ namespace attn::ui {
 bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale, const AppOptions& options,
                std::string& error) {
   window_ = window;
+  glsl_version_ = glsl_version;
   options_ = options;
   content_scale_ = content_scale > 0.0f ? content_scale : 1.0f;
   IMGUI_CHECKVERSION();
@@ -50,11 +51,24 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
 }
 
 void App::shutdown() {
+  release_gl();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+}
+
+void App::release_gl() {
   ctx_.draws.clear();
   ctx_.program.shutdown();
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
+}
+
+bool App::restore_gl(std::string& error) {
+  if (!ImGui_ImplOpenGL3_Init(glsl_version_.c_str())) {
+    error = "ImGui OpenGL backend failed to start again";
+    return false;
+  }
+  fonts_dirty_ = true;  // the font atlas texture is rebuilt on the next frame
+  return ctx_.program.init(error);
 }
 
 void App::set_content_scale(float scale) {
@@ -313,6 +327,7 @@ void App::frame() {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  ctx_.program.end_frame();
   ++frames_drawn_;
   ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }

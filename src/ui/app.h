@@ -28,6 +28,11 @@ class App {
             std::string& error);
   void frame();
   void shutdown();
+  // WebGL context loss: every GL object is gone. release_gl() forgets them (while the context
+  // is lost, so the deletes are no-ops); restore_gl() creates them again on the restored
+  // context, and the next frame re-uploads every texture it draws.
+  void release_gl();
+  bool restore_gl(std::string& error);
 
   AppState& state() { return state_; }
   const UiContext& ui() const { return ctx_; }
@@ -63,6 +68,7 @@ class App {
   void update_glyph_set();
 
   GLFWwindow* window_ = nullptr;
+  std::string glsl_version_;
   AppState state_;
   UiContext ctx_;
   AppOptions options_;

@@ -202,9 +202,11 @@ export async function soak(page, cdp, { actions, batch, seed, errors, log = () =
   return { baseline, series, accepted: ctx.accepted };
 }
 
-// The soak's verdict. Caches (a texture per heatmap seen, the last imported file) may keep
-// the state after a reset somewhat above the first baseline, so the checks are: every batch
-// within a fixed allowance of the baseline, and no growth from the first batch to the last.
+// The soak's verdict. The app frees the texture of every heatmap not drawn in the last two
+// frames, so after a reset the live GL objects must be exactly the baseline's. Caches (the
+// last imported file, the tokenizer's) may keep the live heap somewhat above its first
+// baseline, so the heap checks are: every batch within a fixed allowance of the baseline,
+// and no growth from the first batch to the last.
 export function checkSoak({ baseline, series }, { liveAllowance = 4 << 20, growthAllowance = 1 << 20 } = {}) {
   const first = series[0];
   const last = series.at(-1);
@@ -216,8 +218,8 @@ export function checkSoak({ baseline, series }, { liveAllowance = 4 << 20, growt
     if (s.jsHeap > baseline.jsHeap * 1.5 + (8 << 20))
       throw new Error(`JS heap ${s.jsHeap} B after ${s.actions} actions, baseline ${baseline.jsHeap} B`);
   }
-  const maxGlEarly = Math.max(...series.slice(0, 2).map((s) => s.gl));
-  if (last.gl > maxGlEarly + 8) throw new Error(`live GL objects grew: ${series.map((s) => s.gl).join(', ')}`);
+  if (series.some((s) => s.gl !== baseline.gl))
+    throw new Error(`live GL objects after each reset: ${series.map((s) => s.gl).join(', ')}, baseline ${baseline.gl}`);
   if (series.length > 2 && last.liveBytes > first.liveBytes + growthAllowance)
     throw new Error(`live heap grew from ${first.liveBytes} B to ${last.liveBytes} B`);
 }
