@@ -99,12 +99,19 @@ void App::update_glyph_set() {
   if (chinese)
     for (int id = 0; id < static_cast<int>(S::count); ++id) ui_text += tr(static_cast<S>(id), Language::Chinese);
   text += ui_text;
-  bool added = false;
-  for (std::uint32_t c : decode_utf8(text)) {
-    if (c < 0x100 || c > 0xFFFF) continue;  // Latin-1 is in the default font; ImWchar is 16-bit
-    if (glyphs_wanted_.insert(c).second) added = true;
+  std::set<unsigned> needed;
+  for (std::uint32_t c : decode_utf8(text))
+    if (c >= 0x100 && c <= 0xFFFF) needed.insert(c);  // Latin-1 is in the default font; ImWchar is 16-bit
+  // The atlas keeps characters of earlier texts, so typing back and forth does not rebuild
+  // it each time; once those are many, it starts again from what the text needs now, so its
+  // size follows the current text, not everything ever typed.
+  const bool missing = !std::includes(glyphs_wanted_.begin(), glyphs_wanted_.end(), needed.begin(), needed.end());
+  const bool stale = glyphs_wanted_.size() > needed.size() + kStaleGlyphs;
+  if (missing || stale) {
+    if (stale) glyphs_wanted_.clear();
+    glyphs_wanted_.insert(needed.begin(), needed.end());
+    if (!cjk_font_.empty()) fonts_dirty_ = true;
   }
-  if (added && !cjk_font_.empty()) fonts_dirty_ = true;
   // Count what the atlas lacks now (the next rebuild may fix it).
   missing_glyphs_ = 0;
   if (ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0]) {

@@ -80,6 +80,7 @@ class App {
   std::vector<unsigned char> cjk_font_;
   int cjk_face_ = 0;
   std::set<unsigned> glyphs_wanted_;     // CJK code points the atlas should carry
+  static constexpr size_t kStaleGlyphs = 256;  // characters no longer shown before a fresh start
   std::vector<unsigned short> glyph_ranges_;  // ImWchar pairs for the atlas; alive while it is
   bool fonts_dirty_ = true;
   std::uint64_t glyphs_checked_revision_ = ~0ull;
