@@ -9,7 +9,8 @@
 #              number of runs from a fixed seed (deterministic; a crash or a broken
 #              invariant fails it, one test per target)
 # The last line is "N passed, N failed" over all suites; the exit code is 0 only if
-# nothing failed. Screenshots land in build/test-artifacts/.
+# nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
+# seconds each step took (builds included), so the cost of a suite is on record.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -17,9 +18,17 @@ export NODE_PATH=/usr/share/nodejs
 logs="$top/build/test-logs"
 passed=0
 failed=0
+timings=""
+step_started=$SECONDS
+# Ends a timed step: `lap NAME` adds "NAME Ns" to the timings line.
+lap() {
+  timings="$timings $1 $((SECONDS - step_started))s"
+  step_started=$SECONDS
+}
 
 bash scripts/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$logs" build/test-artifacts
+lap setup
 
 # Adds a suite's counts from its log; a suite that produced no count is one failure.
 count_ctest() {
@@ -48,6 +57,7 @@ if bash scripts/build.sh native; then
 else
   echo "native build failed"; failed=$((failed + 1))
 fi
+lap native
 
 echo "== build web"
 if bash scripts/build.sh web; then
@@ -57,14 +67,17 @@ if bash scripts/build.sh web; then
 else
   echo "web build failed"; failed=$((failed + 1))
 fi
+lap web
 
 echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
 node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs 2>&1 | tee "$logs/node.log"
 count_node "$logs/node.log"
+lap node
 
 echo "== 4 browser tests (headless Chromium)"
 node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
+lap browser
 
 echo "== build asan (clang: AddressSanitizer + UBSan, libFuzzer)"
 if bash scripts/build.sh asan; then
@@ -72,6 +85,7 @@ if bash scripts/build.sh asan; then
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build/asan --output-on-failure -j "$(nproc)" 2>&1 | tee "$logs/asan.log"
   count_ctest "$logs/asan.log"
+  lap asan
 
   echo "== 6 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
   fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
@@ -90,6 +104,8 @@ if bash scripts/build.sh asan; then
 else
   echo "asan build failed"; failed=$((failed + 1))
 fi
+lap fuzz
 
+echo "seconds per step (builds included):$timings, total $SECONDS s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
