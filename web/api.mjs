@@ -246,6 +246,9 @@ function offscreenTurn(fn) {
 // ---- createLab ----------------------------------------------------------------------------
 
 const kShowing = 0.001;  // the fraction of a lab in view from which it runs
+// Hangul jamo, CJK punctuation to CJK ideographs, hangul syllables, compatibility ideographs
+// and full-width forms: what the CJK font draws.
+const kCjk = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 // The canvas's size comes from a style sheet: Emscripten removes inline width and height
 // from the canvas whenever it sets the backing store. A constructed sheet needs no inline
@@ -352,12 +355,15 @@ export async function createLab(container, options = {}) {
     handle.suspended = true;
   }
 
-  // CJK glyphs come from a font of their own, fetched only when the text or the language
-  // needs it, and given again to a lab that comes back.
+  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the figure
+  // shows CJK text: the Chinese UI, CJK in the sentence or the tokens, or the controls (whose
+  // preset buttons name Chinese sentences); given again to a lab that comes back.
   let cjk = null;
   handle.loadCjkFontIfNeeded = async () => {
-    const s = handle.session();
-    if (cjk || !s || !(s.language === 'zh' || /[^\u0000-\u00ff]/.test(s.sentence))) return;
+    const s = handle.getState();
+    const needed = s && (s.language === 'zh' || options.controls !== false ||
+      kCjk.test(s.sentence) || (s.tokens ?? []).some((t) => kCjk.test(t)));
+    if (cjk || !needed) return;
     cjk = loadAsset('fonts/cjk.ttf');
     try {
       const bytes = await cjk;

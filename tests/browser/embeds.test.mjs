@@ -1,6 +1,6 @@
 // Embeds in headless Chromium, beyond one or two per page (course.test.mjs has those): a page
 // of 20 figures stays within the browser's WebGL context limit while every figure comes back
-// when scrolled into view. Screenshots: build/test-artifacts/embeds-*.png.
+// when scrolled into view; the CJK font in embeds (loaded only when needed). Screenshots: build/test-artifacts/embeds-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -189,6 +189,91 @@ test('20 embeds on one page: never more live WebGL contexts than figures on scre
   assert.equal(logs.reduce((s, g) => s + g.forced, 0), 0, 'the browser took no context away');
   assert.ok(mostLive <= mostOnScreen + 1, `${mostLive} contexts live at once, with at most ${mostOnScreen} embeds on screen`);
   assert.deepEqual(warnings, []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// ---- the CJK font in embeds ---------------------------------------------------------------------
+
+// Opens an embed with its font request held back until release() is called, so the same page
+// can be seen without the font and then with it.
+async function embedWithHeldFont(src) {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const fontRequests = [];
+  let release;
+  const released = new Promise((resolve) => { release = resolve; });
+  await page.route(/\/fonts\//, async (route) => {
+    fontRequests.push(route.request().url());
+    await released;
+    await route.continue().catch(() => {});  // the page may be closed by then
+  });
+  await page.goto(src);
+  await page.waitForFunction(() => window.attnlab?.framesDrawn() > 5, null, { timeout: 60000, polling: 100 });
+  return { page, errors, fontRequests, release };
+}
+
+// Pixels (sampled every other one) whose colour differs by more than 60 between two screenshots.
+function differingPixels(a, b, x0, y0, x1, y1) {
+  let differ = 0;
+  for (let y = y0; y < y1; y += 2)
+    for (let x = x0; x < x1; x += 2) {
+      const p = a.pixel(x, y), q = b.pixel(x, y);
+      if (Math.abs(p[0] - q[0]) + Math.abs(p[1] - q[1]) + Math.abs(p[2] - q[2]) > 60) differ++;
+    }
+  return differ;
+}
+
+async function shot(page, name) {
+  return decodePng(await page.screenshot({ path: path.join(artifactsDir, name) }));
+}
+
+test('CJK in embeds: Chinese UI, Chinese tokens and the controls\' preset buttons load the font and draw the glyphs', async () => {
+  const cases = [
+    // The Chinese UI: the controls window's labels and preset buttons.
+    { name: 'zh', hash: '#v=2&language=zh&panel=token&sentence=a%20b%20c&cursor=-1', region: () => [0, 0, 360, 520], least: 2000, steady: [420, 60, 800, 420] },
+    // English UI, Chinese tokens: the heatmap's axis labels.
+    { name: 'en-tokens', query: '?controls=0', hash: '#v=2&language=en&panel=token&sentence=%E7%8C%AB%20%E5%9D%90%20%E5%9C%A8%20%E5%9E%AB%E5%AD%90%20%E4%B8%8A&cursor=-1',
+      region: (p) => [0, 0, Math.round(p.x + p.w), Math.round(p.y + p.h + 40)], least: 120 },
+    // English UI with its controls: the preset buttons "猫追老鼠" and "老鼠追猫".
+    { name: 'en-controls', hash: '#v=2&language=en&panel=token&sentence=a%20b%20c&cursor=-1', region: () => [0, 100, 360, 160], least: 150, presetsOnly: true, steady: [420, 60, 800, 420] },
+  ];
+  for (const c of cases) {
+    const { page, errors, fontRequests, release } = await embedWithHeldFont(`${url}embed.html${c.query ?? ''}${c.hash}`);
+    // The app counts the CJK characters it cannot draw yet (tokens and UI; not the presets).
+    if (!c.presetsOnly) await page.waitForFunction(() => window.attnlab.layout().missingGlyphs > 0, null, { timeout: 20000, polling: 100 });
+    const without = await shot(page, `embeds-cjk-${c.name}-without.png`);
+    assert.equal(fontRequests.length, 1, `${c.name}: the embed asked for the font`);
+    release();
+    await page.waitForFunction(() => window.attnlab.cjkFontLoaded === true && window.attnlab.layout().cjkFont && window.attnlab.layout().missingGlyphs === 0,
+      null, { timeout: 30000, polling: 100 });
+    const n = await page.evaluate(() => window.attnlab.framesDrawn());
+    await page.waitForFunction((n0) => window.attnlab.framesDrawn() > n0 + 3, n, { polling: 100 });
+    const withFont = await shot(page, `embeds-cjk-${c.name}-with.png`);
+    const p = (await page.evaluate(() => window.attnlab.layout())).heatmaps['token/weights'];
+    const [x0, y0, x1, y1] = c.region(p);
+    const differ = differingPixels(without, withFont, x0, y0, x1, y1);
+    console.log(`# ${c.name}: ${differ} sampled pixels changed when the font arrived`);
+    assert.ok(differ > c.least, `${c.name}: only ${differ} sampled pixels changed when the font arrived`);
+    // The heatmap beside the controls is unchanged: the font changed glyphs, not the figure.
+    if (c.steady) assert.equal(differingPixels(without, withFont, ...c.steady), 0, `${c.name}: the heatmap changed`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('an English embed without controls never fetches the CJK font', async () => {
+  const { page, errors, fontRequests, release } = await embedWithHeldFont(`${url}embed.html?controls=0#v=2&language=en&panel=token&sentence=the%20cat%20sat&cursor=1`);
+  await page.evaluate(() => window.attnlab.setState({ cursor: 2, mask: { causal: true } }));
+  await page.waitForTimeout(1000);
+  assert.deepEqual(fontRequests, []);
+  assert.equal(await page.evaluate(() => window.attnlab.layout().missingGlyphs), 0);
+  // Switching it to Chinese fetches the font then.
+  await page.evaluate(() => window.attnlab.setState({ language: 'zh' }));
+  await page.waitForFunction(() => window.attnlab.layout().missingGlyphs > 0, null, { polling: 100 });
+  assert.equal(fontRequests.length, 1);
+  release();
+  await page.waitForFunction(() => window.attnlab.cjkFontLoaded === true && window.attnlab.layout().missingGlyphs === 0, null, { polling: 100 });
   assert.deepEqual(errors, []);
   await page.close();
 });
