@@ -1,6 +1,7 @@
 // Embeds in headless Chromium, beyond one or two per page (course.test.mjs has those): a page
 // of 20 figures stays within the browser's WebGL context limit while every figure comes back
-// when scrolled into view; the CJK font in embeds (loaded only when needed). Screenshots: build/test-artifacts/embeds-*.png.
+// when scrolled into view; the CJK font in embeds (loaded only when needed); touch on an embed
+// and on the full page. Screenshots: build/test-artifacts/embeds-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -276,4 +277,70 @@ test('an English embed without controls never fetches the CJK font', async () =>
   await page.waitForFunction(() => window.attnlab.cjkFontLoaded === true && window.attnlab.layout().missingGlyphs === 0, null, { polling: 100 });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// ---- touch ----------------------------------------------------------------------------------------
+
+// The figure text the app must give for query row `cursor` (web page and embeds alike).
+async function expectedFigureText(target) {
+  return target.evaluate(() => {
+    const s = window.attnlab.getState();
+    const m = window.attnlab.getMatrix('weights', 0);
+    const row = Array.from(m.data.slice(s.cursor * m.cols, (s.cursor + 1) * m.cols));
+    const best = Math.max(...row);
+    return `Head 1: query '${s.tokens[s.cursor]}' attends most to '${s.tokens[row.indexOf(best)]}' (${best.toFixed(2)}).`;
+  });
+}
+
+// Taps cell (i, j) of `target`'s weights heatmap; (dx, dy) is where its viewport sits on the page.
+// The tap makes row i the query, as a mouse click does, and shows the cell's derivation, as hovering does.
+async function tapCell(page, target, i, j, [dx, dy] = [0, 0]) {
+  await target.waitForFunction(() => window.attnlab.layout().heatmaps['token/weights'], null, { polling: 100 });
+  const p = (await target.evaluate(() => window.attnlab.layout())).heatmaps['token/weights'];
+  await page.touchscreen.tap(dx + p.x + (j + 0.5) * (p.w / p.cols), dy + p.y + (i + 0.5) * (p.h / p.rows));
+  await target.waitForFunction(([i2, j2]) => {
+    const h = window.attnlab.layout().hover;
+    return window.attnlab.getState().cursor === i2 && h.heatmap === 'token/weights' && h.row === i2 && h.col === j2 && h.derivation.length > 20;
+  }, [i, j], { timeout: 20000, polling: 100 });
+}
+
+test('touch: a tap on a heatmap row of an embed and of the full page sets the query, and the ARIA text follows', async () => {
+  const touch = await openBrowser({ viewport: { width: 1000, height: 700 }, contextOptions: { hasTouch: true, isMobile: false } });
+  try {
+    // An embed in a host page (offset, so page and frame coordinates differ).
+    writeHost('touch.html', [{ id: 'e', src: `${url}embed.html?controls=0#v=2&panel=token&sentence=one%20two%20three%20four%20five&cursor=0` }],
+      'body{padding:30px 0 0 40px}');
+    const page = await touch.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${host.url}touch.html`);
+    const frame = await labFrame(page, 'e');
+    const box = await (await page.$('#e')).boundingBox();
+    const figureText = () => frame.evaluate(() => document.querySelector('.attnlab-figure-text').textContent);
+    await frame.waitForFunction(() => /query 'one'/.test(document.querySelector('.attnlab-figure-text').textContent), null, { polling: 100 });
+    for (const [i, j] of [[3, 1], [1, 4]]) {
+      await tapCell(page, frame, i, j, [box.x, box.y]);
+      const want = await expectedFigureText(frame);
+      await frame.waitForFunction((w) => document.querySelector('.attnlab-figure-text').textContent === w, want, { polling: 100 });
+      assert.equal(await figureText(), want);
+    }
+    await page.screenshot({ path: path.join(artifactsDir, 'embeds-touch-embed.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+
+    // The full page: its figure text is #figure-text.
+    const full = await touch.context.newPage();
+    const fullErrors = watchErrors(full);
+    await full.goto(`${url}index.html#v=2&panel=token&sentence=red%20green%20blue%20cyan&cursor=0&language=en`);
+    await full.evaluate(() => window.attnlab.ready);
+    for (const [i, j] of [[2, 0], [3, 3]]) {
+      await tapCell(full, full, i, j);
+      const want = await expectedFigureText(full);
+      await full.waitForFunction((w) => document.getElementById('figure-text').textContent === w, want, { polling: 100 });
+    }
+    await full.screenshot({ path: path.join(artifactsDir, 'embeds-touch-page.png') });
+    assert.deepEqual(fullErrors, []);
+    await full.close();
+  } finally {
+    await touch.close();
+  }
 });
