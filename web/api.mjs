@@ -24,13 +24,16 @@ function nextFrame() {
 // ---- the handle -------------------------------------------------------------------------
 
 // `source`: { module() -> the running Emscripten module or null, canvas(),
-//             revive() -> promise (bring a released lab back), frames() -> frames before this module,
+//             frames() -> frames before this module,
+//             use(fn) -> runs fn with the module running, bringing a released lab back for
+//               it (optional: a lab that is never released runs fn at once),
 //             visible() -> false when known to be off-screen (optional) }
 export function makeHandle(source) {
   const listeners = new Map();  // event -> Set of functions
   let snapshot = null;  // the state while the module is released
   let last = {};
   const live = () => source.module();
+  const use = source.use ?? ((fn) => fn());
 
   // Waits until the lab has drawn a frame after `target`. Browsers give no animation frames
   // to hidden documents and off-screen cross-origin frames: there the change is computed
@@ -47,8 +50,7 @@ export function makeHandle(source) {
 
   const handle = {
     getState: () => (live() ? JSON.parse(live().getStateJson()) : snapshot),
-    setState: async (patch) => {
-      if (!live()) await source.revive();
+    setState: (patch) => use(async () => {
       const module = live();
       const error = module.setStateJson(JSON.stringify(patch ?? {}));
       if (error) throw new Error(error);
@@ -56,7 +58,7 @@ export function makeHandle(source) {
       await frameAfter(module.framesDrawn() + 1);
       handle.poll();
       return handle.getState();
-    },
+    }),
     getMatrix: (name, head = 0) => live()?.getMatrix(String(name), head | 0) ?? null,
     layout: () => {
       const l = live().layout();
@@ -91,10 +93,7 @@ export function makeHandle(source) {
       return last.height ?? 0;
     },
     // A postMessage message parsed and checked by the app (src/app/messages.h).
-    parseMessage: async (text) => {
-      if (!live()) await source.revive();
-      return JSON.parse(live().parseMessage(String(text)));
-    },
+    parseMessage: (text) => use(() => JSON.parse(live().parseMessage(String(text)))),
     on(event, fn) {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event).add(fn);
@@ -217,7 +216,39 @@ async function startModule(canvas) {
   return module;
 }
 
+// ---- off-screen turns -----------------------------------------------------------------------
+
+// Work on a lab that is out of view (its first start, a change or a message while it is
+// released) needs its module, and so a WebGL context, for a moment. Such moments take turns:
+// one at a time across every frame of this origin on the page (a Web Lock; each embed is a
+// document of its own), so the labs out of view hold at most one context between them, and a
+// page of 20 figures that all start at once stays within the browser's limit (16 in Chromium).
+// Where Web Locks are missing or refused (plain http from another host; a sandbox without
+// allow-same-origin) the turns are kept within this document only.
+let localTurns = Promise.resolve();
+function localTurn(fn) {
+  const turn = localTurns.then(() => fn());
+  localTurns = turn.catch(() => {});
+  return turn;
+}
+function offscreenTurn(fn) {
+  if (!navigator.locks) return localTurn(fn);
+  let ran = false;
+  return navigator.locks.request('attnlab-offscreen-context', () => {
+    ran = true;
+    return fn();
+  }).catch((error) => {
+    if (ran) throw error;
+    return localTurn(fn);
+  });
+}
+
 // ---- createLab ----------------------------------------------------------------------------
+
+const kShowing = 0.001;  // the fraction of a lab in view from which it runs
+// Hangul jamo, CJK punctuation to CJK ideographs, hangul syllables, compatibility ideographs
+// and full-width forms: what the CJK font draws.
+const kCjk = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 // The canvas's size comes from a style sheet: Emscripten removes inline width and height
 // from the canvas whenever it sets the backing store. A constructed sheet needs no inline
@@ -257,11 +288,30 @@ export async function createLab(container, options = {}) {
   };
   const chrome = () => module.setChrome(options.controls !== false, options.tabs !== false);
 
+  // fn with the module running: at once for a lab in view, else in an off-screen turn after
+  // which the lab is released again (unless it came into view meanwhile).
+  let turnActive = false;
+  const use = async (fn) => {
+    if (visible !== false) {
+      await resume();
+      return fn();
+    }
+    return offscreenTurn(async () => {
+      turnActive = true;
+      try {
+        await resume();
+        return await fn();
+      } finally {
+        turnActive = false;
+        if (visible === false) suspend();
+      }
+    });
+  };
   const handle = makeHandle({
     module: () => module,
     canvas: () => canvas,
     frames: () => framesBefore,
-    revive: () => resume(),
+    use,
     visible: () => visible,
   });
   handle.on('describe', (text) => { live.textContent = text; });
@@ -305,12 +355,15 @@ export async function createLab(container, options = {}) {
     handle.suspended = true;
   }
 
-  // CJK glyphs come from a font of their own, fetched only when the text or the language
-  // needs it, and given again to a lab that comes back.
+  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the figure
+  // shows CJK text: the Chinese UI, CJK in the sentence or the tokens, or the controls (whose
+  // preset buttons name Chinese sentences); given again to a lab that comes back.
   let cjk = null;
   handle.loadCjkFontIfNeeded = async () => {
-    const s = handle.session();
-    if (cjk || !s || !(s.language === 'zh' || /[^\u0000-\u00ff]/.test(s.sentence))) return;
+    const s = handle.getState();
+    const needed = s && (s.language === 'zh' || options.controls !== false ||
+      kCjk.test(s.sentence) || (s.tokens ?? []).some((t) => kCjk.test(t)));
+    if (cjk || !needed) return;
     cjk = loadAsset('fonts/cjk.ttf');
     try {
       const bytes = await cjk;
@@ -322,35 +375,30 @@ export async function createLab(container, options = {}) {
   };
   const giveFont = () => cjk?.then((bytes) => module?.loadCjkFont(bytes), () => {});
 
-  // Off-screen labs are released at once, and labs that start off-screen never hold a
-  // context until they are seen (a page of 20 figures stays within the browser's limit).
+  // Labs out of view are released at once; a lab that starts out of view starts in an
+  // off-screen turn (so that its state is known) and is released after it.
   if (options.releaseOffscreen) {
+    let firstReport;
+    const reported = new Promise((resolve) => { firstReport = resolve; });
+    // In view means some area in view: an element whose edge only touches the viewport's
+    // counts as intersecting but shows nothing (and gets no animation frames). The second
+    // threshold reports the step from touching to showing.
     const observer = new IntersectionObserver((entries) => {
-      visible = entries[entries.length - 1].isIntersecting;
+      visible = entries[entries.length - 1].intersectionRatio >= kShowing;
+      firstReport();
       if (visible) resume();
-      else if (reviving) reviving.then(() => { if (!visible) suspend(); });
+      else if (turnActive) return;  // the turn releases the lab when it ends
+      else if (reviving) reviving.then(() => { if (!visible && !turnActive) suspend(); });
       else suspend();
-    });
+    }, { threshold: [0, kShowing] });
     observer.observe(root);
-    // setState on a released lab brings it back for the change; let it go again if unseen.
-    const setState = handle.setState;
-    handle.setState = async (patch) => {
-      const state = await setState(patch);
-      if (visible === false) suspend();
-      return state;
-    };
+    await reported;
   } else {
     visible = true;
   }
 
-  await resume();
+  await use(() => handle.poll());
   if (startError) throw new Error(startError);
-  handle.poll();
-  if (visible === false) suspend();
-  // After a message on a released lab: let it go again if it is still out of view.
-  handle.settle = () => {
-    if (options.releaseOffscreen && visible === false) suspend();
-  };
   handle.element = root;
   handle.canvas = () => canvas;
   return handle;

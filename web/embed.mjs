@@ -29,6 +29,8 @@ function postHeight() {
 new ResizeObserver(postHeight).observe(document.documentElement);
 lab.on('change', postHeight);
 postHeight();
+// A figure that started out of view learns its height at its first frame in view.
+setInterval(postHeight, 500);
 if (inFrame) window.parent.postMessage({ attnlab: MESSAGE_VERSION, type: 'event', event: 'ready' }, '*');
 
 // ---- the CJK font, when the text or the language needs it ------------------------------------
@@ -64,7 +66,5 @@ window.addEventListener('message', async (event) => {
     }
   } catch (error) {
     reply({ ok: false, error: error.message });
-  } finally {
-    lab.settle();
   }
 });
