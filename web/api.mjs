@@ -9,7 +9,8 @@
 // Options: state (a settings object) or fragment (a link's '#v=2&...'), controls / tabs
 // (false hides the controls window / the panel tabs), releaseOffscreen (give up the WebGL
 // context while the lab is scrolled out of view, and come back when it returns). The app's files
-// are found beside this module (loader.mjs).
+// are found beside this module (loader.mjs); the CJK font among them only when the figure
+// shows CJK text.
 //
 // makeHandle() is the handle itself over a running module; web/app.js uses it for the
 // full page's window.attnlab. Every value goes through the app's C++ validation.
@@ -359,7 +360,7 @@ export async function createLab(container, options = {}) {
   // shows CJK text: the Chinese UI, CJK in the sentence or the tokens, or the controls (whose
   // preset buttons name Chinese sentences); given again to a lab that comes back.
   let cjk = null;
-  handle.loadCjkFontIfNeeded = async () => {
+  const loadCjkFontIfNeeded = async () => {
     const s = handle.getState();
     const needed = s && (s.language === 'zh' || options.controls !== false ||
       kCjk.test(s.sentence) || (s.tokens ?? []).some((t) => kCjk.test(t)));
@@ -399,6 +400,8 @@ export async function createLab(container, options = {}) {
 
   await use(() => handle.poll());
   if (startError) throw new Error(startError);
+  handle.on('change', loadCjkFontIfNeeded);
+  loadCjkFontIfNeeded();
   handle.element = root;
   handle.canvas = () => canvas;
   return handle;

@@ -33,10 +33,6 @@ postHeight();
 setInterval(postHeight, 500);
 if (inFrame) window.parent.postMessage({ attnlab: MESSAGE_VERSION, type: 'event', event: 'ready' }, '*');
 
-// ---- the CJK font, when the text or the language needs it ------------------------------------
-lab.on('change', () => lab.loadCjkFontIfNeeded());
-lab.loadCjkFontIfNeeded();
-
 // ---- postMessage ----------------------------------------------------------------------------
 const subscribers = { cursor: new Map(), state: new Map() };  // event -> (window -> origin)
 const send = (target, origin, message) => target.postMessage({ attnlab: MESSAGE_VERSION, ...message }, origin);

@@ -279,6 +279,18 @@ test('an English embed without controls never fetches the CJK font', async () =>
   await page.close();
 });
 
+test('createLab in a host page (controls shown) fetches the CJK font for its preset buttons by itself', async () => {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  const fonts = [];
+  page.on('request', (r) => { if (/\/fonts\//.test(r.url())) fonts.push(r.url()); });
+  await page.goto(`${url}examples/api.html`);
+  await page.waitForFunction(() => window.lab?.cjkFontLoaded === true && window.lab.layout().cjkFont, null, { timeout: 60000, polling: 100 });
+  assert.equal(fonts.length, 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 // ---- touch ----------------------------------------------------------------------------------------
 
 // The figure text the app must give for query row `cursor` (web page and embeds alike).
