@@ -4,7 +4,8 @@
 // (12 x 12 x 512 x 512 = 75.5 MB by default) with tests/python/import_fixtures.py, then
 // for each repeat opens a fresh page, picks the file through the page's file input and
 // reports: load time (pick to the imported scene drawn), frames drawn during the load and
-// the longest gap between animation frames (the frame loop must keep running), the time
+// the longest gap between animation frames (the frame loop must keep running) over the whole
+// load and within its finish phase (the app checking and moving the data in steps), the time
 // until the model view's thumbnails are all filled, and the peak resident memory of the
 // browser's processes (the sum over Chromium's process tree, sampled every 50 ms) above
 // the page's idle level. Medians over the repeats. Chromium draws with SwiftShader on a
@@ -84,10 +85,17 @@ for (let r = 0; r < repeats; r++) {
   clearInterval(sampler);
   peak = Math.max(peak, treeRssKb());
   const during = frames.filter((t) => t >= t0 && t <= t1);
-  let gap = 0;
-  for (let i = 1; i < frames.length; i++) if (frames[i] >= t0 && frames[i - 1] <= t2) gap = Math.max(gap, frames[i] - frames[i - 1]);
+  const longestGap = (from, to) => {
+    let g = 0;
+    for (let i = 1; i < frames.length; i++) if (frames[i] >= from && frames[i - 1] <= to) g = Math.max(g, frames[i] - frames[i - 1]);
+    return g;
+  };
+  const gap = longestGap(t0, t2);
+  const finish = status.finish;
   if (r === repeats - 1) await page.screenshot({ path: path.join(root, 'build', 'test-artifacts', 'bench-import-model-view.png') });
   results.push({ loadMs: status.ms, framesDuringLoad: during.length, maxFrameGapMs: gap, thumbnailsMs: t2 - t0,
+                 finishMs: finish.ms, finishSteps: finish.steps, finishFrames: finish.frames,
+                 finishMaxGapMs: longestGap(finish.at, finish.at + finish.ms),
                  peakAboveIdleMb: (peak - idle) / 1024, idleMb: idle / 1024 });
   console.error(`repeat ${r + 1}: ${JSON.stringify(results.at(-1))}`);
   await browser.close();
@@ -96,8 +104,10 @@ server.close();
 fs.rmSync(dir, { recursive: true, force: true });
 
 const m = (k) => median(results.map((x) => x[k]));
-console.log(`| file | load (ms) | frames during load | longest frame gap (ms) | all thumbnails (ms) | peak RSS above idle (MB) |`);
-console.log('|---|---|---|---|---|---|');
+console.log(`| file | load (ms) | frames during load | longest frame gap (ms) | finish phase (ms, steps, frames) | ` +
+            `longest gap in finish (ms) | all thumbnails (ms) | peak RSS above idle (MB) |`);
+console.log('|---|---|---|---|---|---|---|---|');
 console.log(`| ${layers}x${heads}x${n}x${n} float16 .npy, ${(made.bytes / 1e6).toFixed(1)} MB | ${m('loadMs').toFixed(0)} | ` +
-            `${m('framesDuringLoad')} | ${m('maxFrameGapMs').toFixed(0)} | ${m('thumbnailsMs').toFixed(0)} | ${m('peakAboveIdleMb').toFixed(0)} |`);
+            `${m('framesDuringLoad')} | ${m('maxFrameGapMs').toFixed(0)} | ${m('finishMs').toFixed(0)}, ${m('finishSteps')}, ` +
+            `${m('finishFrames')} | ${m('finishMaxGapMs').toFixed(0)} | ${m('thumbnailsMs').toFixed(0)} | ${m('peakAboveIdleMb').toFixed(0)} |`);
 console.log(`\nmedians of ${repeats} fresh pages; headless Chromium, WebGL2 on SwiftShader, shared 2-core machine (noisy); ${new Date().toISOString()}`);

@@ -1,16 +1,25 @@
 // Import and export in the page: a file picker and drag-and-drop onto the lab, the file
 // read in 4 MiB slices straight into the app's memory (the frame loop keeps running between
 // slices, a progress bar shows how far it is), .npz members compressed with deflate inflated
-// by the browser's DecompressionStream, then parsed by the app (src/core/import_attention.*).
+// by the browser's DecompressionStream, then parsed by the app (src/core/import_attention.*):
+// the headers at once, the data (checksums, the move into place, the NaN/Inf check) in
+// steps of about 8 ms, one per animation frame, so the lab keeps drawing through the load.
 // Export buttons download the focused head's matrix as PNG (at a chosen scale), SVG, CSV,
 // JSON or .npy.
 //
 //   setupImport(module, handle) wires the page's controls and adds to window.attnlab:
-//     importFile(file, {batch, bfloat16})  promise of the load's report; rejects with the reason
-//     importStatus()                 {state: 'idle'|'loading'|'done'|'error', progress, message, ms}
+//     importFile(file, {batch, bfloat16, stepBytes})  promise of the load's report; rejects with
+//                                    the reason (stepBytes caps a finish step's work: tests)
+//     importStatus()                 {state: 'idle'|'loading'|'done'|'error', progress, message, ms,
+//                                     finish: {steps, frames, ms, at}} (the last load's finish
+//                                     phase: its steps, the frames the app drew meanwhile, its
+//                                     length and its start on performance.now()'s clock)
 //     exportMatrix(name, {format, scale, head})  {bytes: Uint8Array, mime, name} (no download)
+//     exportPanel({scale})           the panel window as PNG at scale times the screen's
+//                                    pixels: {bytes, mime, name, width, height} (no download)
 
 const SLICE_BYTES = 4 << 20;
+const STEP_MS = 8;  // the finish phase's work per animation frame
 
 function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
@@ -29,7 +38,7 @@ export function setupImport(module, handle) {
   const stage = document.getElementById('stage');
   const batchField = document.getElementById('import-batch');
   const bf16Field = document.getElementById('import-bf16');
-  const status = { state: 'idle', progress: 0, message: '', ms: 0 };
+  const status = { state: 'idle', progress: 0, message: '', ms: 0, finish: { steps: 0, frames: 0, ms: 0, at: 0 } };
   let queue = Promise.resolve();
 
   function report(state, fraction, text) {
@@ -74,19 +83,39 @@ export function setupImport(module, handle) {
       }
       if (at !== m.uncompressedSize) throw new Error(`${file.name}: member ${m.name} inflates to ${at} bytes, not ${m.uncompressedSize}`);
       done += 1;
-      report('loading', 0.5 + (0.5 * done) / packed.length, `Inflating ${m.name}…`);
+      report('loading', 0.4 + (0.35 * done) / packed.length, `Inflating ${m.name}…`);
+    }
+  }
+
+  // The app checks and moves the data in steps, one per animation frame; the scene changes
+  // after the last. `from` is the progress bar's share already used.
+  async function finish(file, options, from) {
+    const error = module.importFinishBegin(file.name, options.batch ?? (Number(batchField?.value) || 0),
+      options.bfloat16 ?? !!bf16Field?.checked);
+    if (error) throw new Error(error);
+    const started = performance.now(), framesBefore = module.framesDrawn();
+    let steps = 0;
+    for (;;) {
+      const r = module.importFinishStep(STEP_MS, options.stepBytes ?? 0);
+      steps += 1;
+      status.finish = { steps, frames: module.framesDrawn() - framesBefore, ms: performance.now() - started, at: started };
+      if (r.error) throw new Error(r.error);
+      if (r.done) return;
+      report('loading', from + (1 - from) * r.progress, `Checking ${file.name}…`);
+      await nextFrame();
     }
   }
 
   async function load(file, options = {}) {
     const started = performance.now();
+    status.finish = { steps: 0, frames: 0, ms: 0, at: 0 };
     report('loading', 0, `Reading ${file.name}…`);
     try {
       const refused = module.importBegin(file.size);
       if (refused) throw new Error(`${file.name}: ${refused}`);
       const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
       const zip = isZip(head);
-      await readInto(file, zip ? 0.5 : 1);
+      await readInto(file, zip ? 0.4 : 0.5);
       if (zip) {
         const members = module.importMembers();
         if (members.error) throw new Error(`${file.name}: ${members.error}`);
@@ -95,8 +124,7 @@ export function setupImport(module, handle) {
         }
         await inflateMembers(file, members);
       }
-      const error = module.importFinish(file.name, options.batch ?? (Number(batchField?.value) || 0), options.bfloat16 ?? !!bf16Field?.checked);
-      if (error) throw new Error(error);
+      await finish(file, options, zip ? 0.75 : 0.5);
       await handle.setState({});  // waits until the imported scene has been drawn
       status.ms = performance.now() - started;
       const s = handle.getState().import;
@@ -119,6 +147,12 @@ export function setupImport(module, handle) {
   function exportMatrix(name, { format = 'png', scale = 1, head } = {}) {
     const h = head ?? handle.getState().head;
     const out = module.exportMatrix(String(name), h | 0, String(format), scale | 0);
+    if (out.error) throw new Error(out.error);
+    return out;
+  }
+
+  function exportPanel({ scale = 1 } = {}) {
+    const out = module.exportPanel(scale | 0);
     if (out.error) throw new Error(out.error);
     return out;
   }
@@ -153,22 +187,27 @@ export function setupImport(module, handle) {
     event.preventDefault();
     if (file) importFile(file).catch(() => {});
   });
-  for (const el of document.querySelectorAll('[data-export]')) {
+  const exportScale = () => Number(document.getElementById('export-scale').value) || 1;
+  function exportOnClick(el, make) {
     el.addEventListener('click', () => {
       try {
-        const scale = Number(document.getElementById('export-scale').value) || 1;
-        const matrix = document.getElementById('export-matrix').value || 'weights';
-        download(exportMatrix(matrix, { format: el.dataset.export, scale }));
+        download(make());
         message.textContent = '';
       } catch (error) {
         message.textContent = error.message;
       }
     });
   }
+  for (const el of document.querySelectorAll('[data-export]')) {
+    exportOnClick(el, () => exportMatrix(document.getElementById('export-matrix').value || 'weights',
+      { format: el.dataset.export, scale: exportScale() }));
+  }
+  exportOnClick(document.getElementById('export-panel'), () => exportPanel({ scale: exportScale() }));
 
   Object.assign(handle, {
     importFile,
     importStatus: () => ({ ...status }),
     exportMatrix,
+    exportPanel,
   });
 }

@@ -1,24 +1,35 @@
 // Embind functions behind the page's import and export (web/import.mjs). The page reads a
 // dropped or picked file in slices straight into a buffer here, so no second copy of a
 // large file stays in JavaScript; .npz members compressed with deflate are inflated by the
-// browser's DecompressionStream into buffers here too, then the core parses everything
-// (core/import_attention.h) and the app shows it.
+// browser's DecompressionStream into buffers here too. Then the core's ImportJob
+// (core/import_attention.h) takes the buffers, checks the headers at once and the data in
+// steps, one per animation frame, so the frame loop keeps drawing; the app shows the result.
 //   importBegin(size)          "" or why not (over the cap); makes room for the file
 //   importFileView()           Uint8Array view of that room (fetch again after any await:
 //                              the wasm heap may grow and detach older views)
 //   importMembers()            [{name, method, offset, compressedSize, uncompressedSize}]
 //                              of the archive, or {error}
 //   importMemberBegin(offset, size) -> index or -1; importMemberView(index) -> Uint8Array
-//   importFinish(name, batchIndex, bfloat16)   "" or the parser's message; frees the buffers
+//   importFinishBegin(name, batchIndex, bfloat16)   "" or the parser's message; hands the
+//                              buffers to the job (an error frees them)
+//   importFinishStep(budgetMs, maxBytes)   {progress, done} or {error}: the job's work for
+//                              about budgetMs (and at most maxBytes, when > 0); when done,
+//                              the file is the scene
 //   exportMatrix(name, head, format, scale)    {bytes, mime, extension, name} or {error}
+//   exportPanel(scale)         the panel window drawn at `scale` (1 to 4) times the screen's
+//                              pixels as PNG: {bytes, mime, extension, name, width, height}
+//                              or {error}
 #include "app/export_figure.h"
 #include "app/import_state.h"
+#include "app/png_writer.h"
 #include "platform/web_handle.h"
 #include "ui/app.h"
 
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,8 +45,12 @@ struct PendingImport {
 };
 PendingImport g_pending;
 
+attn::ImportJob g_job;  // the finish step's work, between importFinishBegin and its last step
+std::string g_job_name;
+
 std::string import_begin(double size) {
   g_pending = PendingImport();
+  g_job = attn::ImportJob();
   if (!(size >= 0) || size > static_cast<double>(attn::kImportMaxFileBytes))
     return "the file is " + std::to_string(static_cast<long long>(size / 1048576)) + " MiB; at most " +
            std::to_string(attn::kImportMaxFileBytes >> 20) + " MiB can be imported";
@@ -80,18 +95,40 @@ val import_member_view(int index) {
   return val(emscripten::typed_memory_view(m.size(), m.data()));
 }
 
-std::string import_finish(const std::string& name, int batch_index, bool bfloat16) {
-  attn::ui::App* app = attn::platform::exposed_app();
-  if (!app) return "the app is not running";
+std::string import_finish_begin(const std::string& name, int batch_index, bool bfloat16) {
   attn::ImportOptions options;
   options.batch_index = batch_index;
   options.uint16_is_bfloat16 = bfloat16;
   const attn::InflateFn inflate =
       attn::preinflated_members(&g_pending.member_offsets, &g_pending.members, g_pending.file.data());
-  const attn::Status s =
-      attn::import_into_state(app->state(), g_pending.file.data(), g_pending.file.size(), name, options, inflate);
-  g_pending = PendingImport();  // the parsed data lives in the state; the file's bytes go
-  return s.ok ? "" : s.message;
+  const attn::Status s = g_job.begin(std::move(g_pending.file), options, inflate);
+  g_pending = PendingImport();  // the job holds the bytes it needs now
+  g_job_name = name;
+  return s.ok ? "" : name + ": " + s.message;
+}
+
+val import_finish_step(double budget_ms, double max_bytes) {
+  val out = val::object();
+  attn::ui::App* app = attn::platform::exposed_app();
+  attn::Status s = app ? attn::Status::success() : attn::Status::error("the app is not running");
+  // Pieces of 1 MiB until the budget is spent: each piece takes a few milliseconds.
+  const double started = emscripten_get_now();
+  double left = max_bytes > 0 ? max_bytes : 1e18;
+  while (s.ok && g_job.active() && left > 0 && emscripten_get_now() - started < budget_ms) {
+    const std::size_t piece = static_cast<std::size_t>(std::min(left, 1048576.0));
+    s = g_job.step(piece);
+    left -= static_cast<double>(piece);
+  }
+  if (s.ok && !g_job.active() && !g_job.done()) s = attn::Status::error("no import is in progress");
+  if (!s.ok) {
+    g_job = attn::ImportJob();
+    out.set("error", g_job_name + ": " + s.message);
+    return out;
+  }
+  out.set("progress", g_job.progress());
+  out.set("done", g_job.done());
+  if (g_job.done()) attn::set_imported(app->state(), g_job.take(), g_job_name);
+  return out;
 }
 
 val export_matrix(const std::string& name, int head, const std::string& format_name, int scale) {
@@ -119,6 +156,26 @@ val export_matrix(const std::string& name, int head, const std::string& format_n
   return out;
 }
 
+val export_panel(int scale) {
+  val out = val::object();
+  attn::ui::App* app = attn::platform::exposed_app();
+  std::vector<std::uint8_t> rgba;
+  int width = 0, height = 0;
+  std::string error = app ? "" : "the app is not running";
+  if (!app || !app->capture_panel(scale, rgba, width, height, error)) {
+    out.set("error", error);
+    return out;
+  }
+  const std::vector<std::uint8_t> png = attn::encode_png_rgba(rgba.data(), width, height);
+  out.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(png.size(), png.data())));
+  out.set("mime", std::string("image/png"));
+  out.set("extension", std::string("png"));
+  out.set("name", std::string("panel-") + attn::to_string(app->state().settings.panel) + "-x" + std::to_string(scale) + ".png");
+  out.set("width", width);
+  out.set("height", height);
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab_import) {
@@ -127,6 +184,8 @@ EMSCRIPTEN_BINDINGS(attnlab_import) {
   emscripten::function("importMembers", &import_members);
   emscripten::function("importMemberBegin", &import_member_begin);
   emscripten::function("importMemberView", &import_member_view);
-  emscripten::function("importFinish", &import_finish);
+  emscripten::function("importFinishBegin", &import_finish_begin);
+  emscripten::function("importFinishStep", &import_finish_step);
   emscripten::function("exportMatrix", &export_matrix);
+  emscripten::function("exportPanel", &export_panel);
 }

@@ -156,7 +156,7 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
 }
 
 InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
-                              const std::vector<std::vector<std::uint8_t>>* inflated, const std::uint8_t* archive) {
+                              std::vector<std::vector<std::uint8_t>>* inflated, const std::uint8_t* archive) {
   return [offsets, inflated, archive](const std::uint8_t* data, std::size_t, std::size_t expected,
                                       std::vector<std::uint8_t>& out) {
     const std::uint64_t offset = static_cast<std::uint64_t>(data - archive);
@@ -165,7 +165,7 @@ InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
       if ((*inflated)[i].size() != expected)
         return Status::error("inflated to " + std::to_string((*inflated)[i].size()) + " bytes, the archive says " +
                              std::to_string(expected));
-      out = (*inflated)[i];
+      out = std::move((*inflated)[i]);
       return Status::success();
     }
     return Status::error("this compressed member was not inflated beforehand");
@@ -173,19 +173,49 @@ InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
 }
 
 // ---- 3 Assembling the parts ------------------------------------------------------------
+// Readers do not copy array data: they give each array's dtype and shape and where its
+// bytes lie, and the job (section 7) moves and checks the data in pieces afterwards.
 namespace {
+
+// Bytes [offset, offset + size) of the file (buffer -1) or of Parts::buffers[buffer] (an
+// inflated member, or numbers read from JSON).
+struct Span {
+  int buffer = -1;
+  std::size_t offset = 0, size = 0;
+};
+
+struct ArrayPart {
+  NpyArray meta;  // dtype and shape; no data
+  Span span;      // its data: size() * itemsize bytes
+};
+
+// An archive member whose CRC-32 is checked before its data is used.
+struct CrcCheck {
+  Span span;
+  std::uint32_t expected = 0;
+  std::string where;  // ".npz member 'x': "
+};
 
 // What a reader found, before the checks.
 struct Parts {
   bool has_weights = false;
-  NpyArray weights;
+  ArrayPart weights;
   std::string weights_name = "attentions";
   bool has_tokens = false, has_query_tokens = false, has_key_tokens = false;
   std::vector<std::int64_t> tokens_shape, query_tokens_shape, key_tokens_shape;
   std::vector<std::string> tokens, query_tokens, key_tokens;
   bool has_q = false, has_k = false, has_v = false;
-  NpyArray q, k, v;
+  ArrayPart q, k, v;
   bool bfloat16 = false;
+  std::vector<std::vector<std::uint8_t>> buffers;
+  std::vector<CrcCheck> crcs;
+};
+
+// An array's data to move into place (0 weights, 1 q, 2 k, 3 v), checked for NaN and Inf.
+struct Fill {
+  int target = 0;
+  Span span;
+  std::string name;
 };
 
 bool is_weights_name(const std::string& n) {
@@ -193,50 +223,56 @@ bool is_weights_name(const std::string& n) {
 }
 
 // Keeps batch entry `b` of an array whose first axis is the batch.
-NpyArray pick_batch(const NpyArray& a, int b) {
-  NpyArray out;
-  out.dtype = a.dtype;
-  out.shape.assign(a.shape.begin() + 1, a.shape.end());
-  const std::size_t block = a.data.size() / static_cast<std::size_t>(a.shape[0]);
-  out.data.assign(a.data.begin() + static_cast<std::ptrdiff_t>(block * b),
-                  a.data.begin() + static_cast<std::ptrdiff_t>(block * (b + 1)));
-  return out;
+void pick_batch(ArrayPart& a, int b) {
+  const std::size_t block = a.span.size / static_cast<std::size_t>(a.meta.shape[0]);
+  a.span.offset += block * static_cast<std::size_t>(b);
+  a.span.size = block;
+  a.meta.shape.erase(a.meta.shape.begin());
 }
 
-// Index of the first NaN or Inf, or -1. uint16 is checked as bfloat16 when `bf16`.
-std::int64_t first_non_finite(const NpyArray& a, bool bf16) {
-  const std::uint8_t* p = a.data.data();
-  const std::size_t n = a.data.size() / std::max<std::size_t>(1, npy_itemsize(a.dtype));
-  for (std::size_t i = 0; i < n; ++i) {
-    bool bad = false;
-    switch (a.dtype) {
-      case NpyDtype::Float32: bad = ((le32(p + 4 * i) >> 23) & 0xFF) == 0xFF; break;
-      case NpyDtype::Float16: bad = ((le16(p + 2 * i) >> 10) & 0x1F) == 0x1F; break;
-      case NpyDtype::Float64: bad = ((le64(p + 8 * i) >> 52) & 0x7FF) == 0x7FF; break;
-      case NpyDtype::UInt16: bad = bf16 && ((le16(p + 2 * i) >> 7) & 0xFF) == 0xFF; break;
-      default: break;
-    }
-    if (bad) return static_cast<std::int64_t>(i);
+// Index of the first NaN or Inf among `count` elements at `p`, or -1: every exponent bit
+// set. uint16 is checked as bfloat16 when `bf16` (otherwise it holds integers). Blocks are
+// scanned without a branch per element; only a block with a hit is searched again.
+template <typename Load>
+std::int64_t first_all_ones(const std::uint8_t* p, std::size_t count, std::size_t width, std::uint64_t mask, Load load) {
+  constexpr std::size_t kBlock = 256;
+  for (std::size_t start = 0; start < count; start += kBlock) {
+    const std::size_t end = std::min(count, start + kBlock);
+    bool hit = false;
+    for (std::size_t i = start; i < end; ++i) hit |= (load(p + width * i) & mask) == mask;
+    if (!hit) continue;
+    for (std::size_t i = start; i < end; ++i)
+      if ((load(p + width * i) & mask) == mask) return static_cast<std::int64_t>(i);
   }
   return -1;
 }
 
+std::int64_t first_non_finite(const std::uint8_t* p, std::size_t bytes, NpyDtype dtype, bool bf16) {
+  auto l16 = [](const std::uint8_t* q) -> std::uint64_t { return le16(q); };
+  auto l32 = [](const std::uint8_t* q) -> std::uint64_t { return le32(q); };
+  switch (dtype) {
+    case NpyDtype::Float32: return first_all_ones(p, bytes / 4, 4, 0x7F800000u, l32);
+    case NpyDtype::Float16: return first_all_ones(p, bytes / 2, 2, 0x7C00u, l16);
+    case NpyDtype::Float64: return first_all_ones(p, bytes / 8, 8, 0x7FF0000000000000ull, le64);
+    case NpyDtype::UInt16: return bf16 ? first_all_ones(p, bytes / 2, 2, 0x7F80u, l16) : -1;
+    default: return -1;
+  }
+}
+
+// The dtype only: the values are checked as the job moves them (first_non_finite).
 Status check_float_dtype(const NpyArray& a, const std::string& name, bool bf16) {
   switch (a.dtype) {
     case NpyDtype::Float32:
     case NpyDtype::Float16:
-    case NpyDtype::Float64: break;
+    case NpyDtype::Float64: return Status::success();
     case NpyDtype::UInt16:
-      if (bf16) break;
+      if (bf16) return Status::success();
       return Status::error("'" + name + "' has dtype uint16: if it holds bfloat16 values, turn on the bfloat16 flag "
                            "(or add a 0-d bool member 'bfloat16' to the archive)");
     default:
       return Status::error("'" + name + "' has dtype " + npy_descr(a.dtype) +
                            "; attention must be float32, float16, float64 or bfloat16 (as uint16)");
   }
-  const std::int64_t bad = first_non_finite(a, bf16);
-  if (bad >= 0) return Status::error("'" + name + "' contains NaN or Inf at flat index " + std::to_string(bad));
-  return Status::success();
 }
 
 // Picks the batch entry from tokens given as (n,) or (B, n).
@@ -257,39 +293,43 @@ Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std
 }
 
 // Q, K or V: (L, H, n, d) or (B, L, H, n, d) after picking the batch like the weights.
-Status check_projection(NpyArray& a, const char* name, bool batched, const ImportedAttention& r, int n, bool bf16,
+Status check_projection(ArrayPart& part, const char* name, bool batched, const ImportedAttention& r, int n, bool bf16,
                         int& d) {
+  const std::vector<std::int64_t>& shape = part.meta.shape;
   const std::size_t dims = batched ? 5 : 4;
-  if (a.shape.size() != dims)
+  if (shape.size() != dims)
     return Status::error(std::string("'") + name + "' must have shape " + (batched ? "(B, L, H, n, d)" : "(L, H, n, d)") +
-                         " like the weights, found " + npy_shape_string(a.shape));
+                         " like the weights, found " + npy_shape_string(shape));
   if (batched) {
-    if (a.shape[0] != r.batch)
-      return Status::error(std::string("'") + name + "' has batch " + std::to_string(a.shape[0]) + ", the weights " +
+    if (shape[0] != r.batch)
+      return Status::error(std::string("'") + name + "' has batch " + std::to_string(shape[0]) + ", the weights " +
                            std::to_string(r.batch));
-    a = pick_batch(a, r.batch_index);
+    pick_batch(part, r.batch_index);
   }
   const std::string want = "(" + std::to_string(r.layers) + ", " + std::to_string(r.heads) + ", " + std::to_string(n) + ", d)";
-  if (a.shape[0] != r.layers || a.shape[1] != r.heads || a.shape[2] != n)
+  if (shape[0] != r.layers || shape[1] != r.heads || shape[2] != n)
     return Status::error(std::string("'") + name + "' must have shape " + want + " to match the weights, found " +
-                         npy_shape_string(a.shape));
-  if (a.shape[3] < 1 || a.shape[3] > kImportMaxHeadDim)
-    return Status::error(std::string("'") + name + "' has width " + std::to_string(a.shape[3]) + "; 1 to " +
+                         npy_shape_string(shape));
+  if (shape[3] < 1 || shape[3] > kImportMaxHeadDim)
+    return Status::error(std::string("'") + name + "' has width " + std::to_string(shape[3]) + "; 1 to " +
                          std::to_string(kImportMaxHeadDim) + " is allowed");
-  d = static_cast<int>(a.shape[3]);
-  return check_float_dtype(a, name, bf16);
+  d = static_cast<int>(shape[3]);
+  return check_float_dtype(part.meta, name, bf16);
 }
 
-Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, ImportedAttention& out) {
+// Checks what was found and gives the result without its array data, and the fills that
+// bring the data (Q, K, V first, the weights last).
+Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, ImportedAttention& out,
+                std::vector<Fill>& fills) {
   if (!p.has_weights)
     return Status::error("no attention weights found: name the array 'attentions' (or 'attention', 'attn', 'weights')");
   const bool bf16 = p.bfloat16 || options.uint16_is_bfloat16;
   ImportedAttention r;
   r.format = format;
   r.bfloat16 = bf16;
-  NpyArray w = std::move(p.weights);
+  ArrayPart w = p.weights;
   const std::string& wn = p.weights_name;
-  const std::vector<std::int64_t> shape = w.shape;
+  const std::vector<std::int64_t> shape = w.meta.shape;
   if (shape.size() < 2 || shape.size() > 5)
     return Status::error("'" + wn + "' must have 2 to 5 dimensions ((n_q, n_k) ... (batch, layers, heads, n_q, n_k)), found shape " +
                          npy_shape_string(shape));
@@ -303,13 +343,14 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
       return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the file has " +
                            std::to_string(shape[0]) + " (batch index 0 to " + std::to_string(shape[0] - 1) + ")");
     r.batch_index = options.batch_index;
-    w = pick_batch(w, r.batch_index);
+    pick_batch(w, r.batch_index);
   } else if (options.batch_index != 0) {
     return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the weights have no batch axis");
   }
   // 2 (n_q, n_k) and (H, n_q, n_k) gain the missing leading axes.
-  while (w.shape.size() < 4) w.shape.insert(w.shape.begin(), 1);
-  const std::int64_t L = w.shape[0], H = w.shape[1], nq = w.shape[2], nk = w.shape[3];
+  std::vector<std::int64_t>& ws = w.meta.shape;
+  while (ws.size() < 4) ws.insert(ws.begin(), 1);
+  const std::int64_t L = ws[0], H = ws[1], nq = ws[2], nk = ws[3];
   if (L > kImportMaxLayers) return Status::error(std::to_string(L) + " layers, more than the " + std::to_string(kImportMaxLayers) + " allowed");
   if (H > kImportMaxHeads) return Status::error(std::to_string(H) + " heads, more than the " + std::to_string(kImportMaxHeads) + " allowed");
   if (nq > kImportMaxTokens || nk > kImportMaxTokens)
@@ -318,12 +359,12 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
   if (L * H * nq * nk > kImportMaxElements)
     return Status::error("the weights hold " + std::to_string(L * H * nq * nk) + " elements, more than the " +
                          std::to_string(kImportMaxElements) + " allowed");
-  if (Status s = check_float_dtype(w, wn, bf16); !s.ok) return s;
+  if (Status s = check_float_dtype(w.meta, wn, bf16); !s.ok) return s;
   r.layers = static_cast<int>(L);
   r.heads = static_cast<int>(H);
   r.n_q = static_cast<int>(nq);
   r.n_k = static_cast<int>(nk);
-  r.weights = std::move(w);
+  r.weights = w.meta;
 
   // 3 tokens: one list for self-attention, or one per side.
   if (p.has_tokens && (p.has_query_tokens || p.has_key_tokens))
@@ -353,6 +394,7 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
                          " key columns of the weights");
 
   // 4 Q, K, V: all three or none.
+  std::vector<Fill> f;
   const int given = p.has_q + p.has_k + p.has_v;
   if (given != 0 && given != 3) return Status::error("Q, K and V come together: the file has only some of 'q', 'k', 'v'");
   if (given == 3) {
@@ -364,29 +406,22 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
     r.has_qkv = true;
     r.d_k = dk;
     r.d_v = dv;
-    r.q = std::move(p.q);
-    r.k = std::move(p.k);
-    r.v = std::move(p.v);
+    r.q = p.q.meta;
+    r.k = p.k.meta;
+    r.v = p.v.meta;
+    f.push_back({1, p.q.span, "q"});
+    f.push_back({2, p.k.span, "k"});
+    f.push_back({3, p.v.span, "v"});
   }
+  f.push_back({0, w.span, wn});
   out = std::move(r);
+  fills = std::move(f);
   return Status::success();
 }
 
 }  // namespace
 
 // ---- 4 .npy and .npz ------------------------------------------------------------------------
-
-Status import_npy(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
-  if (static_cast<std::int64_t>(size) > options.max_file_bytes)
-    return Status::error("the file is " + mib(static_cast<std::int64_t>(size)) + "; at most " + mib(options.max_file_bytes) +
-                         " can be imported");
-  Parts p;
-  if (Status s = parse_npy(bytes, size, p.weights); !s.ok) return Status::error(".npy: " + s.message);
-  p.has_weights = true;
-  p.weights_name = "the array";
-  return assemble(p, options, ImportFormat::Npy, out);
-}
-
 namespace {
 
 std::string member_key(const std::string& name) {
@@ -401,75 +436,95 @@ bool wanted_member(const std::string& key) {
          key == "k" || key == "v" || key == "bfloat16";
 }
 
-}  // namespace
+Status check_file_size(std::size_t size, const ImportOptions& options) {
+  if (static_cast<std::int64_t>(size) <= options.max_file_bytes) return Status::success();
+  return Status::error("the file is " + mib(static_cast<std::int64_t>(size)) + "; at most " + mib(options.max_file_bytes) +
+                       " can be imported");
+}
 
-Status import_npz(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, const InflateFn& inflate,
-                  ImportedAttention& out) {
-  if (static_cast<std::int64_t>(size) > options.max_file_bytes)
-    return Status::error("the file is " + mib(static_cast<std::int64_t>(size)) + "; at most " + mib(options.max_file_bytes) +
-                         " can be imported");
+Status read_npy_parts(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, Parts& p) {
+  if (Status s = check_file_size(size, options); !s.ok) return s;
+  std::size_t start = 0;
+  if (Status s = parse_npy_header(bytes, size, p.weights.meta, start); !s.ok) return Status::error(".npy: " + s.message);
+  p.weights.span = {-1, start, size - start};
+  p.has_weights = true;
+  p.weights_name = "the array";
+  return Status::success();
+}
+
+Status read_npz_parts(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, const InflateFn& inflate,
+                      Parts& p) {
+  if (Status s = check_file_size(size, options); !s.ok) return s;
   std::vector<ZipMember> members;
   if (Status s = list_zip_members(bytes, size, members); !s.ok) return Status::error(".npz: " + s.message);
-  Parts p;
   std::int64_t inflated_total = 0;
   for (const ZipMember& m : members) {
     const std::string key = member_key(m.name);
     if (!wanted_member(key)) continue;  // other arrays (input ids, logits, ...) are not ours
     const std::string where = ".npz member '" + key + "': ";
     // 1 the member's .npy bytes: stored as they are, or inflated (within the caps).
-    std::vector<std::uint8_t> inflated;
+    Span span{-1, static_cast<std::size_t>(m.data_offset), static_cast<std::size_t>(m.compressed_size)};
     const std::uint8_t* data = bytes + m.data_offset;
-    std::size_t data_size = static_cast<std::size_t>(m.compressed_size);
     if (m.method == 8) {
       if (!inflate) return Status::error(where + "is compressed with deflate, and no inflater is available here");
       inflated_total += static_cast<std::int64_t>(std::min<std::uint64_t>(m.uncompressed_size, kImportMaxInflatedBytes + 1));
       if (inflated_total > kImportMaxInflatedBytes)
         return Status::error(".npz members inflate to more than " + mib(kImportMaxInflatedBytes) + ", the limit");
-      if (Status s = inflate(data, data_size, static_cast<std::size_t>(m.uncompressed_size), inflated); !s.ok)
+      std::vector<std::uint8_t> inflated;
+      if (Status s = inflate(data, span.size, static_cast<std::size_t>(m.uncompressed_size), inflated); !s.ok)
         return Status::error(where + "cannot inflate: " + s.message);
       if (inflated.size() != m.uncompressed_size) return Status::error(where + "inflated to the wrong size");
-      data = inflated.data();
-      data_size = inflated.size();
+      p.buffers.push_back(std::move(inflated));
+      span = {static_cast<int>(p.buffers.size()) - 1, 0, p.buffers.back().size()};
+      data = p.buffers.back().data();
     } else if (m.method == 0) {
       if (m.compressed_size != m.uncompressed_size) return Status::error(where + "stored member with two different sizes");
     } else {
       return Status::error(where + "compression method " + std::to_string(m.method) + " is not supported (stored or deflate only)");
     }
-    if (crc32_of(data, data_size) != m.crc32) return Status::error(where + "CRC-32 mismatch: the archive is damaged");
-    // 2 its meaning.
-    Status s;
-    if (key == "tokens") {
-      s = parse_npy_strings(data, data_size, p.tokens_shape, p.tokens);
-      p.has_tokens = s.ok;
-    } else if (key == "query_tokens") {
-      s = parse_npy_strings(data, data_size, p.query_tokens_shape, p.query_tokens);
-      p.has_query_tokens = s.ok;
-    } else if (key == "key_tokens") {
-      s = parse_npy_strings(data, data_size, p.key_tokens_shape, p.key_tokens);
-      p.has_key_tokens = s.ok;
-    } else if (key == "bfloat16") {
-      NpyArray flag;
-      s = parse_npy(data, data_size, flag);
-      if (s.ok && (flag.dtype != NpyDtype::Bool || flag.size() != 1)) s = Status::error("must be a single bool");
-      if (s.ok) p.bfloat16 = flag.data[0] != 0;
-    } else {
-      NpyArray a;
-      s = parse_npy(data, data_size, a);
-      if (s.ok && is_weights_name(key)) {
+    const std::string crc_error = where + "CRC-32 mismatch: the archive is damaged";
+    // 2 its meaning. Arrays: the header now, the data (and the CRC, which covers it) in steps.
+    if (is_weights_name(key) || key == "q" || key == "k" || key == "v") {
+      ArrayPart a;
+      std::size_t start = 0;
+      if (Status s = parse_npy_header(data, span.size, a.meta, start); !s.ok)
+        return Status::error(crc32_of(data, span.size) != m.crc32 ? crc_error : where + s.message);
+      p.crcs.push_back({span, m.crc32, where});
+      a.span = {span.buffer, span.offset + start, span.size - start};
+      if (is_weights_name(key)) {
         if (p.has_weights) return Status::error(".npz has two weight arrays ('" + p.weights_name + "' and '" + key + "')");
         p.has_weights = true;
         p.weights_name = key;
         p.weights = std::move(a);
-      } else if (s.ok) {
-        NpyArray& target = key == "q" ? p.q : key == "k" ? p.k : p.v;
+      } else {
+        (key == "q" ? p.q : key == "k" ? p.k : p.v) = std::move(a);
         (key == "q" ? p.has_q : key == "k" ? p.has_k : p.has_v) = true;
-        target = std::move(a);
       }
+      continue;
+    }
+    if (crc32_of(data, span.size) != m.crc32) return Status::error(crc_error);
+    Status s;
+    if (key == "tokens") {
+      s = parse_npy_strings(data, span.size, p.tokens_shape, p.tokens);
+      p.has_tokens = s.ok;
+    } else if (key == "query_tokens") {
+      s = parse_npy_strings(data, span.size, p.query_tokens_shape, p.query_tokens);
+      p.has_query_tokens = s.ok;
+    } else if (key == "key_tokens") {
+      s = parse_npy_strings(data, span.size, p.key_tokens_shape, p.key_tokens);
+      p.has_key_tokens = s.ok;
+    } else {  // bfloat16
+      NpyArray flag;
+      s = parse_npy(data, span.size, flag);
+      if (s.ok && (flag.dtype != NpyDtype::Bool || flag.size() != 1)) s = Status::error("must be a single bool");
+      if (s.ok) p.bfloat16 = flag.data[0] != 0;
     }
     if (!s.ok) return Status::error(where + s.message);
   }
-  return assemble(p, options, ImportFormat::Npz, out);
+  return Status::success();
 }
+
+}  // namespace
 
 // ---- 5 JSON --------------------------------------------------------------------------------
 namespace {
@@ -770,9 +825,18 @@ Status json_strings(const JsonValue& v, const std::string& name, std::vector<std
   return Status::error("JSON: '" + name + "' must be a list of strings (or a list of such lists, one per batch entry)");
 }
 
-}  // namespace
+// Nested arrays of numbers become float32 arrays whose data the parts keep as buffers.
+Status json_array(const JsonValue& v, const std::string& name, Parts& p, ArrayPart& out) {
+  NpyArray a;
+  if (Status s = json_tensor(v, name, a); !s.ok) return s;
+  p.buffers.push_back(std::move(a.data));
+  out.meta = std::move(a);
+  out.meta.data.clear();
+  out.span = {static_cast<int>(p.buffers.size()) - 1, 0, p.buffers.back().size()};
+  return Status::success();
+}
 
-Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
+Status read_json_parts(const std::uint8_t* bytes, std::size_t size, Parts& p) {
   if (static_cast<std::int64_t>(size) > kImportMaxJsonBytes)
     return Status::error("the JSON file is " + mib(static_cast<std::int64_t>(size)) + "; the JSON format takes at most " +
                          mib(kImportMaxJsonBytes) + " (use .npz for larger data)");
@@ -785,7 +849,6 @@ Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOpti
   const JsonValue* version = member(root, "version");
   if (!version || version->kind != JsonValue::Number || version->number != 1)
     return Status::error("JSON: \"version\" must be 1");
-  Parts p;
   for (std::size_t member_index = 0; member_index < root.keys.size(); ++member_index) {
     const std::string& key = root.keys[member_index];
     const JsonValue& v = root.values[member_index];
@@ -795,7 +858,7 @@ Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOpti
       if (p.has_weights) return Status::error("JSON has two weight arrays (\"" + p.weights_name + "\" and \"" + key + "\")");
       p.has_weights = true;
       p.weights_name = key;
-      s = json_tensor(v, key, p.weights);
+      s = json_array(v, key, p, p.weights);
     } else if (key == "tokens") {
       p.has_tokens = true;
       s = json_strings(v, key, p.tokens_shape, p.tokens);
@@ -807,18 +870,31 @@ Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOpti
       s = json_strings(v, key, p.key_tokens_shape, p.key_tokens);
     } else if (key == "q" || key == "k" || key == "v") {
       (key == "q" ? p.has_q : key == "k" ? p.has_k : p.has_v) = true;
-      s = json_tensor(v, key, key == "q" ? p.q : key == "k" ? p.k : p.v);
+      s = json_array(v, key, p, key == "q" ? p.q : key == "k" ? p.k : p.v);
     } else {
       return Status::error("JSON: unknown key \"" + key +
                            "\" (known: format, version, attentions, tokens, query_tokens, key_tokens, q, k, v)");
     }
     if (!s.ok) return s;
   }
-  return assemble(p, options, ImportFormat::Json, out);
+  return Status::success();
 }
+
+}  // namespace
 
 // ---- 6 Decoding one head -----------------------------------------------------------------
 namespace {
+
+// Every half's float value, computed once: a layer of a large float16 file is decoded with
+// one lookup per element instead of half_to_float's branches.
+const float* half_table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (std::uint32_t h = 0; h < 65536; ++h) t[h] = half_to_float(static_cast<std::uint16_t>(h));
+    return t;
+  }();
+  return table.data();
+}
 
 // Block (layer, head) of an (L, H, rows, cols) array as float.
 Mat decode_block(const NpyArray& a, bool bf16, int layer, int head) {
@@ -831,6 +907,11 @@ Mat decode_block(const NpyArray& a, bool bf16, int layer, int head) {
   Mat m(rows, cols);
   const std::uint8_t* p = a.data.data() + first * itemsize;
   float* dst = m.data();
+  if (a.dtype == NpyDtype::Float16) {
+    const float* table = half_table();
+    for (std::size_t i = 0; i < count; ++i) dst[i] = table[le16(p + 2 * i)];
+    return m;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     switch (a.dtype) {
       case NpyDtype::Float32: {
@@ -860,18 +941,196 @@ Mat ImportedAttention::head_q(int layer, int head) const { return has_qkv ? deco
 Mat ImportedAttention::head_k(int layer, int head) const { return has_qkv ? decode_block(k, bfloat16, layer, head) : Mat(); }
 Mat ImportedAttention::head_v(int layer, int head) const { return has_qkv ? decode_block(v, bfloat16, layer, head) : Mat(); }
 
-// ---- 7 Format sniffing -------------------------------------------------------------------
+// ---- 7 The job, and the entry points --------------------------------------------------
+namespace {
+
+enum FormatChoice { kSniff = -1, kNpy = 0, kNpz = 1, kJson = 2 };
+
+// The format from the first bytes, or -1 for none the lab reads.
+int sniff_format(const std::uint8_t* bytes, std::size_t size) {
+  if (size >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)))
+    return kNpz;
+  if (size >= 6 && std::memcmp(bytes, "\x93NUMPY", 6) == 0) return kNpy;
+  std::size_t i = size >= 3 && std::memcmp(bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  while (i < size && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) ++i;
+  if (i < size && bytes[i] == '{') return kJson;
+  return -1;
+}
+
+// Work per piece: small enough that a piece never holds a frame up for long.
+constexpr std::size_t kPieceBytes = std::size_t{64} << 10;
+
+}  // namespace
+
+Status ImportJob::begin(std::vector<std::uint8_t> file, const ImportOptions& options, const InflateFn& inflate) {
+  Buffer b;
+  b.owned = std::move(file);
+  b.data = b.owned.data();
+  b.size = b.owned.size();
+  return start(std::move(b), kSniff, options, inflate);
+}
+
+Status ImportJob::begin(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options,
+                        const InflateFn& inflate) {
+  Buffer b;
+  b.data = bytes;
+  b.size = size;
+  return start(std::move(b), kSniff, options, inflate);
+}
+
+Status ImportJob::fail(Status s) {
+  *this = ImportJob();
+  return s;
+}
+
+NpyArray& ImportJob::target(int index) {
+  return index == 1 ? result_.q : index == 2 ? result_.k : index == 3 ? result_.v : result_.weights;
+}
+
+Status ImportJob::start(Buffer file, int format, const ImportOptions& options, const InflateFn& inflate) {
+  *this = ImportJob();
+  const std::uint8_t* bytes = file.data;
+  const std::size_t size = file.size;
+  if (format == kSniff) {
+    if (size == 0) return Status::error("the file is empty");
+    format = sniff_format(bytes, size);
+    if (format < 0)
+      return Status::error("not a file the lab reads: expected .npy, .npz or the lab's JSON format (see docs/IMPORT.md)");
+  }
+  Parts p;
+  const Status read = format == kNpz ? read_npz_parts(bytes, size, options, inflate, p)
+                      : format == kNpy ? read_npy_parts(bytes, size, options, p)
+                                       : read_json_parts(bytes, size, p);
+  if (!read.ok) return read;
+  std::vector<Fill> fills;
+  const ImportFormat kind = format == kNpz ? ImportFormat::Npz : format == kNpy ? ImportFormat::Npy : ImportFormat::Json;
+  if (Status s = assemble(p, options, kind, result_, fills); !s.ok) return fail(s);
+
+  // Buffer 0 is the file, 1 + i the reader's buffer i. The checksums first (they cover
+  // bytes the fills then move), then the fills: one adopts its buffer when no later task
+  // reads from it and the buffer is ours to give away.
+  buffers_.push_back(std::move(file));
+  for (std::vector<std::uint8_t>& owned : p.buffers) {
+    Buffer b;
+    b.owned = std::move(owned);
+    b.data = b.owned.data();
+    b.size = b.owned.size();
+    buffers_.push_back(std::move(b));
+  }
+  for (const CrcCheck& c : p.crcs) {
+    Task t;
+    t.crc = true;
+    t.buffer = c.span.buffer + 1;
+    t.offset = c.span.offset;
+    t.size = c.span.size;
+    t.expected = c.expected;
+    t.name = c.where;
+    tasks_.push_back(std::move(t));
+  }
+  for (const Fill& f : fills) {
+    Task t;
+    t.buffer = f.span.buffer + 1;
+    t.target = f.target;
+    t.offset = f.span.offset;
+    t.size = f.span.size;
+    t.name = f.name;
+    tasks_.push_back(std::move(t));
+  }
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    Task& t = tasks_[i];
+    if (t.crc || buffers_[t.buffer].owned.empty()) continue;
+    t.adopt = std::none_of(tasks_.begin() + static_cast<std::ptrdiff_t>(i) + 1, tasks_.end(),
+                           [&](const Task& later) { return later.buffer == t.buffer; });
+  }
+  for (const Task& t : tasks_) total_ += t.size;
+  active_ = true;
+  return Status::success();
+}
+
+double ImportJob::progress() const {
+  if (done_) return 1.0;
+  return total_ == 0 ? 0.0 : static_cast<double>(finished_) / static_cast<double>(total_);
+}
+
+Status ImportJob::step(std::size_t max_bytes) {
+  if (!active_) return Status::error("no import is in progress");
+  std::size_t budget = std::max<std::size_t>(max_bytes, 1);
+  while (next_ < tasks_.size() && budget > 0) {
+    Task& t = tasks_[next_];
+    // A piece is a whole number of 8-byte units, so it holds whole elements of any dtype.
+    std::size_t n = std::min(t.size - t.done, std::min(std::max<std::size_t>(budget & ~std::size_t{7}, 8), kPieceBytes));
+    if (t.crc) {
+      t.running = crc32_of(buffers_[t.buffer].data + t.offset + t.done, n, t.running);
+      if (t.done + n == t.size && t.running != t.expected)
+        return fail(Status::error(t.name + "CRC-32 mismatch: the archive is damaged"));
+    } else {
+      NpyArray& a = target(t.target);
+      if (t.done == 0) {
+        if (t.adopt) a.data = std::move(buffers_[t.buffer].owned);  // same bytes, same address
+        else a.data.resize(t.size);
+      }
+      std::uint8_t* dst = a.data.data() + t.done;
+      if (t.adopt) std::memmove(dst, dst + t.offset, n);  // towards the front: safe piece by piece
+      else std::memcpy(dst, buffers_[t.buffer].data + t.offset + t.done, n);
+      const std::int64_t bad = first_non_finite(dst, n, a.dtype, result_.bfloat16);
+      if (bad >= 0)
+        return fail(Status::error("'" + t.name + "' contains NaN or Inf at flat index " +
+                                  std::to_string(t.done / npy_itemsize(a.dtype) + static_cast<std::size_t>(bad))));
+      if (t.adopt && t.done + n == t.size) a.data.resize(t.size);
+    }
+    t.done += n;
+    finished_ += n;
+    budget -= std::min(budget, n);
+    if (t.done == t.size) ++next_;
+  }
+  if (next_ == tasks_.size()) {
+    buffers_.clear();
+    tasks_.clear();
+    active_ = false;
+    done_ = true;
+  }
+  return Status::success();
+}
+
+ImportedAttention ImportJob::take() {
+  ImportedAttention r = std::move(result_);
+  *this = ImportJob();
+  return r;
+}
+
+namespace {
+
+// One job run to the end at once, on the caller's bytes.
+Status run_job(ImportJob& job, Status begun, ImportedAttention& out) {
+  if (!begun.ok) return begun;
+  while (job.active())
+    if (Status s = job.step(std::numeric_limits<std::size_t>::max()); !s.ok) return s;
+  out = job.take();
+  return Status::success();
+}
+
+}  // namespace
+
+Status import_npy(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
+  ImportJob job;
+  return run_job(job, job.start(ImportJob::Buffer{{}, bytes, size}, kNpy, options, InflateFn()), out);
+}
+
+Status import_npz(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, const InflateFn& inflate,
+                  ImportedAttention& out) {
+  ImportJob job;
+  return run_job(job, job.start(ImportJob::Buffer{{}, bytes, size}, kNpz, options, inflate), out);
+}
+
+Status import_json(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options, ImportedAttention& out) {
+  ImportJob job;
+  return run_job(job, job.start(ImportJob::Buffer{{}, bytes, size}, kJson, options, InflateFn()), out);
+}
 
 Status import_attention(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options,
                         const InflateFn& inflate, ImportedAttention& out) {
-  if (size == 0) return Status::error("the file is empty");
-  if (size >= 4 && bytes[0] == 'P' && bytes[1] == 'K' && ((bytes[2] == 3 && bytes[3] == 4) || (bytes[2] == 5 && bytes[3] == 6)))
-    return import_npz(bytes, size, options, inflate, out);
-  if (size >= 6 && std::memcmp(bytes, "\x93NUMPY", 6) == 0) return import_npy(bytes, size, options, out);
-  std::size_t i = size >= 3 && std::memcmp(bytes, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-  while (i < size && (bytes[i] == ' ' || bytes[i] == '\n' || bytes[i] == '\r' || bytes[i] == '\t')) ++i;
-  if (i < size && bytes[i] == '{') return import_json(bytes, size, options, out);
-  return Status::error("not a file the lab reads: expected .npy, .npz or the lab's JSON format (see docs/IMPORT.md)");
+  ImportJob job;
+  return run_job(job, job.begin(bytes, size, options, inflate), out);
 }
 
 }  // namespace attn

@@ -580,7 +580,7 @@ Status parse_prefix(const std::uint8_t* bytes, std::size_t size, HeaderFields& f
 
 }  // namespace
 
-Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
+Status parse_npy_header(const std::uint8_t* bytes, std::size_t size, NpyArray& out, std::size_t& data_offset) {
   HeaderFields f;
   std::size_t data_start = 0;
   Status s = parse_prefix(bytes, size, f, data_start);
@@ -602,15 +602,24 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
   if (have > need)
     return Status::error("trailing bytes: header says " + std::to_string(need) + " bytes of data, file has " +
                          std::to_string(have));
-  if (dtype == NpyDtype::Bool)
-    for (std::size_t i = 0; i < need; ++i)
-      if (bytes[data_start + i] > 1)
-        return Status::error("bool array has byte " + std::to_string(bytes[data_start + i]) + " at index " +
-                             std::to_string(i) + "; only 0 and 1 are allowed");
-
   out.dtype = dtype;
   out.shape = std::move(f.shape);
-  out.data.assign(bytes + data_start, bytes + size);
+  out.data.clear();
+  data_offset = data_start;
+  return Status::success();
+}
+
+Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
+  NpyArray a;
+  std::size_t data_start = 0;
+  if (Status s = parse_npy_header(bytes, size, a, data_start); !s.ok) return s;
+  if (a.dtype == NpyDtype::Bool)
+    for (std::size_t i = data_start; i < size; ++i)
+      if (bytes[i] > 1)
+        return Status::error("bool array has byte " + std::to_string(bytes[i]) + " at index " +
+                             std::to_string(i - data_start) + "; only 0 and 1 are allowed");
+  a.data.assign(bytes + data_start, bytes + size);
+  out = std::move(a);
   return Status::success();
 }
 

@@ -87,6 +87,11 @@ Status validate_npy_array(const NpyArray& array);
 // is left unchanged and the message says what is wrong, e.g. "unsupported dtype '<c8'" or
 // "truncated: header says 24 bytes of data, file has 20".
 Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out);
+// The same checks without reading the data: `out` gets the dtype and shape and no data, and
+// `data_offset` where the data starts (its size() * itemsize bytes run exactly to the end).
+// Bool bytes are not checked (parse_npy does that). For callers that move a large array's
+// data into place themselves, in pieces (core/import_attention.h).
+Status parse_npy_header(const std::uint8_t* bytes, std::size_t size, NpyArray& out, std::size_t& data_offset);
 // Reads and parses a file; every message starts with the path, e.g.
 // "x.npy: cannot open (No such file or directory)".
 Status read_npy_file(const std::string& path, NpyArray& out);

@@ -25,6 +25,7 @@ void print_usage(std::FILE* out) {
   std::fprintf(out,
                "usage: attnlab [--width W] [--height H] [--frames N] [--state FILE] [--screenshot OUT.png] [--present]\n"
                "               [--load-run FILE] [--trained-model FILE] [--import FILE]\n"
+               "               [--export-panel OUT.png [--export-scale S]]\n"
                "  --width W, --height H   window size in pixels (default 1280 x 800)\n"
                "  --frames N              draw N frames, then exit (0 = run until closed)\n"
                "  --state FILE            start from this state (JSON, the same schema as the web app)\n"
@@ -35,7 +36,10 @@ void print_usage(std::FILE* out) {
                "  --trained-model FILE    the explorer's trained scene (default: the shipped\n"
                "                          assets/induction-2l.attnmodel)\n"
                "  --import FILE           open attention from a .npy, .npz or JSON file (docs/IMPORT.md);\n"
-               "                          files can also be dropped on the window\n");
+               "                          files can also be dropped on the window\n"
+               "  --export-panel OUT.png  draw a few frames, save the panel (without the controls) as a\n"
+               "                          PNG at --export-scale S (1 to 4, default 1) times the window's\n"
+               "                          pixels, for print; exit\n");
 }
 
 bool parse_int(const char* text, int lo, int hi, int& out) {
@@ -97,11 +101,18 @@ bool write_layout(const attn::ui::App& app, const std::string& path, std::string
   return std::fclose(f) == 0;
 }
 
+// The panel drawn offscreen at `scale` (App::capture_panel), as a PNG.
+bool save_panel(attn::ui::App& app, int scale, const std::string& path, std::string& error) {
+  std::vector<std::uint8_t> rgba;
+  int w = 0, h = 0;
+  return app.capture_panel(scale, rgba, w, h, error) && attn::write_png_rgba(path, rgba.data(), w, h, error);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  int width = 1280, height = 800, frames = 0;
-  std::string state_path, screenshot_path, run_path, import_path;
+  int width = 1280, height = 800, frames = 0, export_scale = 1;
+  std::string state_path, screenshot_path, run_path, import_path, panel_path;
   std::string trained_path;
 #ifdef ATTNLAB_TRAINED_MODEL
   trained_path = ATTNLAB_TRAINED_MODEL;  // the shipped model in the source tree (cmake/targets/train_app.cmake)
@@ -128,14 +139,17 @@ int main(int argc, char** argv) {
       presentation = true;
     } else if (arg == "--frames") {
       value(0, 1000000, frames);
+    } else if (arg == "--export-scale") {
+      value(1, 4, export_scale);
     } else if (arg == "--state" || arg == "--screenshot" || arg == "--load-run" || arg == "--trained-model" ||
-               arg == "--import") {
+               arg == "--import" || arg == "--export-panel") {
       if (i + 1 >= argc || !argv[i + 1][0]) {
         std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
         return 2;
       }
       std::string& target = arg == "--state" ? state_path : arg == "--screenshot" ? screenshot_path
-                            : arg == "--load-run" ? run_path : arg == "--import" ? import_path : trained_path;
+                            : arg == "--load-run" ? run_path : arg == "--import" ? import_path
+                            : arg == "--export-panel" ? panel_path : trained_path;
       target = argv[++i];
       if (arg == "--trained-model") trained_path_given = true;
     } else {
@@ -192,7 +206,7 @@ int main(int argc, char** argv) {
     }
   }
   // A screenshot needs a few frames: ImGui settles its layout over the first ones.
-  if (!screenshot_path.empty() && frames == 0) frames = 4;
+  if ((!screenshot_path.empty() || !panel_path.empty()) && frames == 0) frames = 4;
 
   if (!glfwInit()) {
     std::fprintf(stderr, "attnlab: could not start GLFW (is there a display?)\n");
@@ -216,7 +230,7 @@ int main(int argc, char** argv) {
   attn::ui::App app;
   std::string error;
   attn::ui::AppOptions options;
-  options.ignore_mouse = !screenshot_path.empty();
+  options.ignore_mouse = !screenshot_path.empty() || !panel_path.empty();
   if (!app.init(window, "#version 330 core", scale_x, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     glfwDestroyWindow(window);
@@ -267,6 +281,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "attnlab: %s\n", error.c_str());
         exit_code = 1;
       }
+    }
+    if (!panel_path.empty() && drawn == frames && !save_panel(app, export_scale, panel_path, error)) {
+      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+      exit_code = 1;
     }
     glfwSwapBuffers(window);
   }

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cfloat>
 #include <cmath>
 
 namespace attn::ui {
@@ -241,6 +242,11 @@ void App::frame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (capture_scale_ > 0) {  // capture_panel: the same layout, larger, without the pointer
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(io.DisplaySize.x * capture_scale_, io.DisplaySize.y * capture_scale_);
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  }
   ImGui::NewFrame();
   ctx_.draws.clear();
   ctx_.placements.clear();
@@ -277,6 +283,10 @@ void App::frame() {
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
   ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  panel_rect_[0] = ImGui::GetWindowPos().x;
+  panel_rect_[1] = ImGui::GetWindowPos().y;
+  panel_rect_[2] = ImGui::GetWindowSize().x;
+  panel_rect_[3] = ImGui::GetWindowSize().y;
   if (!show_tabs_ || ImGui::BeginTabBar("panels")) {
     const struct {
       Panel panel;

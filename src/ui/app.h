@@ -56,6 +56,13 @@ class App {
   // 16:10 figure area at the current width. Embeds tell their host page (auto-height).
   float preferred_height() const { return preferred_height_; }
 
+  // Draws one frame offscreen at `scale` (1 to 4) times the window's pixels, with fonts and
+  // sizes scaled alike so the layout stays the same and no pointer hovers, and reads back the
+  // panel window (tab bar and chosen panel, not the controls): `width` x `height` RGBA rows,
+  // top-down, exactly `scale` times the panel's size at scale 1. The window's own picture is
+  // untouched; the next frame draws at the usual scale again. (ui/panel_capture.cpp)
+  bool capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, int& height, std::string& error);
+
  private:
   void rebuild_fonts();
   void apply_theme();
@@ -89,6 +96,8 @@ class App {
   bool show_controls_ = true, show_tabs_ = true;
   float preferred_height_ = 0.0f;
   std::uint64_t frames_drawn_ = 0;
+  int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)
+  float panel_rect_[4] = {0, 0, 0, 0};  // the panel window in the last frame: x, y, w, h
 };
 
 }  // namespace attn::ui

@@ -3,8 +3,9 @@
 // input, and the page reports the same numbers at probed cells; the model view draws the
 // layer x head grid; special tokens hide; a damaged file is refused with the scene kept;
 // an exported .npy loads in numpy with the right shape and values; an SVG has one cell
-// element per visible cell; a PNG at scale 2 has twice the pixels each way; a larger file
-// loads with the frame loop running. Screenshots: build/test-artifacts/import-*.png.
+// element per visible cell; a PNG at scale 2 has twice the pixels each way (a heatmap's and
+// the whole panel's); a larger file is checked in steps with the frame loop running.
+// Screenshots and exported panels: build/test-artifacts/import-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { openBrowser, serveDist } from '../support/browser.mjs';
 import { openLab, screenshot, cellPixel } from '../support/lab.mjs';
 import { decodePng } from '../support/png.mjs';
 import { colorDistance, expectedSequential } from '../support/colors.mjs';
-import { root } from '../support/paths.mjs';
+import { artifactsDir, root } from '../support/paths.mjs';
 
 const PYTHON = '/usr/bin/python3';
 const FIXTURES = path.join(root, 'tests', 'python', 'import_fixtures.py');
@@ -204,22 +205,113 @@ test('export: .npy through a real download loads in numpy; PNG at scale 2 has tw
   await page.close();
 });
 
-test('a larger float16 file (4 x 12 x 256 x 256, 6 MB) loads while frames keep advancing', async () => {
+test('a float16 file (4 x 4 x 256 x 256, 2 MB) is checked in steps while frames keep advancing', async () => {
   const file = path.join(dir, 'medium.npy');
-  execFileSync(PYTHON, [FIXTURES, 'large', file, '4', '12', '256']);
+  execFileSync(PYTHON, [FIXTURES, 'large', file, '4', '4', '256']);
   const { page, errors } = await openLab(browser, url);
-  const before = await page.evaluate(() => window.attnlab.framesDrawn());
-  const status = await pick(page, 'medium.npy');
-  assert.equal(status.state, 'done', status.message);
-  const after = await page.evaluate(() => window.attnlab.framesDrawn());
-  assert.ok(after - before >= 3, `only ${after - before} frames during the load`);
+  // A file input of the test's own, so the load can be started with a small step size: 64 KiB
+  // of the 2 MiB of data per animation frame, 32 steps at least.
+  await page.evaluate(() => {
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'test-file', hidden: true });
+    document.body.append(input);
+  });
+  await page.setInputFiles('#test-file', file);
+  const report = await page.evaluate(() => window.attnlab.importFile(document.getElementById('test-file').files[0],
+    { stepBytes: 65536 }).then(() => window.attnlab.importStatus()));
+  assert.equal(report.state, 'done', report.message);
+  assert.ok(report.finish.steps >= 32, `${report.finish.steps} finish steps`);
+  // The app drew frames between the steps: one per step, give or take the first and last.
+  assert.ok(report.finish.frames >= report.finish.steps - 2,
+    `${report.finish.frames} frames drawn during ${report.finish.steps} finish steps (${report.finish.ms.toFixed(0)} ms)`);
   const state = await page.evaluate(() => window.attnlab.getState());
-  assert.deepEqual([state.import.layers, state.import.heads, state.import.nQ], [4, 12, 256]);
+  assert.deepEqual([state.import.layers, state.import.heads, state.import.nQ], [4, 4, 256]);
   // The sink on the first token is visible in the figures: well above 1/256.
   assert.ok(state.import.sinkShare.every((s) => s > 0.03), `sink shares ${state.import.sinkShare}`);
-  await page.waitForFunction(() => window.attnlab.getState().import.thumbnailsDone === 48, null, { timeout: 20000 });
+  await page.waitForFunction(() => window.attnlab.getState().import.thumbnailsDone === 16, null, { timeout: 20000 });
   await page.evaluate(() => window.attnlab.setState({}));
   await screenshot(page, 'import-medium-model-view.png');
+
+  // An Inf in the last element is found by the last step: the message names it, frames went
+  // on meanwhile, and the scene is still the previous file.
+  const broken = path.join(dir, 'medium_inf.npy');
+  execFileSync(PYTHON, ['-c', `
+import sys
+import numpy as np
+w = np.load(sys.argv[1])
+w[-1, -1, -1, -1] = np.inf
+np.save(sys.argv[2], w)
+`, file, broken]);
+  await page.setInputFiles('#test-file', broken);
+  const refused = await page.evaluate(() => window.attnlab.importFile(document.getElementById('test-file').files[0],
+    { stepBytes: 65536 }).then(() => 'loaded', (e) => e.message).then((message) => ({ message, status: window.attnlab.importStatus() })));
+  assert.equal(refused.message, "medium_inf.npy: 'the array' contains NaN or Inf at flat index 1048575");
+  assert.equal(refused.status.state, 'error');
+  assert.equal(await page.locator('#import-message').textContent(), refused.message);
+  assert.ok(refused.status.finish.steps >= 32 && refused.status.finish.frames >= refused.status.finish.steps - 2,
+    `${refused.status.finish.frames} frames in ${refused.status.finish.steps} steps`);
+  const kept = await page.evaluate(() => window.attnlab.getState());
+  assert.equal(kept.import.name, 'medium.npy');
+  assert.deepEqual(kept.import.sinkShare, state.import.sinkShare);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('export: the whole panel as PNG, at scale 2 twice the pixels each way, the heatmap in its colours', async () => {
+  const { page, errors } = await openLab(browser, url);
+  assert.equal((await pick(page, 'cross_f32.npz')).state, 'done');
+  await page.evaluate(() => window.attnlab.setState({ layer: 1, head: 2 }));
+  await page.waitForFunction(() => window.attnlab.getState().import.thumbnailsDone === 6, null, { timeout: 10000 });
+  await page.evaluate(() => window.attnlab.setState({}));
+  const before = await page.evaluate(() => {
+    const r = document.getElementById('canvas').getBoundingClientRect();
+    return { layout: window.attnlab.layout(), rect: { left: r.left, top: r.top, width: r.width, height: r.height } };
+  });
+  // The PNGs (megabytes: stored, not compressed) cross over as base64 text.
+  const shots = await page.evaluate(() => [1, 2].map((scale) => {
+    const out = window.attnlab.exportPanel({ scale });
+    let text = '';
+    for (let i = 0; i < out.bytes.length; i += 0x8000) text += String.fromCharCode(...out.bytes.subarray(i, i + 0x8000));
+    return { base64: btoa(text), width: out.width, height: out.height, name: out.name };
+  }));
+  const files = shots.map((s) => Buffer.from(s.base64, 'base64'));
+  const [one, two] = files.map((b) => decodePng(b));
+  fs.writeFileSync(path.join(artifactsDir, 'import-panel-x1.png'), files[0]);
+  fs.writeFileSync(path.join(artifactsDir, 'import-panel-x2.png'), files[1]);
+  assert.equal(shots[1].name, 'panel-model-x2.png');
+  assert.deepEqual([one.width, one.height], [shots[0].width, shots[0].height]);
+  assert.deepEqual([two.width, two.height], [2 * one.width, 2 * one.height]);
+  // The panel window: the canvas's full height, right of the controls.
+  const fb = before.layout.framebuffer;
+  assert.equal(one.height, fb.height);
+  assert.ok(one.width > fb.width / 2 && one.width < fb.width, `panel ${one.width} wide in a ${fb.width} canvas`);
+  // The focused head's cells in the shader's colours at both scales, where the screen has them.
+  const focus = before.layout.heatmaps['model/focus'];
+  const { rect } = before;
+  const toPanel = (x, y) => [(x - rect.left) * fb.width / rect.width - (fb.width - one.width), (y - rect.top) * fb.height / rect.height];
+  const w = await page.evaluate(() => Array.from(window.attnlab.getMatrix('weights', 2).data));
+  for (const [i, j] of [[0, 0], [1, 3], [3, 5]]) {
+    const [px, py] = toPanel(focus.x + (j + 0.3) * (focus.w / focus.cols), focus.y + (i + 0.3) * (focus.h / focus.rows));
+    const want = expectedSequential(w[i * 6 + j]);
+    assert.ok(colorDistance(one.pixel(px, py), want) <= 3, `scale 1 cell (${i}, ${j}): ${one.pixel(px, py)} vs ${want}`);
+    assert.ok(colorDistance(two.pixel(2 * px, 2 * py), want) <= 3, `scale 2 cell (${i}, ${j}): ${two.pixel(2 * px, 2 * py)} vs ${want}`);
+  }
+  // Not a blank picture: text, thumbnails and heatmaps give many colours.
+  const colours = new Set();
+  for (let y = 0; y < two.height; y += 3) for (let x = 0; x < two.width; x += 3) colours.add(two.pixel(x, y).join(','));
+  assert.ok(colours.size > 200, `${colours.size} distinct colours at scale 2`);
+  // The screen is drawn at its own scale again: the next frame's layout is the one before.
+  await page.evaluate(() => window.attnlab.setState({}));
+  const after = await page.evaluate(() => window.attnlab.layout());
+  assert.deepEqual(after.framebuffer, fb);
+  assert.deepEqual(after.heatmaps['model/focus'], focus);
+  // The page's button downloads the same export at the chosen scale.
+  await page.selectOption('#export-scale', '2');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-panel')]);
+  assert.equal(download.suggestedFilename(), 'panel-model-x2.png');
+  const saved = decodePng(fs.readFileSync(await download.path()));
+  assert.deepEqual([saved.width, saved.height], [two.width, two.height]);
+  const refused = await page.evaluate(() => { try { window.attnlab.exportPanel({ scale: 9 }); return ''; } catch (e) { return e.message; } });
+  assert.match(refused, /scale must be 1, 2, 3 or 4/);
   assert.deepEqual(errors, []);
   await page.close();
 });

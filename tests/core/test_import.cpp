@@ -283,10 +283,93 @@ TEST_CASE("import: pre-inflated members stand in for an inflater (the browser's 
   CHECK(members[0].compressed_size == 3);
   CHECK(members[0].uncompressed_size == m.data.size());
   const std::vector<std::uint64_t> offsets = {members[0].data_offset};
-  const std::vector<Bytes> inflated = {m.data};
+  std::vector<Bytes> inflated = {m.data};
   ImportedAttention a;
   REQUIRE(import_attention(b.data(), b.size(), {}, preinflated_members(&offsets, &inflated, b.data()), a).ok);
   CHECK(a.head_weights(0, 0)(0, 1) == Approx(0.01f));
+}
+
+TEST_CASE("import in steps: the same result piece by piece, the weights in the file's own buffer", "[import]") {
+  const std::vector<Member> members = {{"attentions.npy", ramp_npy({2, 2, 3, 3})},
+                                       {"tokens.npy", strings_npy({"a", "b", "c"}, 1)},
+                                       {"q.npy", ramp_npy({2, 2, 3, 4})},
+                                       {"k.npy", ramp_npy({2, 2, 3, 4})},
+                                       {"v.npy", ramp_npy({2, 2, 3, 2})}};
+  const Bytes b = make_zip(members);
+  ImportedAttention whole;
+  REQUIRE(import_bytes(b, whole).ok);
+  Bytes file = b;
+  const std::uint8_t* address = file.data();
+  ImportJob job;
+  REQUIRE(job.begin(std::move(file), {}, InflateFn()).ok);
+  CHECK(job.active());
+  // The CRC-32 of the four array members, then their data (float32) moved into place.
+  std::size_t crc_bytes = 0;
+  for (const Member& m : members)
+    if (m.name != "tokens.npy") crc_bytes += m.data.size();
+  CHECK(job.work_bytes() == crc_bytes + 4 * (36 + 48 + 48 + 24));
+  double last = 0.0;
+  int steps = 0;
+  while (job.active()) {
+    REQUIRE(job.step(100).ok);
+    CHECK(job.progress() > last);
+    last = job.progress();
+    ++steps;
+  }
+  CHECK(job.done());
+  CHECK(last == 1.0);
+  CHECK(steps >= static_cast<int>(job.work_bytes() / 112));
+  const ImportedAttention a = job.take();
+  CHECK_FALSE(job.done());  // taken: empty again
+  CHECK(a.weights.data == whole.weights.data);
+  CHECK(a.weights.shape == whole.weights.shape);
+  CHECK(a.q.data == whole.q.data);
+  CHECK(a.k.data == whole.k.data);
+  CHECK(a.v.data == whole.v.data);
+  CHECK(a.query_tokens == whole.query_tokens);
+  CHECK(a.head_v(1, 1)(2, 1) == Approx((3 * 6 + 2 * 2 + 1) / 100.0f));
+  CHECK(a.weights.data.data() == address);  // moved to the front of the file's bytes: no copy
+
+  // A bare .npy likewise: the weights are the file's buffer.
+  Bytes npy = ramp_npy({1, 2, 4, 4});
+  const std::uint8_t* npy_address = npy.data();
+  REQUIRE(job.begin(std::move(npy), {}, InflateFn()).ok);
+  while (job.active()) REQUIRE(job.step(16).ok);
+  const ImportedAttention c = job.take();
+  CHECK(c.weights.data.data() == npy_address);
+  CHECK(c.weights.data.size() == 4 * 32);
+  CHECK(c.head_weights(0, 1)(3, 2) == Approx((16 + 14) / 100.0f));
+}
+
+TEST_CASE("import in steps: damage found in a later step gives import_attention's message", "[import]") {
+  std::vector<float> values(400, 0.25f);
+  values[300] = std::numeric_limits<float>::infinity();
+  const Bytes inf = serialize_npy(NpyArray::from_float({20, 20}, values.data()));
+  ImportJob job;
+  REQUIRE(job.begin(Bytes(inf), {}, InflateFn()).ok);
+  Status s;
+  int steps = 0;
+  while (job.active() && s.ok) {
+    s = job.step(64);
+    ++steps;
+  }
+  CHECK(steps >= 18);  // element 300 lies in the 19th piece of 64 bytes
+  CHECK_FALSE(s.ok);
+  CHECK(s.message == "'the array' contains NaN or Inf at flat index 300");
+  CHECK_FALSE(job.active());
+  CHECK_FALSE(job.done());
+  CHECK_FALSE(job.step(64).ok);  // nothing left to do
+  ImportedAttention a;
+  CHECK(import_bytes(inf, a).message == s.message);
+
+  // A stored member whose data (not its header) is damaged: the CRC-32 step refuses it.
+  Bytes zip = make_zip({{"attentions.npy", ramp_npy({1, 1, 8, 8})}});
+  zip[30 + 14 + 128 + 100] ^= 1;
+  REQUIRE(job.begin(Bytes(zip), {}, InflateFn()).ok);
+  s = Status::success();
+  while (job.active() && s.ok) s = job.step(32);
+  CHECK(s.message == ".npz member 'attentions': CRC-32 mismatch: the archive is damaged");
+  CHECK(import_bytes(zip, a).message == s.message);
 }
 
 TEST_CASE("import: the JSON format", "[import]") {
