@@ -287,7 +287,8 @@ export async function createLab(container, options = {}) {
     bridgeTouch(canvas);
     root.prepend(canvas);
   };
-  const chrome = () => module.setChrome(options.controls !== false, options.tabs !== false);
+  // A lab made here has no text field of the page's: its controls edit the sentence.
+  const chrome = () => module.setChrome(options.controls !== false, options.tabs !== false, false);
 
   // fn with the module running: at once for a lab in view, else in an off-screen turn after
   // which the lab is released again (unless it came into view meanwhile).

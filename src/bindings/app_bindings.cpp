@@ -163,8 +163,10 @@ std::string cursor_token() {
   return c >= 0 && c < static_cast<int>(s.tokens.size()) ? s.tokens[c] : "";
 }
 double preferred_height() { return g_app ? g_app->preferred_height() : 0.0; }
-void set_chrome(bool controls, bool tabs) {
-  if (g_app) g_app->set_chrome(controls, tabs);
+void set_chrome(bool controls, bool tabs, bool sentence_in_page) {
+  if (!g_app) return;
+  g_app->set_chrome(controls, tabs);
+  g_app->set_sentence_in_page(sentence_in_page);
 }
 
 // ---- the training lab (web/train-ui.mjs) ----------------------------------------------------

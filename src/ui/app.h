@@ -52,6 +52,10 @@ class App {
     show_controls_ = controls;
     show_tabs_ = tabs;
   }
+  // Whether the page has its own text field for the sentence (the full page does: IMEs and
+  // paste need one). Without it (an embed, a lab in a host page) the controls edit the
+  // sentence in place.
+  void set_sentence_in_page(bool in_page) { options_.controls.sentence_in_html_field = in_page; }
   // The height (framebuffer pixels) the layout would like: the controls' content, and a
   // 16:10 figure area at the current width. Embeds tell their host page (auto-height).
   float preferred_height() const { return preferred_height_; }

@@ -15,6 +15,15 @@ void heatmap_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const int fb_w = static_cast<int>(dd->DisplaySize.x * sx), fb_h = static_cast<int>(dd->DisplaySize.y * sy);
   const float x = (d->x - dd->DisplayPos.x) * sx, w = d->w * sx, h = d->h * sy;
   const float y_from_top = (d->y - dd->DisplayPos.y) * sy;
+  // Clip to the command's rectangle (the window or child the heatmap sits in): the backend
+  // sets the scissor only for the commands it draws itself, so a callback would otherwise
+  // inherit whatever rectangle the previous command had and lose part of its picture.
+  const ImVec4 clip((cmd->ClipRect.x - dd->DisplayPos.x) * sx, (cmd->ClipRect.y - dd->DisplayPos.y) * sy,
+                    (cmd->ClipRect.z - dd->DisplayPos.x) * sx, (cmd->ClipRect.w - dd->DisplayPos.y) * sy);
+  if (clip.z <= clip.x || clip.w <= clip.y) return;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<int>(clip.x), static_cast<int>(static_cast<float>(fb_h) - clip.w),
+            static_cast<int>(clip.z - clip.x), static_cast<int>(clip.w - clip.y));
   d->program->draw(*d->texture, fb_w, fb_h, x, static_cast<float>(fb_h) - y_from_top - h, w, h, d->view, d->style);
 }
 

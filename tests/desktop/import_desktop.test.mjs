@@ -50,7 +50,20 @@ test('desktop --import opens an .npz: the model view shows layer 0, head 0 in th
   assert.ok(focus, `no focused head in ${Object.keys(layout.heatmaps)}`);
   assert.deepEqual([focus.rows, focus.cols], [3, 4]);
   // A thumbnail per layer and head (the grid of the model view).
-  for (const id of ['model/0/0', 'model/0/1', 'model/1/0', 'model/1/1']) assert.ok(layout.heatmaps[id], `no thumbnail ${id}`);
+  // Each in the colours of its own head's weights: the last one drawn too (its draw once
+  // inherited the clip rectangle of the command before it and showed no colour at all).
+  for (let l = 0; l < 2; l++)
+    for (let h = 0; h < 2; h++) {
+      const thumb = layout.heatmaps[`model/${l}/${h}`];
+      assert.ok(thumb, `no thumbnail ${l}/${h}`);
+      assert.deepEqual([thumb.rows, thumb.cols], [3, 4]);
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 4; j++) {
+          const want = expectedSequential(weights[l][h][i][j]);
+          const got = cellAt(png, thumb, i, j);
+          assert.ok(colorDistance(got, want) <= 3, `thumbnail ${l}/${h} cell (${i}, ${j}) ${weights[l][h][i][j]}: ${got} vs ${want}`);
+        }
+    }
   for (let i = 0; i < 3; i++)
     for (let j = 0; j < 4; j++) {
       const want = expectedSequential(weights[0][0][i][j]);
