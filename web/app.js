@@ -86,7 +86,7 @@ async function start() {
     while (module.framesDrawn() <= target) await nextFrame();
   }
 
-  const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0, revive: async () => {} });
+  const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0 });
   handle.build = build;  // 'simd' or 'scalar': which WebAssembly build runs
   await frameAfter(0);
   statusBox.hidden = true;
