@@ -14,7 +14,7 @@
 //
 // makeHandle() is the handle itself over a running module; web/app.js uses it for the
 // full page's window.attnlab. Every value goes through the app's C++ validation.
-import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
+import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
 
@@ -189,26 +189,15 @@ export function bridgeTouch(canvas) {
 // without WebAssembly SIMD) and the files' published names are loader.mjs's business.
 let compiled = null;
 
-async function compileApp() {
-  if (!compiled) {
-    compiled = (async () => {
-      const build = chooseBuild();
-      const [bytes, factory] = await Promise.all([loadAsset(BUILDS[build].wasm), loadAppFactory(build)]);
-      return { wasm: await WebAssembly.compile(bytes), factory, build };
-    })();
-  }
+function compileApp() {
+  if (!compiled) compiled = compileBuild(chooseBuild());
   return compiled;
 }
 
 async function startModule(canvas) {
-  const { wasm, factory } = await compileApp();
   let fatal = null;
-  const module = await factory({
+  const module = await startApp(await compileApp(), {
     canvas,
-    instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm));
-      return {};
-    },
     onFatal: (message) => { fatal = message; },
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),

@@ -11,7 +11,7 @@
 // Which build runs (with or without WebAssembly SIMD) and where its files come from is
 // loader.mjs's business.
 import { bridgeTouch, makeHandle } from './api.mjs';
-import { BUILDS, chooseBuild, loadAppFactory, loadAsset } from './loader.mjs';
+import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
@@ -42,11 +42,24 @@ function showError(message) {
   statusText.textContent = message;  // text, never HTML
 }
 
-function hasWebGL2() {
+// The lab's WebGL2 context, created at once on its own canvas: the browser sets up its GPU
+// side (hundreds of milliseconds with a software rasteriser) while the app downloads, and
+// creating it is also the check that WebGL2 works. Emscripten's GLFW later asks this canvas
+// for 'webgl2' and receives this same context (a canvas has one), so the attributes are the
+// ones main_web.cpp's window hints ask for.
+// The canvas gets its final size first: resizing a context's drawing buffer later costs as
+// much again (main_web.cpp opens its window at the canvas's size).
+function createGLContext() {
+  const rect = canvas.getBoundingClientRect();
+  const dpr = window.devicePixelRatio || 1;
+  if (rect.width > 0 && rect.height > 0) {
+    canvas.width = Math.round(rect.width * dpr);
+    canvas.height = Math.round(rect.height * dpr);
+  }
   try {
-    return !!document.createElement('canvas').getContext('webgl2');
+    return canvas.getContext('webgl2', { alpha: true, depth: false, stencil: false, antialias: false });
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -56,20 +69,21 @@ function nextFrame() {
 
 async function start() {
   if (typeof WebAssembly !== 'object') throw new Error('This browser has no WebAssembly, which Attention Lab needs.');
-  if (!hasWebGL2()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
-
+  // The download and compile start first and run while the context is made (which holds
+  // the main thread); performance marks time the phases for scripts/bench-site.mjs.
   const build = chooseBuild();
-  const [wasmBinary, createApp] = await Promise.all([
-    loadAsset(BUILDS[build].wasm, (fraction) => {
-      statusProgress.value = fraction;
-      statusText.textContent = `Loading Attention Lab… ${Math.round(100 * fraction)}%`;
-    }),
-    loadAppFactory(build),
-  ]);
+  const compiling = compileBuild(build, (fraction) => {
+    statusProgress.value = fraction;
+    statusText.textContent = `Loading Attention Lab… ${Math.round(100 * fraction)}%`;
+  });
+  compiling.catch(() => {});  // awaited below, unless WebGL2 is missing
+  if (!createGLContext()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
+  performance.mark('attnlab:context');
+  const compiled = await compiling;
+  performance.mark('attnlab:compiled');
   let fatal = null;
-  const module = await createApp({
+  const module = await startApp(compiled, {
     canvas,
-    wasmBinary,
     onFatal: (message) => { fatal = message; showError(message); },
     setStatus: (text) => {
       // Emscripten reports "Downloading data... (x/y)" style progress while loading.
@@ -80,6 +94,7 @@ async function start() {
     printErr: (text) => console.warn(text),
   });
   if (fatal) throw new Error(fatal);
+  performance.mark('attnlab:started');
 
   // Resolves once the app has drawn a frame after `target`.
   async function frameAfter(target) {
@@ -89,6 +104,7 @@ async function start() {
   const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0 });
   handle.build = build;  // 'simd' or 'scalar': which WebAssembly build runs
   await frameAfter(0);
+  performance.mark('attnlab:first-frame');
   statusBox.hidden = true;
   bridgeSentenceField(handle);
   wirePage(handle);

@@ -8,6 +8,10 @@
 // loader takes them from there instead of the network.
 //
 //   chooseBuild()                 'simd' or 'scalar'
+//   compileBuild(build, onProgress)
+//                                 {wasm: WebAssembly.Module, factory, build}: the build compiled
+//                                 as it downloads, and its Emscripten factory
+//   startApp(compiled, options)   promise of the Emscripten module of a compiled build
 //   loadAppFactory(build)         the Emscripten factory of that build (its glue script loaded)
 //   loadAsset(name, onProgress)   Uint8Array of an asset; onProgress(fraction) while downloading
 
@@ -35,12 +39,18 @@ function inlineAsset(name) {
 export async function loadAsset(name, onProgress = () => {}) {
   const inline = inlineAsset(name);
   if (inline) return inline;
-  const url = new URL(name, import.meta.url);
-  const response = await fetch(url);
+  return readBody(await fetchAsset(name), onProgress);
+}
+
+async function fetchAsset(name) {
+  const response = await fetch(new URL(name, import.meta.url));
   if (!response.ok) throw new Error(`could not load ${name} (HTTP ${response.status})`);
-  const total = Number(response.headers.get('content-length')) || 0;
-  if (!total || !response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
+  return response;
+}
+
+// Reads a stream to its end, telling onProgress the fraction of `total` bytes received.
+async function readStream(stream, total, onProgress) {
+  const reader = stream.getReader();
   const chunks = [];
   let received = 0;
   for (;;) {
@@ -48,7 +58,7 @@ export async function loadAsset(name, onProgress = () => {}) {
     if (done) break;
     chunks.push(value);
     received += value.length;
-    onProgress(Math.min(1, received / total));
+    if (total) onProgress(Math.min(1, received / total));
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
@@ -57,6 +67,51 @@ export async function loadAsset(name, onProgress = () => {}) {
     offset += chunk.length;
   }
   return bytes;
+}
+
+async function readBody(response, onProgress) {
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (!total || !response.body) return new Uint8Array(await response.arrayBuffer());
+  return readStream(response.body, total, onProgress);
+}
+
+// Compiles a WebAssembly asset while it downloads: the compiler takes the bytes as they
+// arrive, off the page's main thread, so the page's own start-up work (its WebGL context)
+// overlaps both. The compiler's copy of the stream goes in a Response typed application/wasm
+// of our own, so whatever content type the static host sends does not matter; the other copy
+// is counted for the progress bar.
+async function compileAsset(name, onProgress) {
+  const inline = inlineAsset(name);
+  if (inline) return WebAssembly.compile(inline);
+  const response = await fetchAsset(name);
+  const total = Number(response.headers.get('content-length')) || 0;
+  if (typeof WebAssembly.compileStreaming !== 'function' || !response.body) {
+    return WebAssembly.compile(await readBody(response, onProgress));
+  }
+  const [forCompiler, forProgress] = response.body.tee();
+  readStream(forProgress, total, onProgress).catch(() => {});  // the compile reports failures
+  return WebAssembly.compileStreaming(new Response(forCompiler, { headers: { 'content-type': 'application/wasm' } }));
+}
+
+export async function compileBuild(build, onProgress = () => {}) {
+  const [wasm, factory] = await Promise.all([compileAsset(BUILDS[build].wasm, onProgress), loadAppFactory(build)]);
+  return { wasm, factory, build };
+}
+
+// Starts a compiled build: the factory's promise of the Emscripten module, made with
+// `options`, instantiating the module compileBuild compiled. A failure to instantiate
+// rejects it (Emscripten leaves that to whoever supplies instantiateWasm).
+export function startApp({ wasm, factory }, options) {
+  return new Promise((resolve, reject) => {
+    factory({
+      ...options,
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm),
+          (error) => reject(new Error(`Attention Lab could not start its WebAssembly module: ${error.message}`)));
+        return {};
+      },
+    }).then(resolve, reject);
+  });
 }
 
 function loadScript(name) {

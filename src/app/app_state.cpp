@@ -184,10 +184,16 @@ void clamp_lab(LabSettings& l) {
 
 bool update_results(AppState& state) {
   clamp_lab(state.settings.lab);
-  if (!state.has_lab || !(state.settings.lab == state.lab_computed_for)) {
-    update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab);
-    state.lab_computed_for = state.settings.lab;
-    state.has_lab = true;
+  // The lab's figures only while a lab panel shows them: the page's first frame does not
+  // wait for them, and the sampling only for the two panels that draw samples.
+  if (is_lab_panel(state.settings.panel)) {
+    const bool sample = state.settings.panel == Panel::Variance || state.settings.panel == Panel::Saturation;
+    if (!state.has_lab || !(state.settings.lab == state.lab_computed_for) ||
+        (sample && !state.lab.sampled_for(state.settings.lab))) {
+      update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab, sample);
+      state.lab_computed_for = state.settings.lab;
+      state.has_lab = true;
+    }
   }
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
   state.settings = clamped(state.settings, kMaxTokens);
@@ -498,15 +504,18 @@ std::string state_to_json(const AppState& state) {
   } else if (state.has_results) {
     figures["error"] = state.trace.status.message;
   }
-  if (state.has_lab) {
+  // The lab's figures exist while (and once) a lab panel has shown them; the sampled ones
+  // once the variance or saturation panel has (empty curves until then).
+  if (state.has_lab && state.lab_computed_for == s.lab) {
     const LabResults& r = state.lab;
     json lab;
     lab["dotProduct"] = {{"qNorm", r.q_norm}, {"kNorm", r.k_norm}, {"cos", r.cos_qk}, {"dot", r.dot_qk},
                          {"kLongNorm", r.k_long_norm}, {"cosLong", r.cos_q_long}, {"dotLong", r.dot_q_long}};
     json var = json::array();
     for (const VariancePoint& p : r.variance) var.push_back({{"dk", p.dk}, {"raw", p.raw}, {"scaled", p.scaled}});
-    lab["variance"] = {{"curve", var}, {"dk", s.lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
-                       {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
+    if (r.sampled_for(s.lab))
+      lab["variance"] = {{"curve", var}, {"dk", s.lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
+                         {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
     json sat_raw = json::array(), sat_scaled = json::array();
     for (const SaturationPoint& p : r.saturation_raw)
       sat_raw.push_back({{"dk", p.d_k}, {"maxWeight", p.mean_max_weight}, {"entropy", p.mean_entropy}, {"jacobianNorm", p.mean_jacobian_norm}});

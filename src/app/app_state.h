@@ -40,6 +40,11 @@ enum class SceneSource {
 enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
                    Mask, Scoring, Variants, CostChart, Training, ScalingRun, Model };
 inline constexpr int kPanelCount = 17;
+// The scaling and softmax lab's panels: the ones that draw LabResults.
+inline constexpr bool is_lab_panel(Panel p) {
+  return p == Panel::DotProduct || p == Panel::Variance || p == Panel::Saturation || p == Panel::Softmax ||
+         p == Panel::Stability || p == Panel::Walkthrough;
+}
 enum class Theme { Dark, Light, HighContrast };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 

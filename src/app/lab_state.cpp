@@ -23,7 +23,7 @@ std::vector<float> softmax_of(const std::vector<float>& row, SoftmaxForm form, P
 
 }  // namespace
 
-bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r) {
+bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r, bool sample) {
   bool changed = false;
   // dot product (cheap: always when anything changed)
   if (!prev || s.q != prev->q || s.k != prev->k || s.k_long != prev->k_long) {
@@ -36,29 +36,25 @@ bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r) {
     r.cos_q_long = r.q_norm > 0 && r.k_long_norm > 0 ? r.dot_q_long / (r.q_norm * r.k_long_norm) : 0.0f;
     changed = true;
   }
-  // variance against d_k: fixed, computed once
-  if (!prev) {
-    r.variance.clear();
+  // variance against d_k: fixed, drawn once (raw and scaled from the same draws)
+  if (sample && r.variance.empty()) {
     for (int dk = 1; dk <= 1024; dk *= 2) {
-      VariancePoint p;
-      p.dk = dk;
-      p.raw = sample_dot_products(dk, 4000, kLabSeed + dk, false).variance;
-      p.scaled = sample_dot_products(dk, 4000, kLabSeed + dk, true).variance;
-      r.variance.push_back(p);
+      const DotProductPair pair = sample_dot_product_pair(dk, 4000, kLabSeed + dk);
+      r.variance.push_back({dk, pair.raw.variance, pair.scaled.variance});
     }
     const std::vector<int> dks = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
     r.saturation_raw = saturation_curve(dks, false, 128, 16, kLabSeed);
     r.saturation_scaled = saturation_curve(dks, true, 128, 16, kLabSeed);
     changed = true;
   }
-  if (!prev || s.dk != prev->dk) {
-    const DotProductSample raw = sample_dot_products(s.dk, 20000, kLabSeed, false, true);
-    const DotProductSample scaled = sample_dot_products(s.dk, 20000, kLabSeed, true, true);
+  if (sample && r.hist_dk != s.dk) {
+    const DotProductPair pair = sample_dot_product_pair(s.dk, 20000, kLabSeed, true);
     const float spread = 4.0f * std::sqrt(static_cast<float>(s.dk));
-    r.hist_raw = histogram(raw.values, 40, -spread, spread);
-    r.hist_scaled = histogram(scaled.values, 40, -4.0f, 4.0f);
-    r.var_raw_at_dk = raw.variance;
-    r.var_scaled_at_dk = scaled.variance;
+    r.hist_raw = histogram(pair.raw.values, 40, -spread, spread);
+    r.hist_scaled = histogram(pair.scaled.values, 40, -4.0f, 4.0f);
+    r.var_raw_at_dk = pair.raw.variance;
+    r.var_scaled_at_dk = pair.scaled.variance;
+    r.hist_dk = s.dk;
     changed = true;
   }
   if (!prev || s.scaled != prev->scaled || s.temperature != prev->temperature) {

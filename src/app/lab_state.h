@@ -1,7 +1,9 @@
 // The scaling and softmax lab: its settings and the figures its panels draw.
 //
 // Each figure is computed by the core (statistics.h, softmax.h) when a lab setting changes,
-// never per frame, and kept here: the panels draw exactly these numbers and the page's
+// never per frame, and only while a lab panel is shown (app_state.cpp); the sampled curves
+// and histograms, the costly part (tens of millions of normal draws), only once one of the
+// two panels that draw them is. They are kept here: the panels draw exactly these numbers and the page's
 // handle reports them (getState().figures.lab), so tests check the data behind a picture.
 //
 // Panels: dot product as geometry; variance of q.k against d_k; softmax saturation and its
@@ -39,6 +41,10 @@ struct VariancePoint {
 };
 
 struct LabResults {
+  // The Monte-Carlo figures below (variance curve, histograms at hist_dk, saturation
+  // curves) are drawn only when update_lab is asked to sample; empty until then.
+  bool sampled_for(const LabSettings& s) const { return !variance.empty() && hist_dk == s.dk; }
+  int hist_dk = 0;  // the d_k the histograms were drawn for (0: not yet)
   // dot product
   float q_norm = 0, k_norm = 0, cos_qk = 0, dot_qk = 0;
   float k_long_norm = 0, cos_q_long = 0, dot_q_long = 0;
@@ -67,7 +73,9 @@ struct LabResults {
 inline constexpr int kLabMaxRow = 16;
 
 // Recomputes what depends on changed settings. `previous` is what `results` was computed
-// for (null = nothing yet). Returns true if anything was recomputed.
-bool update_lab(const LabSettings& settings, const LabSettings* previous, LabResults& results);
+// for (null = nothing yet). With `sample`, also draws the Monte-Carlo figures that are
+// missing or whose d_k changed (the variance and saturation panels). Returns true if
+// anything was recomputed.
+bool update_lab(const LabSettings& settings, const LabSettings* previous, LabResults& results, bool sample = true);
 
 }  // namespace attn

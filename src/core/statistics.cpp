@@ -8,26 +8,63 @@
 
 namespace attn {
 
-DotProductSample sample_dot_products(int d_k, int samples, std::uint64_t seed, bool scaled,
-                                     bool keep_values) {
-  DotProductSample out;
-  if (d_k < 1 || samples < 2) return out;
-  Rng rng(seed);
-  const double factor = scaled ? 1.0 / std::sqrt(static_cast<double>(d_k)) : 1.0;
-  if (keep_values) out.values.reserve(samples);
-  // Welford's update: one pass, stable for large sample counts.
+namespace {
+
+// Welford's update: one pass, stable for large sample counts.
+struct Moments {
   double mean = 0.0, m2 = 0.0;
+  void add(double x, int count_before) {
+    const double delta = x - mean;
+    mean += delta / (count_before + 1);
+    m2 += delta * (x - mean);
+  }
+};
+
+// Draws `samples` dot products once; `raw` and `scaled` (either may be null) receive their
+// moments, and their values when `keep_values`.
+void draw_dot_products(int d_k, int samples, std::uint64_t seed, bool keep_values, DotProductSample* raw,
+                       DotProductSample* scaled) {
+  if (d_k < 1 || samples < 2) return;
+  Rng rng(seed);
+  const double factor = 1.0 / std::sqrt(static_cast<double>(d_k));
+  for (DotProductSample* out : {raw, scaled})
+    if (out && keep_values) out->values.reserve(samples);
+  Moments m_raw, m_scaled;
   for (int s = 0; s < samples; ++s) {
     double dot = 0.0;
     for (int c = 0; c < d_k; ++c) dot += static_cast<double>(rng.normal()) * rng.normal();
-    dot *= factor;
-    const double delta = dot - mean;
-    mean += delta / (s + 1);
-    m2 += delta * (dot - mean);
-    if (keep_values) out.values.push_back(static_cast<float>(dot));
+    if (raw) {
+      m_raw.add(dot, s);
+      if (keep_values) raw->values.push_back(static_cast<float>(dot));
+    }
+    if (scaled) {
+      const double x = dot * factor;
+      m_scaled.add(x, s);
+      if (keep_values) scaled->values.push_back(static_cast<float>(x));
+    }
   }
-  out.mean = mean;
-  out.variance = m2 / (samples - 1);
+  if (raw) {
+    raw->mean = m_raw.mean;
+    raw->variance = m_raw.m2 / (samples - 1);
+  }
+  if (scaled) {
+    scaled->mean = m_scaled.mean;
+    scaled->variance = m_scaled.m2 / (samples - 1);
+  }
+}
+
+}  // namespace
+
+DotProductSample sample_dot_products(int d_k, int samples, std::uint64_t seed, bool scaled,
+                                     bool keep_values) {
+  DotProductSample out;
+  draw_dot_products(d_k, samples, seed, keep_values, scaled ? nullptr : &out, scaled ? &out : nullptr);
+  return out;
+}
+
+DotProductPair sample_dot_product_pair(int d_k, int samples, std::uint64_t seed, bool keep_values) {
+  DotProductPair out;
+  draw_dot_products(d_k, samples, seed, keep_values, &out.raw, &out.scaled);
   return out;
 }
 

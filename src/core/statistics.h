@@ -25,6 +25,14 @@ struct DotProductSample {
 DotProductSample sample_dot_products(int d_k, int samples, std::uint64_t seed, bool scaled,
                                      bool keep_values = false);
 
+// The same draws seen both ways in one pass: `raw` is sample_dot_products(..., false, ...)
+// and `scaled` is sample_dot_products(..., true, ...) for the same seed, value for value,
+// at the cost of one.
+struct DotProductPair {
+  DotProductSample raw, scaled;
+};
+DotProductPair sample_dot_product_pair(int d_k, int samples, std::uint64_t seed, bool keep_values = false);
+
 struct Histogram {
   float lo = 0.0f, hi = 0.0f;  // range of the bins
   std::vector<int> counts;     // bins of equal width over [lo, hi]

@@ -124,7 +124,17 @@ int main() {
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  g_window = glfwCreateWindow(800, 600, "Attention Lab", nullptr, nullptr);
+  // ImGui and the heatmaps use neither a depth nor a stencil buffer. web/app.js creates the
+  // context early with these same attributes (alpha, no depth, no stencil, no antialias);
+  // a canvas has one context, so the one GLFW receives here is that one.
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  // The window takes the canvas's size as the page left it (web/app.js sizes it to the
+  // page before creating the context), so the drawing buffer is not resized right away.
+  int width = EM_ASM_INT({ return Module.canvas.width; });
+  int height = EM_ASM_INT({ return Module.canvas.height; });
+  if (width < 16 || height < 16) width = 800, height = 600;
+  g_window = glfwCreateWindow(width, height, "Attention Lab", nullptr, nullptr);
   if (!g_window) {
     EM_ASM(if (Module.onFatal) Module.onFatal('WebGL2 is not available in this browser.'););
     return 1;

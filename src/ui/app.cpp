@@ -29,6 +29,11 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
   glsl_version_ = glsl_version;
   options_ = options;
   content_scale_ = content_scale > 0.0f ? content_scale : 1.0f;
+  // The results first, before any GL call: a new context's GPU side is still being set up
+  // (hundreds of milliseconds with a software rasteriser), and the first GL call that must
+  // wait for it (a shader's compile status) waits less after this work than before it.
+  update_results(state_);
+  update_training(state_.train);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
@@ -47,7 +52,6 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
   }
   if (!ctx_.program.init(error)) return false;
   ctx_.model_files_on_disk = !options.controls.model_files_in_page;
-  update_results(state_);
   return true;
 }
 
@@ -322,7 +326,12 @@ void App::frame() {
       // The ID after ### stays the same in every language, so switching keeps the tab.
       const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
       if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
-        if (!external) state_.settings.panel = t.panel;
+        if (!external && state_.settings.panel != t.panel) {
+          // A tab clicked: this frame draws it, so its figures (a lab panel's are computed
+          // only while one is shown) must be ready now.
+          state_.settings.panel = t.panel;
+          update_results(state_);
+        }
         shown_panel_ = t.panel;
         // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
         if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));

@@ -2,6 +2,7 @@
 #include "app/lab_state.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -23,6 +24,7 @@ TEST_CASE("lab: figures are computed once, then only what a changed setting need
   REQUIRE(r.walk.weights(0, 1) == Approx(0.6698f).margin(1e-4));
   const attn::LabSettings same = s;
   REQUIRE_FALSE(attn::update_lab(s, &same, r));
+  REQUIRE(r.sampled_for(s));
   const auto entropy_before = r.example_entropy;
   attn::LabSettings hotter = s;
   hotter.temperature = 10.0f;
@@ -60,4 +62,54 @@ TEST_CASE("lab settings in the state JSON are validated", "[lab][state]") {
     REQUIRE_FALSE(attn::apply_state_json(state, bad).ok);
   }
   REQUIRE(state.settings.lab.dk == 128);
+}
+
+namespace {
+nlohmann::json figures_of(const attn::AppState& state) { return nlohmann::json::parse(attn::state_to_json(state))["figures"]; }
+}  // namespace
+
+TEST_CASE("lab: figures only while a lab panel is shown, samples only for the panels that draw them", "[lab][state]") {
+  attn::AppState state;
+  attn::update_results(state);  // the pipeline: no lab figures at all
+  REQUIRE_FALSE(state.has_lab);
+  REQUIRE_FALSE(figures_of(state).contains("lab"));
+
+  REQUIRE(attn::apply_state_json(state, R"({"panel":"softmax","lab":{"row":[1,2,3]}})").ok);
+  attn::update_results(state);  // softmax: the cheap figures, no sampling
+  REQUIRE(state.has_lab);
+  REQUIRE(state.lab.weights.size() == 3);
+  REQUIRE(state.lab.variance.empty());
+  REQUIRE(state.lab.hist_raw.counts.empty());
+  REQUIRE_FALSE(figures_of(state)["lab"].contains("variance"));
+
+  REQUIRE(attn::apply_state_json(state, R"({"panel":"variance","lab":{"dk":16}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.lab.sampled_for(state.settings.lab));
+  REQUIRE(state.lab.variance.size() == 11);
+  REQUIRE(std::fabs(state.lab.var_raw_at_dk / 16 - 1.0) < 0.05);
+  REQUIRE(figures_of(state)["lab"]["variance"]["dk"] == 16);
+
+  // A lab setting changed on another panel: the figures are stale until a lab panel shows.
+  REQUIRE(attn::apply_state_json(state, R"({"panel":"pipeline","lab":{"row":[4,4]}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.lab.weights.size() == 3);
+  REQUIRE_FALSE(figures_of(state).contains("lab"));
+  REQUIRE(attn::apply_state_json(state, R"({"panel":"stability"})").ok);
+  attn::update_results(state);
+  REQUIRE(state.lab.weights.size() == 2);
+  REQUIRE(figures_of(state)["lab"]["softmax"]["weights"][0] == Approx(0.5));
+}
+
+TEST_CASE("lab: one draw gives the raw and scaled dot products, as two separate draws would", "[statistics]") {
+  for (int d_k : {1, 7, 64}) {
+    const attn::DotProductPair pair = attn::sample_dot_product_pair(d_k, 500, 99, true);
+    const attn::DotProductSample raw = attn::sample_dot_products(d_k, 500, 99, false, true);
+    const attn::DotProductSample scaled = attn::sample_dot_products(d_k, 500, 99, true, true);
+    INFO("d_k " << d_k);
+    REQUIRE(pair.raw.variance == raw.variance);
+    REQUIRE(pair.scaled.variance == scaled.variance);
+    REQUIRE(pair.raw.values == raw.values);
+    REQUIRE(pair.scaled.values == scaled.values);
+    REQUIRE(pair.scaled.variance == Approx(pair.raw.variance / d_k).epsilon(1e-9));
+  }
 }
