@@ -1,10 +1,12 @@
 #include "app/png_writer.h"
 
+#include "app/deflate.h"
 #include "core/import_attention.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 
 namespace attn {
 namespace {
@@ -27,37 +29,50 @@ void put_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::ve
   put_u32_be(out, crc32(out.data() + type_at, body.size() + 4));
 }
 
+// The Paeth predictor (PNG, filter type 4): whichever neighbour is closest to a + b - c.
+int paeth(int a, int b, int c) {
+  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
+  if (pa <= pb && pa <= pc) return a;
+  return pb <= pc ? b : c;
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> encode_png_rgba(const std::uint8_t* rgba, int width, int height) {
-  // Raw scanlines, each led by filter type 0 (none).
+  // Each scanline led by the filter that leaves the smallest sum of |byte| (the usual
+  // heuristic): none, sub (the pixel to the left), up (the one above) or Paeth.
   const size_t stride = static_cast<size_t>(width) * 4;
   std::vector<std::uint8_t> raw;
   raw.reserve((stride + 1) * height);
+  std::array<std::vector<std::uint8_t>, 4> rows;
+  for (auto& r : rows) r.resize(stride);
+  const std::array<std::uint8_t, 4> types = {0, 1, 2, 4};
   for (int y = 0; y < height; ++y) {
-    raw.push_back(0);
-    raw.insert(raw.end(), rgba + y * stride, rgba + (y + 1) * stride);
+    const std::uint8_t* x = rgba + y * stride;
+    const std::uint8_t* above = y > 0 ? x - stride : nullptr;
+    long best_sum = -1;
+    int best = 0;
+    for (int f = 0; f < 4; ++f) {
+      long sum = 0;
+      for (size_t i = 0; i < stride; ++i) {
+        const int a = i >= 4 ? x[i - 4] : 0, b = above ? above[i] : 0, c = above && i >= 4 ? above[i - 4] : 0;
+        int predicted = 0;
+        if (types[f] == 1) predicted = a;
+        else if (types[f] == 2) predicted = b;
+        else if (types[f] == 4) predicted = paeth(a, b, c);
+        const std::uint8_t v = static_cast<std::uint8_t>(x[i] - predicted);
+        rows[f][i] = v;
+        sum += v < 128 ? v : 256 - v;
+      }
+      if (best_sum < 0 || sum < best_sum) {
+        best_sum = sum;
+        best = f;
+      }
+    }
+    raw.push_back(types[best]);
+    raw.insert(raw.end(), rows[best].begin(), rows[best].end());
   }
-  // zlib stream: header, stored blocks of at most 65535 bytes, Adler-32 of the raw data.
-  std::vector<std::uint8_t> z = {0x78, 0x01};
-  size_t pos = 0;
-  do {
-    const size_t len = std::min<size_t>(65535, raw.size() - pos);
-    const bool last = pos + len == raw.size();
-    z.push_back(last ? 1 : 0);
-    z.push_back(static_cast<std::uint8_t>(len));
-    z.push_back(static_cast<std::uint8_t>(len >> 8));
-    z.push_back(static_cast<std::uint8_t>(~len));
-    z.push_back(static_cast<std::uint8_t>(~len >> 8));
-    z.insert(z.end(), raw.begin() + pos, raw.begin() + pos + len);
-    pos += len;
-  } while (pos < raw.size());
-  std::uint32_t a = 1, b = 0;
-  for (std::uint8_t byte : raw) {
-    a = (a + byte) % 65521;
-    b = (b + a) % 65521;
-  }
-  put_u32_be(z, (b << 16) | a);
+  const std::vector<std::uint8_t> z = zlib_compress(raw.data(), raw.size());
 
   std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
   std::vector<std::uint8_t> header;

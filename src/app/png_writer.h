@@ -1,6 +1,6 @@
-// Writes 8-bit RGBA images as PNG files, without a compression library: the pixel data
-// goes into "stored" (uncompressed) deflate blocks. Files are larger than they could be,
-// which is fine for screenshots and exports that tests and people look at.
+// Writes 8-bit RGBA images as PNG files, without a compression library: each row filtered
+// (none, sub, up or Paeth, whichever leaves the smallest bytes) and the whole compressed by
+// the project's own deflate (app/deflate.h), in the browser and on the desktop alike.
 #pragma once
 
 #include <cstdint>
