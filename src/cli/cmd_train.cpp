@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <system_error>
@@ -45,36 +46,49 @@ Status whole(const Options& o, const char* name, long long lo, long long hi, lon
   return Status::success();
 }
 
-// The run's config from --task, --layers, ... on top of the defaults.
-Status parse_train_config(const Options& o, TrainConfig& c) {
-  if (o.has("--task") && !train::parse_task(o.get("--task"), c.task))
+// An option read into an int field, within [lo, hi].
+struct IntOption {
+  const char* name;
+  long long lo, hi;
+  int* field;
+};
+
+// The options both commands share: --task, whole-number fields, --init and --lr.
+Status read_shared_options(const Options& o, train::TrainTask& task, std::initializer_list<IntOption> ints,
+                           train::InitScheme& init, float& learning_rate) {
+  if (o.has("--task") && !train::parse_task(o.get("--task"), task))
     return Status::error("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
   long long v = 0;
-  struct IntOption {
-    const char* name;
-    long long lo, hi;
-    int* field;
-  };
-  for (const IntOption& io : {IntOption{"--layers", 1, train::kMaxLayers, &c.layers},
-                              IntOption{"--heads", 1, train::kMaxHeads, &c.heads},
-                              IntOption{"--d-model", 1, train::kMaxDModel, &c.d_model},
-                              IntOption{"--d-mlp", 1, train::kMaxDMlp, &c.d_mlp},
-                              IntOption{"--batch", 1, train::kMaxBatch, &c.batch}}) {
+  for (const IntOption& io : ints) {
     if (Status st = whole(o, io.name, io.lo, io.hi, v); !st.ok) return st;
     if (o.has(io.name)) *io.field = static_cast<int>(v);
   }
+  if (o.has("--init")) {
+    if (o.get("--init") == "unit") init = train::InitScheme::Unit;
+    else if (o.get("--init") == "small") init = train::InitScheme::Small;
+    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
+  }
+  if (o.has("--lr") && (!parse_float(o.get("--lr"), learning_rate) || !(learning_rate > 0.0f) || learning_rate > 1.0f))
+    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
+  return Status::success();
+}
+
+// The run's config from --task, --layers, ... on top of the defaults.
+Status parse_train_config(const Options& o, TrainConfig& c) {
+  if (Status st = read_shared_options(o, c.task,
+                                      {IntOption{"--layers", 1, train::kMaxLayers, &c.layers},
+                                       IntOption{"--heads", 1, train::kMaxHeads, &c.heads},
+                                       IntOption{"--d-model", 1, train::kMaxDModel, &c.d_model},
+                                       IntOption{"--d-mlp", 1, train::kMaxDMlp, &c.d_mlp},
+                                       IntOption{"--batch", 1, train::kMaxBatch, &c.batch}},
+                                      c.init, c.learning_rate);
+      !st.ok)
+    return st;
+  long long v = 0;
   if (o.has("--seed")) {
     if (Status st = whole(o, "--seed", 0, static_cast<long long>(train::kMaxSeed), v); !st.ok) return st;
     c.seed = static_cast<std::uint64_t>(v);
   }
-  if (o.has("--init")) {
-    if (o.get("--init") == "unit") c.init = train::InitScheme::Unit;
-    else if (o.get("--init") == "small") c.init = train::InitScheme::Small;
-    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
-  }
-  if (o.has("--lr") && (!parse_float(o.get("--lr"), c.learning_rate) || !(c.learning_rate > 0.0f) ||
-                        c.learning_rate > 1.0f))
-    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
   if (o.flag("--no-scale")) c.scale_scores = false;
   if (c.d_model % c.heads != 0)
     return Status::error("--d-model " + std::to_string(c.d_model) + " is not divisible by --heads " +
@@ -275,37 +289,22 @@ Status run_scaling_experiment_command(const Args& args) {
       !st.ok)
     return st;
   train::ScalingSettings s;
-  if (o.has("--task") && !train::parse_task(o.get("--task"), s.task))
-    return Status::error("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
-  long long v = 0;
-  struct IntOption {
-    const char* name;
-    long long lo, hi;
-    int* field;
-  };
-  for (const IntOption& io : {IntOption{"--layers", 1, train::kMaxLayers, &s.layers},
-                              IntOption{"--d-model", 1, train::kMaxDModel, &s.d_model},
-                              IntOption{"--heads", 1, train::kMaxHeads, &s.heads},
-                              IntOption{"--control-heads", 1, train::kMaxHeads, &s.control_heads},
-                              IntOption{"--batch", 1, train::kMaxBatch, &s.batch},
-                              IntOption{"--steps", 1, train::kMaxStepsPerCall, &s.steps},
-                              IntOption{"--window", 1, 10000, &s.window}}) {
-    if (Status st = whole(o, io.name, io.lo, io.hi, v); !st.ok) return st;
-    if (o.has(io.name)) *io.field = static_cast<int>(v);
-  }
+  if (Status st = read_shared_options(o, s.task,
+                                      {IntOption{"--layers", 1, train::kMaxLayers, &s.layers},
+                                       IntOption{"--d-model", 1, train::kMaxDModel, &s.d_model},
+                                       IntOption{"--heads", 1, train::kMaxHeads, &s.heads},
+                                       IntOption{"--control-heads", 1, train::kMaxHeads, &s.control_heads},
+                                       IntOption{"--batch", 1, train::kMaxBatch, &s.batch},
+                                       IntOption{"--steps", 1, train::kMaxStepsPerCall, &s.steps},
+                                       IntOption{"--window", 1, 10000, &s.window}},
+                                      s.init, s.learning_rate);
+      !st.ok)
+    return st;
   long long seeds = 5, first_seed = 1;
   if (Status st = whole(o, "--seeds", 1, 100, seeds); !st.ok) return st;
   if (Status st = whole(o, "--first-seed", 0, 1000000000, first_seed); !st.ok) return st;
   s.seeds.clear();
   for (long long i = 0; i < seeds; ++i) s.seeds.push_back(static_cast<std::uint64_t>(first_seed + i));
-  if (o.has("--init")) {
-    if (o.get("--init") == "unit") s.init = train::InitScheme::Unit;
-    else if (o.get("--init") == "small") s.init = train::InitScheme::Small;
-    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
-  }
-  if (o.has("--lr") && (!parse_float(o.get("--lr"), s.learning_rate) || !(s.learning_rate > 0.0f) ||
-                        s.learning_rate > 1.0f))
-    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
   if (o.has("--target-loss") && (!parse_float(o.get("--target-loss"), s.target_loss) || !(s.target_loss > 0.0f)))
     return Status::error("--target-loss needs a number > 0, got '" + o.get("--target-loss") + "'");
   for (const char* name : {"--heads", "--control-heads"}) {

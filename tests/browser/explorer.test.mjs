@@ -2,26 +2,18 @@
 // Chinese), the mask, the query cursor, heads, the lines view, the difference view,
 // compare mode, hover derivations, zoom at n = 1024, resizing. Each test checks state
 // and pixels and saves a screenshot (build/test-artifacts/explorer-*.png).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, serveDist } from '../support/browser.mjs';
-import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
+import { labSuite } from '../support/suite.mjs';
+import { assertHeatmapShows, cellPixel, matrix, screenshot, waitFor } from '../support/lab.mjs';
 import { colorDistance, expectedSequential } from '../support/colors.mjs';
 
-let server, url, browser;
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
+const suite = labSuite();
 
 const HIGHLIGHT = [255, 64, 160];
 
 test('sentences typed into the text field: English words, Chinese characters with real glyphs', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.click('#sentence');
   await page.fill('#sentence', '');
   await page.keyboard.type('Attention is all you need, pretty much.');
@@ -55,7 +47,7 @@ test('sentences typed into the text field: English words, Chinese characters wit
 });
 
 test('causal mask: the weights upper triangle has the zero colour', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'a b c d e f g h', mask: { causal: true }, cursor: -1, panel: 'token' }));
   const png = await screenshot(page, 'explorer-causal.png');
   const m = await matrix(page, 'weights');
@@ -72,7 +64,7 @@ test('causal mask: the weights upper triangle has the zero colour', async () => 
 });
 
 test('query cursor: arrow keys on the canvas move the highlighted row; the lines view follows', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'a b c d e f g h', cursor: 2, panel: 'token' }));
   await page.focus('#canvas');
   await page.keyboard.press('ArrowDown');
@@ -108,7 +100,7 @@ test('query cursor: arrow keys on the canvas move the highlighted row; the lines
 });
 
 test('switching the head redraws the heatmap with that head\'s weights; difference view', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'the quick brown fox jumps', cursor: -1, head: 2, panel: 'pipeline' }));
   let png = await screenshot(page, 'explorer-head2.png');
   const w2 = await matrix(page, 'weights', 2);
@@ -130,7 +122,7 @@ test('switching the head redraws the heatmap with that head\'s weights; differen
 });
 
 test('compare mode: unscaled side B beside scaled side A, and their difference', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'one two three four five six', cursor: -1, panel: 'compare', compare: { enabled: true, scale: 'none' } }));
   const png = await screenshot(page, 'explorer-compare.png');
   const a = await matrix(page, 'weights'), b = await matrix(page, 'b:weights');
@@ -146,7 +138,7 @@ test('compare mode: unscaled side B beside scaled side A, and their difference',
 });
 
 test('hovering a cell shows how its value came about', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'cats chase mice', cursor: -1, panel: 'token' }));
   const p = (await page.evaluate(() => window.attnlab.layout())).heatmaps['token/weights'];
   await page.mouse.move(p.x + p.w * (2.5 / 3), p.y + p.h * (1.5 / 3));
@@ -164,7 +156,7 @@ test('hovering a cell shows how its value came about', async () => {
 });
 
 test('n = 1024: the heatmap zooms with the wheel; over the cap the text is refused and the scene stays', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   // 1024 distinct words of letters only (digits would split into separate number tokens).
   const word = (i) => 'w' + [...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('');
   const words = Array.from({ length: 1024 }, (_, i) => word(i)).join(' ');
@@ -197,7 +189,7 @@ test('n = 1024: the heatmap zooms with the wheel; over the cap the text is refus
 });
 
 test('a resize keeps the picture right', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'a b c d', cursor: -1, panel: 'pipeline' }));
   await page.setViewportSize({ width: 900, height: 620 });
   await waitFor(page, () => window.attnlab.layout().framebuffer.width === 900);

@@ -1,21 +1,13 @@
 // The scaling and softmax lab: each panel opens, one control moves, and the figure the
 // panel reports moves as the math says. Screenshots: build/test-artifacts/lab-*.png.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, serveDist } from '../support/browser.mjs';
-import { openLab, screenshot } from '../support/lab.mjs';
+import { labSuite } from '../support/suite.mjs';
+import { screenshot } from '../support/lab.mjs';
 
-let server, url, browser, page, errors;
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
-  ({ page, errors } = await openLab(browser, url));
-});
-after(async () => {
-  assert.deepEqual(errors, []);
-  await browser.close();
-  server.close();
-});
+const suite = labSuite({ sharedPage: true });
+let page;
+before(async () => { ({ page } = await suite.ready); });
 
 const lab = () => page.evaluate(() => window.attnlab.getState().figures.lab);
 

@@ -3,25 +3,17 @@
 // file's download and load (same probe attention), a corrupt file's visible error, the
 // session restored after a reload, the scaling experiment's two runs, and the shipped
 // trained model as the explorer's scene. Screenshots: build/test-artifacts/training-*.png.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openBrowser, serveDist } from '../support/browser.mjs';
-import { assertHeatmapShows, openLab, screenshot } from '../support/lab.mjs';
+import { labSuite } from '../support/suite.mjs';
+import { assertHeatmapShows, screenshot } from '../support/lab.mjs';
 import { artifactsDir } from '../support/paths.mjs';
 
-let server, url, browser, page, errors;
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
-  ({ page, errors } = await openLab(browser, url));
-});
-after(async () => {
-  assert.deepEqual(errors, []);
-  await browser.close();
-  server.close();
-});
+const suite = labSuite({ sharedPage: true });
+let page;
+before(async () => { ({ page } = await suite.ready); });
 
 const LOSS_BLUE = [90, 160, 255];
 const UNSCALED_ORANGE = [255, 150, 40];

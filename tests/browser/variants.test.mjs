@@ -3,26 +3,18 @@
 // cells in a colour no scale produces, the scoring panel's weights against the math, the
 // variant panel's error against attnlab-core's efficientAttention on the same input, and a
 // cost chart measured across frames. Screenshots: build/test-artifacts/variants-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openBrowser, serveDist } from '../support/browser.mjs';
-import { assertHeatmapShows, cellPixel, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
+import { labSuite } from '../support/suite.mjs';
+import { assertHeatmapShows, cellPixel, matrix, screenshot, waitFor } from '../support/lab.mjs';
 import { colorDistance, expectedDiverging, expectedSequential } from '../support/colors.mjs';
 import { distDir } from '../support/paths.mjs';
 
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
 const core = await createAttnlabCore();
 
-let server, url, browser;
-before(async () => {
-  ({ server, url } = await serveDist());
-  browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
-});
-after(async () => {
-  await browser.close();
-  server.close();
-});
+const suite = labSuite();
 
 const STRIPES = [[200, 200, 200], [150, 150, 150]];  // app/colormap.h kMaskedStripeA/B
 
@@ -40,7 +32,7 @@ function cellCentre(p, i, j) {
 const SENTENCE = 'a b c d e f g h';
 
 test('painting cells with a mouse drag changes the mask and the pixels; Ctrl+Z and Ctrl+Y undo and redo both', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate((s) => window.attnlab.setState({ sentence: s, panel: 'mask', cursor: -1, variants: { paintAllow: false } }), SENTENCE);
   await waitFor(page, () => !!window.attnlab.layout().heatmaps['mask/allowed']);
   const p = (await page.evaluate(() => window.attnlab.layout())).heatmaps['mask/allowed'];
@@ -95,7 +87,7 @@ test('painting cells with a mouse drag changes the mask and the pixels; Ctrl+Z a
 });
 
 test('masked scores: -inf cells are grey stripes that no colour scale produces; a fully masked row is reported', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   // Causal, and row 3's remaining keys 0..3 blocked by hand: row 3 is fully masked.
   await page.evaluate((s) => window.attnlab.setState({
     sentence: s, panel: 'mask', cursor: -1, mask: { causal: true, painted: '3:0- 3:1- 3:2- 3:3-' },
@@ -158,7 +150,7 @@ function softmaxRows(s, n) {
 }
 
 test('scoring panel: dot, scaled dot, cosine and additive weights match the math on the same Q and K', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate((s) => window.attnlab.setState({ sentence: s, panel: 'scoring', cursor: -1 }), SENTENCE);
   await waitFor(page, () => !!window.attnlab.getMatrix('scoring/dot/weights'));
   await frames(page, 2);
@@ -204,7 +196,7 @@ test('scoring panel: dot, scaled dot, cosine and additive weights match the math
 });
 
 test('variant panel: the error shown is efficientAttention\'s relativeError on the same Q, K, V; heatmaps match', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   for (const [variant, patch, option] of [
     ['window', { kind: 'window', window: 1 }, { window: 1 }],
     ['performer', { kind: 'performer', features: 16, seed: 3 }, { features: 16, seed: 3 }],
@@ -235,7 +227,7 @@ test('variant panel: the error shown is efficientAttention\'s relativeError on t
 });
 
 test('cost chart: measured a slice per frame with progress, frames keep coming, slopes at the end', async () => {
-  const { page, errors } = await openLab(browser, url);
+  const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ panel: 'cost-chart', variants: { costChartRequest: 1 } }));
   // Poll while it runs: frames drawn and samples done.
   const polls = await page.evaluate(async () => {
