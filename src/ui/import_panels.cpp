@@ -60,7 +60,16 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
   const float font = ImGui::GetFontSize();
   const float gap = 2.0f * ctx.dpi_scale;
   const float grid_w = avail.x * 0.5f - font * 2.5f;
-  const float tile = std::max(6.0f, std::min((grid_w - gap * d.heads) / d.heads, (avail.y - font * 2) / d.layers - gap));
+  // Tiles take the thumbnails' shape (cross-attention is not square; large ones are pooled
+  // square), so rows of layers follow each other without gaps.
+  float aspect = 1.0f;  // height / width
+  for (const Mat& t : state.thumbnails)
+    if (t.size() > 0) {
+      aspect = std::clamp(static_cast<float>(t.rows()) / static_cast<float>(t.cols()), 0.25f, 4.0f);
+      break;
+    }
+  const float tile_w = std::max(6.0f, std::min((grid_w - gap * d.heads) / d.heads, ((avail.y - font * 2) / d.layers - gap) / aspect));
+  const float tile_h = tile_w * aspect;
   ImGui::BeginGroup();
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(gap, gap));
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -72,7 +81,7 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
       const size_t index = static_cast<size_t>(l) * d.heads + h;
       if (index >= state.thumbnails.size()) break;
       if (state.thumbnails[index].size() == 0) {  // not computed yet (a few per frame)
-        ImGui::Dummy(ImVec2(tile, tile));
+        ImGui::Dummy(ImVec2(tile_w, tile_h));
         continue;
       }
       HeatmapSpec spec;
@@ -82,7 +91,7 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
       spec.show_scale = false;
       spec.show_col_labels = false;
       const ImVec2 at = ImGui::GetCursorScreenPos();
-      const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile, tile));
+      const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile_w, tile_h));
       if (r.clicked) {
         s.layer = l;
         s.head = h;
@@ -93,8 +102,8 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
         dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + p.w + 1, p.y + p.h + 1), IM_COL32(255, 64, 160, 255), 0.0f, 0,
                     std::max(2.0f, ctx.dpi_scale * 2));
       }
-      ImGui::SetCursorScreenPos(ImVec2(at.x + tile, at.y));
-      ImGui::Dummy(ImVec2(0, tile));
+      ImGui::SetCursorScreenPos(ImVec2(at.x + tile_w, at.y));
+      ImGui::Dummy(ImVec2(0, tile_h));
     }
   }
   ImGui::PopStyleVar();
