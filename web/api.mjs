@@ -66,12 +66,13 @@ export function makeHandle(source) {
       const rect = source.canvas().getBoundingClientRect();
       const sx = rect.width / Math.max(1, l.framebufferWidth);
       const sy = rect.height / Math.max(1, l.framebufferHeight);
+      const toPage = (r) => ({ ...r, x: rect.left + r.x * sx, y: rect.top + r.y * sy, w: r.w * sx, h: r.h * sy });
       const heatmaps = {};
-      for (const [id, h] of Object.entries(l.heatmaps)) {
-        heatmaps[id] = { ...h, x: rect.left + h.x * sx, y: rect.top + h.y * sy, w: h.w * sx, h: h.h * sy };
-      }
+      for (const [id, h] of Object.entries(l.heatmaps)) heatmaps[id] = toPage(h);
+      const tabs = {};
+      for (const [panel, t] of Object.entries(l.tabs)) tabs[panel] = toPage(t);
       return {
-        heatmaps, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
+        heatmaps, tabs, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };

@@ -50,7 +50,8 @@ val heap_stats() {
 double frames_drawn() { return g_app ? static_cast<double>(g_app->frames_drawn()) : 0.0; }
 double frame_ms() { return g_app ? g_app->ui().frame_ms : 0.0; }
 
-// Where each heatmap landed last frame (canvas pixels), what is hovered, glyph coverage.
+// Where each heatmap and each panel tab landed last frame (canvas pixels), what is hovered,
+// glyph coverage.
 val layout() {
   val out = val::object();
   if (!g_app) return out;
@@ -73,6 +74,16 @@ val layout() {
     heatmaps.set(id, h);
   }
   out.set("heatmaps", heatmaps);
+  val tabs = val::object();
+  for (const auto& [name, r] : ui.tabs) {
+    val t = val::object();
+    t.set("x", r[0]);
+    t.set("y", r[1]);
+    t.set("w", r[2]);
+    t.set("h", r[3]);
+    tabs.set(name, t);
+  }
+  out.set("tabs", tabs);
   val hover = val::object();
   hover.set("heatmap", ui.hover.heatmap);
   hover.set("row", ui.hover.row);

@@ -254,6 +254,7 @@ void App::frame() {
   ImGui::NewFrame();
   ctx_.draws.clear();
   ctx_.placements.clear();
+  ctx_.tabs.clear();
   ctx_.hover = Hover{};
 
   // Autoregressive stepping: the cursor walks the tokens, one every 0.6 s.
@@ -325,7 +326,10 @@ void App::frame() {
       const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
       // The ID after ### stays the same in every language, so switching keeps the tab.
       const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
-      if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+      const ImVec2 tab_min = ImGui::GetItemRectMin(), tab_size = ImGui::GetItemRectSize();
+      ctx_.tabs[to_string(t.panel)] = {tab_min.x, tab_min.y, tab_size.x, tab_size.y};
+      if (open) {
         if (!external && state_.settings.panel != t.panel) {
           // A tab clicked: this frame draws it, so its figures (a lab panel's are computed
           // only while one is shown) must be ready now.

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <array>
 #include <deque>
 #include <map>
 #include <string>
@@ -41,6 +42,7 @@ struct UiContext {
   std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
   std::map<std::string, gfx::HeatmapView> views;  // zoom/pan per heatmap id
   std::map<std::string, HeatmapPlacement> placements;  // this frame's
+  std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
   std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
   Hover hover;
   bool playing = false;

@@ -10,6 +10,12 @@ let page;
 before(async () => { ({ page } = await suite.ready); });
 
 const lab = () => page.evaluate(() => window.attnlab.getState().figures.lab);
+async function frames(count) {
+  await page.evaluate(async (k) => {
+    const target = window.attnlab.framesDrawn() + k;
+    while (window.attnlab.framesDrawn() < target) await new Promise((r) => requestAnimationFrame(r));
+  }, count);
+}
 
 test('dot product: a long key at a worse angle wins the dot product, not the cosine', async () => {
   await page.evaluate(() => window.attnlab.setState({ panel: 'dot-product', lab: { q: [2, 1], k: [1.5, 1.5], kLong: [4, -0.5] } }));
@@ -92,4 +98,42 @@ test('worked example walkthrough: the tutorial\'s numbers, and they follow an ed
   w = (await lab()).walkthrough;
   assert.deepEqual(w.rawScores, [2, 1, 1, 2]);
   assert.ok(w.weights[0] > 0.5 && w.weights[3] > 0.5);
+});
+
+test('lab panels opened by clicking their tabs compute and draw their figures (samples only for the variance panel)', async () => {
+  // A lab setting changed on another panel: no lab figures until a lab panel shows them.
+  await page.evaluate(() => window.attnlab.setState({ panel: 'pipeline', lab: { dk: 32, row: [3, 1, 0] } }));
+  assert.equal(await lab(), undefined);
+  const click = async (panel) => {
+    const t = await page.evaluate((p) => window.attnlab.layout().tabs[p], panel);
+    assert.ok(t && t.w > 0 && t.h > 0, `tab ${panel} is laid out`);
+    // A frame between mouse events: this ImGui reads the button's state once per frame.
+    await page.mouse.move(t.x + t.w / 2, t.y + t.h / 2);
+    await frames(2);
+    await page.mouse.down();
+    await frames(2);
+    await page.mouse.up();
+    await page.waitForFunction((p) => window.attnlab.getState().panel === p, panel, { polling: 50 });
+    await frames(2);
+  };
+  await click('walkthrough');
+  let f = await lab();
+  assert.equal(f.variance, undefined);  // no sampling for the walkthrough
+  assert.deepEqual(f.softmax.weights.length, 3);
+  assert.equal(f.walkthrough.weights.length, 4);
+  await click('variance');
+  f = await lab();
+  assert.equal(f.variance.dk, 32);
+  assert.equal(f.variance.curve.length, 11);
+  assert.ok(Math.abs(f.variance.raw / 32 - 1) < 0.1 && Math.abs(f.variance.scaled - 1) < 0.1, JSON.stringify(f.variance));
+  // The histograms are drawn: orange bars (q.k) and blue bars (q.k / sqrt(d_k)).
+  const png = await screenshot(page, 'lab-variance-by-tab.png');
+  let orange = 0, blue = 0;
+  for (let y = 0; y < png.height; y++)
+    for (let x = Math.round(png.width / 2); x < png.width; x++) {
+      const [r, g, b] = png.pixel(x, y);
+      if (r > 220 && g > 120 && g < 190 && b < 90) orange++;
+      if (b > 220 && r < 110 && g > 120 && g < 190) blue++;
+    }
+  assert.ok(orange > 3000 && blue > 3000, `histogram pixels: ${orange} orange, ${blue} blue`);
 });
