@@ -174,6 +174,10 @@ void draw_variance_panel(AppState& state, UiContext&) {
   ImGui::Text("Var(q.k) = %.2f (theory %d)", r.var_raw_at_dk, l.dk);
   ImGui::Text("Var(q.k / sqrt(d_k)) = %.3f (theory 1)", r.var_scaled_at_dk);
   std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
+  if (hr.empty() || hs.empty()) {  // not drawn yet (update_results samples for this panel)
+    ImGui::EndGroup();
+    return;
+  }
   const float top = std::max(*std::max_element(hr.begin(), hr.end()), *std::max_element(hs.begin(), hs.end()));
   char title[96];
   std::snprintf(title, sizeof title, "q.k over [%.0f, %.0f]", r.hist_raw.lo, r.hist_raw.hi);
@@ -325,6 +329,7 @@ void draw_walkthrough_panel(AppState& state, UiContext&) {
     ImGui::TextUnformatted(w.status.message.c_str());
     return;
   }
+  if (w.output.rows() < 2 || w.output.cols() < 2) return;  // not computed yet: the lab's figures follow the panel
   ImGui::Separator();
   auto mat = [](const char* title, const Mat& m) {
     ImGui::Text("%-26s [[%7.3f, %7.3f], [%7.3f, %7.3f]]", title, m(0, 0), m(0, 1), m(1, 0), m(1, 1));
