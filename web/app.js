@@ -46,9 +46,9 @@ function showError(message) {
 // side (hundreds of milliseconds with a software rasteriser) while the app downloads, and
 // creating it is also the check that WebGL2 works. Emscripten's GLFW later asks this canvas
 // for 'webgl2' and receives this same context (a canvas has one), so the attributes are the
-// ones main_web.cpp's window hints ask for.
-// The canvas gets its final size first: resizing a context's drawing buffer later costs as
-// much again (main_web.cpp opens its window at the canvas's size).
+// ones main_web.cpp's window hints ask for. The canvas gets its final size first: resizing
+// a context's drawing buffer later costs as much again (main_web.cpp opens its window at the
+// canvas's size).
 function createGLContext() {
   const rect = canvas.getBoundingClientRect();
   const dpr = window.devicePixelRatio || 1;

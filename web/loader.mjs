@@ -48,18 +48,20 @@ async function fetchAsset(name) {
   return response;
 }
 
-// Reads a stream to its end, telling onProgress the fraction of `total` bytes received.
-async function readStream(stream, total, onProgress) {
+// Reads a stream to its end, telling onProgress the fraction of `total` bytes received; its
+// bytes, or null when only counted (`keep` false).
+async function readStream(stream, total, onProgress, keep = true) {
   const reader = stream.getReader();
   const chunks = [];
   let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    chunks.push(value);
+    if (keep) chunks.push(value);
     received += value.length;
     if (total) onProgress(Math.min(1, received / total));
   }
+  if (!keep) return null;
   const bytes = new Uint8Array(received);
   let offset = 0;
   for (const chunk of chunks) {
@@ -89,7 +91,7 @@ async function compileAsset(name, onProgress) {
     return WebAssembly.compile(await readBody(response, onProgress));
   }
   const [forCompiler, forProgress] = response.body.tee();
-  readStream(forProgress, total, onProgress).catch(() => {});  // the compile reports failures
+  readStream(forProgress, total, onProgress, false).catch(() => {});  // the compile reports failures
   return WebAssembly.compileStreaming(new Response(forCompiler, { headers: { 'content-type': 'application/wasm' } }));
 }
 
