@@ -185,12 +185,13 @@ void clamp_lab(LabSettings& l) {
 bool update_results(AppState& state) {
   clamp_lab(state.settings.lab);
   // The lab's figures only while a lab panel shows them: the page's first frame does not
-  // wait for them, and the sampling only for the two panels that draw samples.
+  // wait for them, and each sampled figure only for the panel that draws it.
   if (is_lab_panel(state.settings.panel)) {
-    const bool sample = state.settings.panel == Panel::Variance || state.settings.panel == Panel::Saturation;
+    const bool variance = state.settings.panel == Panel::Variance;
+    const bool saturation = state.settings.panel == Panel::Saturation;
     if (!state.has_lab || !(state.settings.lab == state.lab_computed_for) ||
-        (sample && !state.lab.sampled_for(state.settings.lab))) {
-      update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab, sample);
+        (variance && !state.lab.has_variance_for(state.settings.lab)) || (saturation && !state.lab.has_saturation())) {
+      update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab, variance, saturation);
       state.lab_computed_for = state.settings.lab;
       state.has_lab = true;
     }
@@ -505,7 +506,7 @@ std::string state_to_json(const AppState& state) {
     figures["error"] = state.trace.status.message;
   }
   // The lab's figures exist while (and once) a lab panel has shown them; the sampled ones
-  // once the variance or saturation panel has (empty curves until then).
+  // once their panel has ("variance" absent, empty saturation curves until then).
   if (state.has_lab && state.lab_computed_for == s.lab) {
     const LabResults& r = state.lab;
     json lab;
@@ -513,7 +514,7 @@ std::string state_to_json(const AppState& state) {
                          {"kLongNorm", r.k_long_norm}, {"cosLong", r.cos_q_long}, {"dotLong", r.dot_q_long}};
     json var = json::array();
     for (const VariancePoint& p : r.variance) var.push_back({{"dk", p.dk}, {"raw", p.raw}, {"scaled", p.scaled}});
-    if (r.sampled_for(s.lab))
+    if (r.has_variance_for(s.lab))
       lab["variance"] = {{"curve", var}, {"dk", s.lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
                          {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
     json sat_raw = json::array(), sat_scaled = json::array();

@@ -23,7 +23,7 @@ std::vector<float> softmax_of(const std::vector<float>& row, SoftmaxForm form, P
 
 }  // namespace
 
-bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r, bool sample) {
+bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r, bool variance, bool saturation) {
   bool changed = false;
   // dot product (cheap: always when anything changed)
   if (!prev || s.q != prev->q || s.k != prev->k || s.k_long != prev->k_long) {
@@ -37,17 +37,20 @@ bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r, bo
     changed = true;
   }
   // variance against d_k: fixed, drawn once (raw and scaled from the same draws)
-  if (sample && r.variance.empty()) {
+  if (variance && r.variance.empty()) {
     for (int dk = 1; dk <= 1024; dk *= 2) {
       const DotProductPair pair = sample_dot_product_pair(dk, 4000, kLabSeed + dk);
       r.variance.push_back({dk, pair.raw.variance, pair.scaled.variance});
     }
+    changed = true;
+  }
+  if (saturation && !r.has_saturation()) {
     const std::vector<int> dks = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
     r.saturation_raw = saturation_curve(dks, false, 128, 16, kLabSeed);
     r.saturation_scaled = saturation_curve(dks, true, 128, 16, kLabSeed);
     changed = true;
   }
-  if (sample && r.hist_dk != s.dk) {
+  if (variance && r.hist_dk != s.dk) {
     const DotProductPair pair = sample_dot_product_pair(s.dk, 20000, kLabSeed, true);
     const float spread = 4.0f * std::sqrt(static_cast<float>(s.dk));
     r.hist_raw = histogram(pair.raw.values, 40, -spread, spread);

@@ -41,9 +41,11 @@ struct VariancePoint {
 };
 
 struct LabResults {
-  // The Monte-Carlo figures below (variance curve, histograms at hist_dk, saturation
-  // curves) are drawn only when update_lab is asked to sample; empty until then.
-  bool sampled_for(const LabSettings& s) const { return !variance.empty() && hist_dk == s.dk; }
+  // The Monte-Carlo figures below are drawn only when update_lab is asked for them: the
+  // variance panel's (curve, histograms at hist_dk) and the saturation panel's (curves).
+  // Empty until then.
+  bool has_variance_for(const LabSettings& s) const { return !variance.empty() && hist_dk == s.dk; }
+  bool has_saturation() const { return !saturation_raw.empty(); }
   int hist_dk = 0;  // the d_k the histograms were drawn for (0: not yet)
   // dot product
   float q_norm = 0, k_norm = 0, cos_qk = 0, dot_qk = 0;
@@ -73,9 +75,10 @@ struct LabResults {
 inline constexpr int kLabMaxRow = 16;
 
 // Recomputes what depends on changed settings. `previous` is what `results` was computed
-// for (null = nothing yet). With `sample`, also draws the Monte-Carlo figures that are
-// missing or whose d_k changed (the variance and saturation panels). Returns true if
-// anything was recomputed.
-bool update_lab(const LabSettings& settings, const LabSettings* previous, LabResults& results, bool sample = true);
+// for (null = nothing yet). With `variance` / `saturation`, also draws that panel's
+// Monte-Carlo figures where they are missing (or, for the histograms, d_k changed).
+// Returns true if anything was recomputed.
+bool update_lab(const LabSettings& settings, const LabSettings* previous, LabResults& results, bool variance = true,
+                bool saturation = true);
 
 }  // namespace attn

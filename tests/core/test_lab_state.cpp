@@ -24,7 +24,8 @@ TEST_CASE("lab: figures are computed once, then only what a changed setting need
   REQUIRE(r.walk.weights(0, 1) == Approx(0.6698f).margin(1e-4));
   const attn::LabSettings same = s;
   REQUIRE_FALSE(attn::update_lab(s, &same, r));
-  REQUIRE(r.sampled_for(s));
+  REQUIRE(r.has_variance_for(s));
+  REQUIRE(r.has_saturation());
   const auto entropy_before = r.example_entropy;
   attn::LabSettings hotter = s;
   hotter.temperature = 10.0f;
@@ -68,7 +69,7 @@ namespace {
 nlohmann::json figures_of(const attn::AppState& state) { return nlohmann::json::parse(attn::state_to_json(state))["figures"]; }
 }  // namespace
 
-TEST_CASE("lab: figures only while a lab panel is shown, samples only for the panels that draw them", "[lab][state]") {
+TEST_CASE("lab: figures only while a lab panel is shown, each panel's samples only for that panel", "[lab][state]") {
   attn::AppState state;
   attn::update_results(state);  // the pipeline: no lab figures at all
   REQUIRE_FALSE(state.has_lab);
@@ -84,10 +85,18 @@ TEST_CASE("lab: figures only while a lab panel is shown, samples only for the pa
 
   REQUIRE(attn::apply_state_json(state, R"({"panel":"variance","lab":{"dk":16}})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.sampled_for(state.settings.lab));
+  REQUIRE(state.lab.has_variance_for(state.settings.lab));
+  REQUIRE_FALSE(state.lab.has_saturation());  // the saturation panel's own samples wait for it
   REQUIRE(state.lab.variance.size() == 11);
   REQUIRE(std::fabs(state.lab.var_raw_at_dk / 16 - 1.0) < 0.05);
   REQUIRE(figures_of(state)["lab"]["variance"]["dk"] == 16);
+  REQUIRE(figures_of(state)["lab"]["saturation"]["unscaled"].empty());
+
+  REQUIRE(attn::apply_state_json(state, R"({"panel":"saturation"})").ok);
+  attn::update_results(state);
+  REQUIRE(state.lab.has_saturation());
+  REQUIRE(state.lab.saturation_raw.size() == 9);  // d_k = 4 ... 1024
+  REQUIRE(figures_of(state)["lab"]["saturation"]["unscaled"].size() == 9);
 
   // A lab setting changed on another panel: the figures are stale until a lab panel shows.
   REQUIRE(attn::apply_state_json(state, R"({"panel":"pipeline","lab":{"row":[4,4]}})").ok);
