@@ -135,11 +135,25 @@ export function wirePage(handle) {
   // 3 keep the hash, the stored session and the labels current
   let shownLanguage = null;
   let saveTimer = 0;
+  const storeSession = () => {
+    saveTimer = 0;
+    try {
+      store?.setItem(SESSION_KEY, JSON.stringify(handle.session()));
+    } catch {
+      // Storage full or refused: the session is not kept, the page goes on.
+    }
+  };
+  // A change made just before the tab is closed or reloaded is stored too.
+  window.addEventListener('pagehide', () => {
+    if (!saveTimer) return;
+    clearTimeout(saveTimer);
+    storeSession();
+  });
   handle.on('change', (link) => {
     history.replaceState(null, '', '#' + link);
     if (!snippet.hidden) snippet.value = embedSnippet(location.href, link);
     clearTimeout(saveTimer);
-    saveTimer = setTimeout(() => store?.setItem(SESSION_KEY, JSON.stringify(handle.session())), 300);
+    saveTimer = setTimeout(storeSession, 300);
     const lang = handle.getState().language;
     if (lang !== shownLanguage) {
       shownLanguage = lang;
