@@ -1,13 +1,15 @@
 // Import benchmark in headless Chromium (not part of the test command):
-//   node scripts/bench-import.mjs [--repeats 3] [--layers 12 --heads 12 --n 512]
+//   node scripts/bench-import.mjs [--repeats 3] [--layers 12 --heads 12 --n 512] [--json]
 // (after scripts/build.sh web). Writes a (layers, heads, n, n) float16 .npy of softmax rows
-// (12 x 12 x 512 x 512 = 75.5 MB by default) with tests/python/import_fixtures.py, then
+// (12 x 12 x 512 x 512 = 75.5 MB by default) with tests/python/import_fixtures.py, or with
+// --json the lab's JSON format, numbers as Python writes float32 values (n 128 by default:
+// 12 x 12 x 128 x 128, about 52 MB of text; the format's cap is 64 MiB), then
 // for each repeat opens a fresh page, picks the file through the page's file input and
 // reports: load time (pick to the imported scene drawn), frames drawn during the load and
 // the longest gap between animation frames (the frame loop must keep running) over the whole
-// load and within its finish phase (the app checking and moving the data in steps), the time
-// until the model view's thumbnails are all filled, and the peak resident memory of the
-// browser's processes (the sum over Chromium's process tree, sampled every 50 ms) above
+// load and within its finish phase (the app parsing, checking and moving the data in steps),
+// the finish phase's longest step, the time until the model view's thumbnails are all
+// filled, and the peak resident memory of the browser's processes (the sum over Chromium's process tree, sampled every 50 ms) above
 // the page's idle level. Medians over the repeats. Chromium draws with SwiftShader on a
 // shared 2-core machine here: times are noisy; say so beside any figure.
 import { execFileSync } from 'node:child_process';
@@ -21,7 +23,8 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const repeats = arg('repeats', 3), layers = arg('layers', 12), heads = arg('heads', 12), n = arg('n', 512);
+const json = process.argv.includes('--json');
+const repeats = arg('repeats', 3), layers = arg('layers', 12), heads = arg('heads', 12), n = arg('n', json ? 128 : 512);
 
 // Resident memory (kB) of this process's descendants: the browser playwright started.
 function treeRssKb() {
@@ -50,9 +53,9 @@ function treeRssKb() {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-import-'));
-const file = path.join(dir, `attention_${layers}x${heads}x${n}x${n}_f16.npy`);
-const made = JSON.parse(execFileSync('/usr/bin/python3', [path.join(root, 'tests/python/import_fixtures.py'), 'large', file,
-  String(layers), String(heads), String(n)], { encoding: 'utf8' }));
+const file = path.join(dir, json ? `attention_${layers}x${heads}x${n}x${n}.json` : `attention_${layers}x${heads}x${n}x${n}_f16.npy`);
+const made = JSON.parse(execFileSync('/usr/bin/python3', [path.join(root, 'tests/python/import_fixtures.py'),
+  json ? 'large-json' : 'large', file, String(layers), String(heads), String(n)], { encoding: 'utf8' }));
 console.error(`wrote ${file} (${(made.bytes / 1e6).toFixed(1)} MB)`);
 
 const { server, url } = await serveDist();
@@ -95,7 +98,7 @@ for (let r = 0; r < repeats; r++) {
   if (r === repeats - 1) await page.screenshot({ path: path.join(root, 'build', 'test-artifacts', 'bench-import-model-view.png') });
   results.push({ loadMs: status.ms, framesDuringLoad: during.length, maxFrameGapMs: gap, thumbnailsMs: t2 - t0,
                  finishMs: finish.ms, finishSteps: finish.steps, finishFrames: finish.frames,
-                 finishMaxGapMs: longestGap(finish.at, finish.at + finish.ms),
+                 finishMaxGapMs: longestGap(finish.at, finish.at + finish.ms), finishLongestStepMs: finish.longestStepMs,
                  peakAboveIdleMb: (peak - idle) / 1024, idleMb: idle / 1024 });
   console.error(`repeat ${r + 1}: ${JSON.stringify(results.at(-1))}`);
   await browser.close();
@@ -105,9 +108,10 @@ fs.rmSync(dir, { recursive: true, force: true });
 
 const m = (k) => median(results.map((x) => x[k]));
 console.log(`| file | load (ms) | frames during load | longest frame gap (ms) | finish phase (ms, steps, frames) | ` +
-            `longest gap in finish (ms) | all thumbnails (ms) | peak RSS above idle (MB) |`);
-console.log('|---|---|---|---|---|---|---|---|');
-console.log(`| ${layers}x${heads}x${n}x${n} float16 .npy, ${(made.bytes / 1e6).toFixed(1)} MB | ${m('loadMs').toFixed(0)} | ` +
+            `longest gap in finish (ms) | longest finish step (ms) | all thumbnails (ms) | peak RSS above idle (MB) |`);
+console.log('|---|---|---|---|---|---|---|---|---|');
+console.log(`| ${layers}x${heads}x${n}x${n} ${json ? 'JSON' : 'float16 .npy'}, ${(made.bytes / 1e6).toFixed(1)} MB | ${m('loadMs').toFixed(0)} | ` +
             `${m('framesDuringLoad')} | ${m('maxFrameGapMs').toFixed(0)} | ${m('finishMs').toFixed(0)}, ${m('finishSteps')}, ` +
-            `${m('finishFrames')} | ${m('finishMaxGapMs').toFixed(0)} | ${m('thumbnailsMs').toFixed(0)} | ${m('peakAboveIdleMb').toFixed(0)} |`);
+            `${m('finishFrames')} | ${m('finishMaxGapMs').toFixed(0)} | ${m('finishLongestStepMs').toFixed(0)} | ` +
+            `${m('thumbnailsMs').toFixed(0)} | ${m('peakAboveIdleMb').toFixed(0)} |`);
 console.log(`\nmedians of ${repeats} fresh pages; headless Chromium, WebGL2 on SwiftShader, shared 2-core machine (noisy); ${new Date().toISOString()}`);

@@ -2,8 +2,9 @@
 // read in 4 MiB slices straight into the app's memory (the frame loop keeps running between
 // slices, a progress bar shows how far it is), .npz members compressed with deflate inflated
 // by the browser's DecompressionStream, then parsed by the app (src/core/import_attention.*):
-// the headers at once, the data (checksums, the move into place, the NaN/Inf check) in
-// steps of about 8 ms, one per animation frame, so the lab keeps drawing through the load.
+// the headers at once, the data (a JSON file's text, checksums, the move into place, the
+// NaN/Inf check) in steps of about 8 ms, one per animation frame, so the lab keeps drawing
+// through the load.
 // Export buttons download the focused head's matrix as PNG (at a chosen scale), SVG, CSV,
 // JSON or .npy.
 //
@@ -11,9 +12,10 @@
 //     importFile(file, {batch, bfloat16, stepBytes})  promise of the load's report; rejects with
 //                                    the reason (stepBytes caps a finish step's work: tests)
 //     importStatus()                 {state: 'idle'|'loading'|'done'|'error', progress, message, ms,
-//                                     finish: {steps, frames, ms, at}} (the last load's finish
-//                                     phase: its steps, the frames the app drew meanwhile, its
-//                                     length and its start on performance.now()'s clock)
+//                                     finish: {steps, frames, ms, at, longestStepMs}} (the last
+//                                     load's finish phase: its steps, the frames the app drew
+//                                     meanwhile, its length, its start on performance.now()'s
+//                                     clock, and its longest step)
 //     exportMatrix(name, {format, scale, head})  {bytes: Uint8Array, mime, name} (no download)
 //     exportPanel({scale})           the panel window as PNG at scale times the screen's
 //                                    pixels: {bytes, mime, name, width, height} (no download)
@@ -38,7 +40,7 @@ export function setupImport(module, handle) {
   const stage = document.getElementById('stage');
   const batchField = document.getElementById('import-batch');
   const bf16Field = document.getElementById('import-bf16');
-  const status = { state: 'idle', progress: 0, message: '', ms: 0, finish: { steps: 0, frames: 0, ms: 0, at: 0 } };
+  const status = { state: 'idle', progress: 0, message: '', ms: 0, finish: { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 } };
   let queue = Promise.resolve();
 
   function report(state, fraction, text) {
@@ -94,11 +96,13 @@ export function setupImport(module, handle) {
       options.bfloat16 ?? !!bf16Field?.checked);
     if (error) throw new Error(error);
     const started = performance.now(), framesBefore = module.framesDrawn();
-    let steps = 0;
+    let steps = 0, longestStepMs = 0;
     for (;;) {
+      const stepStarted = performance.now();
       const r = module.importFinishStep(STEP_MS, options.stepBytes ?? 0);
       steps += 1;
-      status.finish = { steps, frames: module.framesDrawn() - framesBefore, ms: performance.now() - started, at: started };
+      longestStepMs = Math.max(longestStepMs, performance.now() - stepStarted);
+      status.finish = { steps, frames: module.framesDrawn() - framesBefore, ms: performance.now() - started, at: started, longestStepMs };
       if (r.error) throw new Error(r.error);
       if (r.done) return;
       report('loading', from + (1 - from) * r.progress, `Checking ${file.name}…`);
@@ -108,7 +112,7 @@ export function setupImport(module, handle) {
 
   async function load(file, options = {}) {
     const started = performance.now();
-    status.finish = { steps: 0, frames: 0, ms: 0, at: 0 };
+    status.finish = { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 };
     report('loading', 0, `Reading ${file.name}…`);
     try {
       const refused = module.importBegin(file.size);

@@ -7,11 +7,12 @@
 //   2 Zip archives
 //   3 Assembling the parts (shapes, batch, tokens, finiteness)
 //   4 .npy and .npz
-//   5 JSON (a small strict parser: numbers, strings, arrays, objects)
+//   5 JSON (its parts, from the text core/json_reader.h parsed)
 //   6 Decoding one head
 //   7 Format sniffing
 #include "core/import_attention.h"
 
+#include "core/json_reader.h"
 #include "core/tokenizer.h"
 
 #include <algorithm>
@@ -175,7 +176,8 @@ InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
 // ---- 3 Assembling the parts ------------------------------------------------------------
 // Readers do not copy array data: they give each array's dtype and shape and where its
 // bytes lie, and the job (section 7) moves and checks the data in pieces afterwards.
-namespace {
+// What the readers find, in a namespace of its own (ImportJob::plan takes it).
+namespace import_detail {
 
 // Bytes [offset, offset + size) of the file (buffer -1) or of Parts::buffers[buffer] (an
 // inflated member, or numbers read from JSON).
@@ -210,6 +212,15 @@ struct Parts {
   std::vector<std::vector<std::uint8_t>> buffers;
   std::vector<CrcCheck> crcs;
 };
+
+}  // namespace import_detail
+
+using import_detail::ArrayPart;
+using import_detail::CrcCheck;
+using import_detail::Parts;
+using import_detail::Span;
+
+namespace {
 
 // An array's data to move into place (0 weights, 1 q, 2 k, 3 v), checked for NaN and Inf.
 struct Fill {
@@ -529,242 +540,6 @@ Status read_npz_parts(const std::uint8_t* bytes, std::size_t size, const ImportO
 // ---- 5 JSON --------------------------------------------------------------------------------
 namespace {
 
-// A parsed value. Arrays whose items are all numbers are kept flat as floats (`numbers`),
-// which keeps a large matrix at 4 bytes per element.
-struct JsonValue {
-  enum Kind { Null, Bool, Number, String, Array, Numbers, Object } kind = Null;
-  bool boolean = false;
-  double number = 0;
-  std::string text;
-  std::vector<JsonValue> items;
-  std::vector<float> numbers;
-  // An object's members in order: keys[i] names values[i]. (Two vectors, not a vector of
-  // pairs: a pair may not hold the still incomplete JsonValue, which clang's checks refuse.)
-  std::vector<std::string> keys;
-  std::vector<JsonValue> values;
-};
-
-class JsonParser {
- public:
-  JsonParser(const std::uint8_t* bytes, std::size_t size) : p_(reinterpret_cast<const char*>(bytes)), n_(size) {}
-
-  Status parse(JsonValue& out) {
-    if (n_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;  // a byte order mark
-    if (Status s = value(out, 0); !s.ok) return s;
-    skip();
-    if (i_ != n_) return error("unexpected text after the JSON value");
-    return Status::success();
-  }
-
- private:
-  static constexpr int kMaxDepth = 16;
-
-  Status error(const std::string& what) const {
-    return Status::error("JSON: " + what + " at byte " + std::to_string(i_));
-  }
-  void skip() {
-    while (i_ < n_ && (p_[i_] == ' ' || p_[i_] == '\t' || p_[i_] == '\n' || p_[i_] == '\r')) ++i_;
-  }
-  bool literal(const char* word) {
-    const std::size_t len = std::strlen(word);
-    if (n_ - i_ < len || std::memcmp(p_ + i_, word, len) != 0) return false;
-    i_ += len;
-    return true;
-  }
-
-  Status value(JsonValue& v, int depth) {
-    if (depth > kMaxDepth) return error("nesting deeper than " + std::to_string(kMaxDepth));
-    skip();
-    if (i_ >= n_) return error("unexpected end of the text");
-    const char c = p_[i_];
-    if (c == '{') return object(v, depth);
-    if (c == '[') return array(v, depth);
-    if (c == '"') {
-      v.kind = JsonValue::String;
-      return string(v.text);
-    }
-    if (literal("true") || literal("false")) {
-      v.kind = JsonValue::Bool;
-      v.boolean = p_[i_ - 1] == 'e' && p_[i_ - 2] == 'u';
-      return Status::success();
-    }
-    if (literal("null")) {
-      v.kind = JsonValue::Null;
-      return Status::success();
-    }
-    v.kind = JsonValue::Number;
-    return number(v.number);
-  }
-
-  // number := -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
-  Status number(double& out) {
-    const std::size_t start = i_;
-    auto digits = [&] {
-      const std::size_t d = i_;
-      while (i_ < n_ && p_[i_] >= '0' && p_[i_] <= '9') ++i_;
-      return i_ > d;
-    };
-    if (i_ < n_ && p_[i_] == '-') ++i_;
-    if (i_ < n_ && p_[i_] == '0') ++i_;
-    else if (!digits()) return error("expected a value");
-    if (i_ < n_ && p_[i_] == '.') {
-      ++i_;
-      if (!digits()) return error("expected digits after '.'");
-    }
-    if (i_ < n_ && (p_[i_] == 'e' || p_[i_] == 'E')) {
-      ++i_;
-      if (i_ < n_ && (p_[i_] == '+' || p_[i_] == '-')) ++i_;
-      if (!digits()) return error("expected digits in the exponent");
-    }
-    if (i_ - start > 64) return error("number longer than 64 characters");
-    const std::string token(p_ + start, i_ - start);
-    out = std::strtod(token.c_str(), nullptr);
-    if (!std::isfinite(out) || std::fabs(out) > std::numeric_limits<float>::max())
-      return error("number " + token + " is too large for float");
-    return Status::success();
-  }
-
-  Status hex4(std::uint32_t& out) {
-    if (n_ - i_ < 4) return error("short \\u escape");
-    out = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char h = p_[i_++];
-      const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-      if (d < 0) return error("bad hex digit in a \\u escape");
-      out = out * 16 + static_cast<std::uint32_t>(d);
-    }
-    return Status::success();
-  }
-
-  Status string(std::string& out) {
-    ++i_;  // the opening quote
-    std::string s;
-    for (;;) {
-      if (i_ >= n_) return error("unterminated string");
-      const char c = p_[i_++];
-      if (c == '"') break;
-      if (static_cast<unsigned char>(c) < 0x20) return error("control character in a string");
-      if (c != '\\') {
-        s += c;
-        continue;
-      }
-      if (i_ >= n_) return error("unterminated escape");
-      const char e = p_[i_++];
-      switch (e) {
-        case '"': s += '"'; break;
-        case '\\': s += '\\'; break;
-        case '/': s += '/'; break;
-        case 'b': s += '\b'; break;
-        case 'f': s += '\f'; break;
-        case 'n': s += '\n'; break;
-        case 'r': s += '\r'; break;
-        case 't': s += '\t'; break;
-        case 'u': {
-          std::uint32_t cp = 0;
-          if (Status st = hex4(cp); !st.ok) return st;
-          if (cp >= 0xD800 && cp <= 0xDBFF && n_ - i_ >= 6 && p_[i_] == '\\' && p_[i_ + 1] == 'u') {
-            i_ += 2;
-            std::uint32_t low = 0;
-            if (Status st = hex4(low); !st.ok) return st;
-            cp = low >= 0xDC00 && low <= 0xDFFF ? 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD;
-          } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-            cp = 0xFFFD;  // a lone surrogate
-          }
-          s += encode_utf8(cp);
-          break;
-        }
-        default: return error("unknown escape \\" + std::string(1, e));
-      }
-    }
-    out = valid_utf8(s);
-    return Status::success();
-  }
-
-  Status array(JsonValue& v, int depth) {
-    ++i_;  // '['
-    skip();
-    v.kind = JsonValue::Array;
-    if (i_ < n_ && p_[i_] == ']') {
-      ++i_;
-      v.kind = JsonValue::Numbers;  // [] is an empty list of numbers
-      return Status::success();
-    }
-    for (;;) {
-      skip();
-      if (i_ >= n_) return error("unterminated array");
-      const char c = p_[i_];
-      const bool numeric = c == '-' || (c >= '0' && c <= '9');
-      if (numeric && v.items.empty()) {
-        double d = 0;
-        if (Status s = number(d); !s.ok) return s;
-        v.kind = JsonValue::Numbers;
-        v.numbers.push_back(static_cast<float>(d));
-      } else if (v.kind == JsonValue::Numbers) {
-        return error("an array mixes numbers with other values");
-      } else {
-        JsonValue item;
-        if (Status s = value(item, depth + 1); !s.ok) return s;
-        v.items.push_back(std::move(item));
-      }
-      skip();
-      if (i_ < n_ && p_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < n_ && p_[i_] == ']') {
-        ++i_;
-        return Status::success();
-      }
-      return error("expected ',' or ']' in an array");
-    }
-  }
-
-  Status object(JsonValue& v, int depth) {
-    ++i_;  // '{'
-    v.kind = JsonValue::Object;
-    skip();
-    if (i_ < n_ && p_[i_] == '}') {
-      ++i_;
-      return Status::success();
-    }
-    for (;;) {
-      skip();
-      if (i_ >= n_ || p_[i_] != '"') return error("expected a quoted key");
-      std::string key;
-      if (Status s = string(key); !s.ok) return s;
-      for (const std::string& k : v.keys)
-        if (k == key) return error("duplicate key \"" + key + "\"");
-      skip();
-      if (i_ >= n_ || p_[i_] != ':') return error("expected ':' after a key");
-      ++i_;
-      JsonValue item;
-      if (Status s = value(item, depth + 1); !s.ok) return s;
-      v.keys.push_back(std::move(key));
-      v.values.push_back(std::move(item));
-      skip();
-      if (i_ < n_ && p_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < n_ && p_[i_] == '}') {
-        ++i_;
-        return Status::success();
-      }
-      return error("expected ',' or '}' in an object");
-    }
-  }
-
-  const char* p_;
-  std::size_t n_;
-  std::size_t i_ = 0;
-};
-
-const JsonValue* member(const JsonValue& obj, const std::string& key) {
-  for (std::size_t i = 0; i < obj.keys.size(); ++i)
-    if (obj.keys[i] == key) return &obj.values[i];
-  return nullptr;
-}
-
 // Nested arrays of numbers -> a float32 array of their (rectangular) shape.
 Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
   std::vector<std::int64_t> shape;
@@ -777,8 +552,9 @@ Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
   if (probe->kind != JsonValue::Numbers && !(probe->kind == JsonValue::Array && probe->items.empty()))
     return Status::error("JSON: '" + name + "' must be nested arrays of numbers");
   if (probe->kind == JsonValue::Numbers) shape.push_back(static_cast<std::int64_t>(probe->numbers.size()));
-  std::vector<float> flat;
-  // Walk every path, checking each array has the length its depth requires.
+  // Walk every path, checking each array has the length its depth requires; then copy the
+  // rows straight into the array's bytes (one buffer, no float vector in between).
+  std::vector<const JsonValue*> rows;
   std::vector<std::pair<const JsonValue*, std::size_t>> stack = {{&v, 0}};
   while (!stack.empty()) {
     auto [node, depth] = stack.back();
@@ -788,12 +564,28 @@ Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
              : node->kind != JsonValue::Array || static_cast<std::int64_t>(node->items.size()) != shape[depth])
       return Status::error("JSON: '" + name + "' is not rectangular (expected shape " + npy_shape_string(shape) + ")");
     if (leaf) {
-      flat.insert(flat.end(), node->numbers.begin(), node->numbers.end());
+      rows.push_back(node);
     } else {
       for (std::size_t i = node->items.size(); i-- > 0;) stack.push_back({&node->items[i], depth + 1});
     }
   }
-  out = NpyArray::from_float(shape, flat.data());
+  out = NpyArray();
+  out.dtype = NpyDtype::Float32;
+  out.shape = shape;
+  std::size_t count = 0;
+  for (const JsonValue* row : rows) count += row->numbers.size();
+  out.data.resize(4 * count);
+  std::uint8_t* dst = out.data.data();
+  for (const JsonValue* row : rows)
+    for (float f : row->numbers) {
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &f, 4);
+      dst[0] = static_cast<std::uint8_t>(bits);
+      dst[1] = static_cast<std::uint8_t>(bits >> 8);
+      dst[2] = static_cast<std::uint8_t>(bits >> 16);
+      dst[3] = static_cast<std::uint8_t>(bits >> 24);
+      dst += 4;
+    }
   return Status::success();
 }
 
@@ -836,17 +628,13 @@ Status json_array(const JsonValue& v, const std::string& name, Parts& p, ArrayPa
   return Status::success();
 }
 
-Status read_json_parts(const std::uint8_t* bytes, std::size_t size, Parts& p) {
-  if (static_cast<std::int64_t>(size) > kImportMaxJsonBytes)
-    return Status::error("the JSON file is " + mib(static_cast<std::int64_t>(size)) + "; the JSON format takes at most " +
-                         mib(kImportMaxJsonBytes) + " (use .npz for larger data)");
-  JsonValue root;
-  if (Status s = JsonParser(bytes, size).parse(root); !s.ok) return s;
+// The parts of a JSON file, from its parsed text.
+Status json_parts(const JsonValue& root, Parts& p) {
   if (root.kind != JsonValue::Object) return Status::error("JSON: the file must hold one object");
-  const JsonValue* format = member(root, "format");
+  const JsonValue* format = root.member("format");
   if (!format || format->kind != JsonValue::String || format->text != "attnlab-attention")
     return Status::error("JSON: \"format\" must be \"attnlab-attention\"");
-  const JsonValue* version = member(root, "version");
+  const JsonValue* version = root.member("version");
   if (!version || version->kind != JsonValue::Number || version->number != 1)
     return Status::error("JSON: \"version\" must be 1");
   for (std::size_t member_index = 0; member_index < root.keys.size(); ++member_index) {
@@ -997,19 +785,35 @@ Status ImportJob::start(Buffer file, int format, const ImportOptions& options, c
     if (format < 0)
       return Status::error("not a file the lab reads: expected .npy, .npz or the lab's JSON format (see docs/IMPORT.md)");
   }
+  // A JSON file is parsed by the steps (its text is most of the work); the plan follows.
+  if (format == kJson) {
+    if (static_cast<std::int64_t>(size) > kImportMaxJsonBytes)
+      return Status::error("the JSON file is " + mib(static_cast<std::int64_t>(size)) +
+                           "; the JSON format takes at most " + mib(kImportMaxJsonBytes) + " (use .npz for larger data)");
+    buffers_.push_back(std::move(file));
+    json_ = std::make_unique<JsonReader>(buffers_[0].data, buffers_[0].size);
+    json_bytes_ = size;
+    options_ = options;
+    active_ = true;
+    return Status::success();
+  }
   Parts p;
   const Status read = format == kNpz ? read_npz_parts(bytes, size, options, inflate, p)
-                      : format == kNpy ? read_npy_parts(bytes, size, options, p)
-                                       : read_json_parts(bytes, size, p);
+                                     : read_npy_parts(bytes, size, options, p);
   if (!read.ok) return read;
+  buffers_.push_back(std::move(file));
+  return plan(p, format == kNpz ? ImportFormat::Npz : ImportFormat::Npy, options);
+}
+
+// Checks and assembles the parts (buffer 0 of the job is the file), then lists the work
+// for the steps.
+Status ImportJob::plan(Parts& p, ImportFormat format, const ImportOptions& options) {
   std::vector<Fill> fills;
-  const ImportFormat kind = format == kNpz ? ImportFormat::Npz : format == kNpy ? ImportFormat::Npy : ImportFormat::Json;
-  if (Status s = assemble(p, options, kind, result_, fills); !s.ok) return fail(s);
+  if (Status s = assemble(p, options, format, result_, fills); !s.ok) return fail(s);
 
   // Buffer 0 is the file, 1 + i the reader's buffer i. The checksums first (they cover
   // bytes the fills then move), then the fills: one adopts its buffer when no later task
   // reads from it and the buffer is ours to give away.
-  buffers_.push_back(std::move(file));
   for (std::vector<std::uint8_t>& owned : p.buffers) {
     Buffer b;
     b.owned = std::move(owned);
@@ -1049,12 +853,27 @@ Status ImportJob::start(Buffer file, int format, const ImportOptions& options, c
 
 double ImportJob::progress() const {
   if (done_) return 1.0;
-  return total_ == 0 ? 0.0 : static_cast<double>(finished_) / static_cast<double>(total_);
+  // A JSON file's parse takes the first 90% of the bar, its numbers' checks the rest.
+  if (json_) return json_bytes_ == 0 ? 0.0 : 0.9 * static_cast<double>(json_->position()) / static_cast<double>(json_bytes_);
+  const double tasks = total_ == 0 ? 0.0 : static_cast<double>(finished_) / static_cast<double>(total_);
+  return json_bytes_ > 0 ? 0.9 + 0.1 * tasks : tasks;
 }
 
 Status ImportJob::step(std::size_t max_bytes) {
   if (!active_) return Status::error("no import is in progress");
   std::size_t budget = std::max<std::size_t>(max_bytes, 1);
+  if (json_) {
+    const std::size_t before = json_->position();
+    if (Status s = json_->step(budget); !s.ok) return fail(s);
+    budget -= std::min(budget, json_->position() - before);
+    if (!json_->done()) return Status::success();
+    Parts p;
+    const Status s = json_parts(json_->root(), p);
+    json_.reset();            // the parsed tree (its numbers are in p's buffers now)
+    buffers_[0] = Buffer();   // and the text
+    if (!s.ok) return fail(s);
+    if (Status planned = plan(p, ImportFormat::Json, options_); !planned.ok) return planned;
+  }
   while (next_ < tasks_.size() && budget > 0) {
     Task& t = tasks_[next_];
     // A piece is a whole number of 8-byte units, so it holds whole elements of any dtype.
@@ -1097,6 +916,11 @@ ImportedAttention ImportJob::take() {
   *this = ImportJob();
   return r;
 }
+
+ImportJob::ImportJob() = default;
+ImportJob::~ImportJob() = default;
+ImportJob::ImportJob(ImportJob&&) noexcept = default;
+ImportJob& ImportJob::operator=(ImportJob&&) noexcept = default;
 
 namespace {
 

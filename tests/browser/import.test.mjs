@@ -4,7 +4,8 @@
 // layer x head grid; special tokens hide; a damaged file is refused with the scene kept;
 // an exported .npy loads in numpy with the right shape and values; an SVG has one cell
 // element per visible cell; a PNG at scale 2 has twice the pixels each way (a heatmap's and
-// the whole panel's); a larger file is checked in steps with the frame loop running.
+// the whole panel's); a larger file, and a JSON file's text, are checked in steps with the
+// frame loop running.
 // Screenshots and exported panels: build/test-artifacts/import-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,6 +42,20 @@ async function pick(page, name, { batch = 0 } = {}) {
   await page.waitForFunction(() => ['done', 'error'].includes(window.attnlab.importStatus().state), null,
     { timeout: 30000, polling: 50 });
   return page.evaluate(() => window.attnlab.importStatus());
+}
+
+// Loads `file` through a file input of the test's own, with the finish phase cut into steps
+// of 64 KiB of work (one per animation frame), so a small file still takes many steps.
+// Resolves to the error message ('' when it loaded) and the import status.
+async function importInSteps(page, file) {
+  await page.evaluate(() => {
+    if (document.getElementById('test-file')) return;
+    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'test-file', hidden: true });
+    document.body.append(input);
+  });
+  await page.setInputFiles('#test-file', file);
+  return page.evaluate(() => window.attnlab.importFile(document.getElementById('test-file').files[0], { stepBytes: 65536 })
+    .then(() => '', (e) => e.message).then((message) => ({ message, status: window.attnlab.importStatus() })));
 }
 
 // The page's weights for (layer, head) at each probe equal the file's (float32 exactly),
@@ -209,15 +224,8 @@ test('a float16 file (4 x 4 x 256 x 256, 2 MB) is checked in steps while frames 
   const file = path.join(dir, 'medium.npy');
   execFileSync(PYTHON, [FIXTURES, 'large', file, '4', '4', '256']);
   const { page, errors } = await openLab(browser, url);
-  // A file input of the test's own, so the load can be started with a small step size: 64 KiB
-  // of the 2 MiB of data per animation frame, 32 steps at least.
-  await page.evaluate(() => {
-    const input = Object.assign(document.createElement('input'), { type: 'file', id: 'test-file', hidden: true });
-    document.body.append(input);
-  });
-  await page.setInputFiles('#test-file', file);
-  const report = await page.evaluate(() => window.attnlab.importFile(document.getElementById('test-file').files[0],
-    { stepBytes: 65536 }).then(() => window.attnlab.importStatus()));
+  // 64 KiB of the 2 MiB of data per animation frame: 32 steps at least.
+  const { status: report } = await importInSteps(page, file);
   assert.equal(report.state, 'done', report.message);
   assert.ok(report.finish.steps >= 32, `${report.finish.steps} finish steps`);
   // The app drew frames between the steps: one per step, give or take the first and last.
@@ -241,9 +249,7 @@ w = np.load(sys.argv[1])
 w[-1, -1, -1, -1] = np.inf
 np.save(sys.argv[2], w)
 `, file, broken]);
-  await page.setInputFiles('#test-file', broken);
-  const refused = await page.evaluate(() => window.attnlab.importFile(document.getElementById('test-file').files[0],
-    { stepBytes: 65536 }).then(() => 'loaded', (e) => e.message).then((message) => ({ message, status: window.attnlab.importStatus() })));
+  const refused = await importInSteps(page, broken);
   assert.equal(refused.message, "medium_inf.npy: 'the array' contains NaN or Inf at flat index 1048575");
   assert.equal(refused.status.state, 'error');
   assert.equal(await page.locator('#import-message').textContent(), refused.message);
@@ -252,6 +258,37 @@ np.save(sys.argv[2], w)
   const kept = await page.evaluate(() => window.attnlab.getState());
   assert.equal(kept.import.name, 'medium.npy');
   assert.deepEqual(kept.import.sinkShare, state.import.sinkShare);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a JSON file (4 x 4 x 48 x 48, 0.8 MB of text) is parsed in steps while frames keep advancing', async () => {
+  const file = path.join(dir, 'medium.json');
+  execFileSync(PYTHON, [FIXTURES, 'large-json', file, '4', '4', '48']);
+  const text = fs.readFileSync(file, 'utf8');
+  const weights = JSON.parse(text).attentions;
+  const { page, errors } = await openLab(browser, url);
+  // 64 KiB of text per animation frame: 12 steps at least, a frame drawn between each two.
+  const { status: report } = await importInSteps(page, file);
+  assert.equal(report.state, 'done', report.message);
+  assert.ok(report.finish.steps >= Math.floor(text.length / 65536), `${report.finish.steps} finish steps`);
+  assert.ok(report.finish.frames >= report.finish.steps - 2,
+    `${report.finish.frames} frames drawn during ${report.finish.steps} finish steps (${report.finish.ms.toFixed(0)} ms)`);
+  const state = await page.evaluate(() => window.attnlab.getState());
+  assert.deepEqual([state.import.layers, state.import.heads, state.import.nQ, state.import.nK], [4, 4, 48, 48]);
+  // The numbers are the file's, each the float32 nearest the text's decimal.
+  await assertProbes(page, [[0, 0, 0, 0], [1, 2, 5, 40], [3, 3, 47, 47]].map(([l, h, i, j]) => [l, h, i, j, weights[l][h][i][j]]));
+
+  // An unknown key at the very end is found only once the whole text is parsed: the
+  // message names it, frames went on meanwhile, and the scene is still the previous file.
+  const damaged = path.join(dir, 'medium_extra.json');
+  fs.writeFileSync(damaged, text.slice(0, -1) + ', "extra": 1}');
+  const refused = await importInSteps(page, damaged);
+  assert.match(refused.message, /^medium_extra\.json: JSON: unknown key "extra"/);
+  assert.equal(refused.status.state, 'error');
+  assert.ok(refused.status.finish.steps >= Math.floor(text.length / 65536) && refused.status.finish.frames >= refused.status.finish.steps - 2,
+    `${refused.status.finish.frames} frames in ${refused.status.finish.steps} steps`);
+  assert.equal((await page.evaluate(() => window.attnlab.getState())).import.name, 'medium.json');
   assert.deepEqual(errors, []);
   await page.close();
 });

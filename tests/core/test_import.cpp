@@ -123,7 +123,37 @@ Status import_text(const std::string& text, ImportedAttention& out) {
   return import_bytes(Bytes(text.begin(), text.end()), out);
 }
 
-// Importing must fail with a message containing `part`, and leave `out` as it was.
+// The message of an import run as a job in steps of `budget` bytes ("" when it succeeds).
+std::string stepped_message(const Bytes& b, std::size_t budget, ImportOptions options = {}) {
+#ifndef __EMSCRIPTEN__
+  const InflateFn inflate = platform::zlib_inflate;
+#else
+  const InflateFn inflate;
+#endif
+  ImportJob job;
+  Status s = job.begin(b.data(), b.size(), options, inflate);
+  while (s.ok && job.active()) s = job.step(budget);
+  return s.message;
+}
+
+// Runs a begun job to its end in steps of `budget` bytes, the progress rising every step to
+// 1; returns the number of steps.
+int run_in_steps(ImportJob& job, std::size_t budget) {
+  double last = 0.0;
+  int steps = 0;
+  while (job.active()) {
+    REQUIRE(job.step(budget).ok);
+    CHECK(job.progress() > last);
+    last = job.progress();
+    ++steps;
+  }
+  CHECK(job.done());
+  CHECK(last == 1.0);
+  return steps;
+}
+
+// Importing must fail with a message containing `part`, and leave `out` as it was; the
+// same import in the smallest steps stops with the same message.
 void expect_refused(const Bytes& b, const std::string& part, ImportOptions options = {}) {
   ImportedAttention out;
   out.layers = 77;
@@ -132,6 +162,7 @@ void expect_refused(const Bytes& b, const std::string& part, ImportOptions optio
   CHECK_FALSE(s.ok);
   CHECK(s.message.find(part) != std::string::npos);
   CHECK(out.layers == 77);
+  CHECK(stepped_message(b, 1, options) == s.message);
 }
 
 }  // namespace
@@ -308,16 +339,7 @@ TEST_CASE("import in steps: the same result piece by piece, the weights in the f
   for (const Member& m : members)
     if (m.name != "tokens.npy") crc_bytes += m.data.size();
   CHECK(job.work_bytes() == crc_bytes + 4 * (36 + 48 + 48 + 24));
-  double last = 0.0;
-  int steps = 0;
-  while (job.active()) {
-    REQUIRE(job.step(100).ok);
-    CHECK(job.progress() > last);
-    last = job.progress();
-    ++steps;
-  }
-  CHECK(job.done());
-  CHECK(last == 1.0);
+  const int steps = run_in_steps(job, 100);
   CHECK(steps >= static_cast<int>(job.work_bytes() / 112));
   const ImportedAttention a = job.take();
   CHECK_FALSE(job.done());  // taken: empty again
@@ -370,6 +392,67 @@ TEST_CASE("import in steps: damage found in a later step gives import_attention'
   while (job.active() && s.ok) s = job.step(32);
   CHECK(s.message == ".npz member 'attentions': CRC-32 mismatch: the archive is damaged");
   CHECK(import_bytes(zip, a).message == s.message);
+}
+
+TEST_CASE("import in steps: a JSON file is parsed a piece per step, the bar moving, with the same result", "[import]") {
+  // 2 layers x 3 heads x 6 x 6 weights, tokens, and Q/K/V of width 2.
+  std::string text = R"({"format": "attnlab-attention", "version": 1, "tokens": ["a", "b", "c", "d", "e", "f"], "attentions": [)";
+  auto block = [](int l, int h, int rows, int cols, int salt) {
+    std::string out = "[";
+    for (int i = 0; i < rows; ++i) {
+      out += i ? ", [" : "[";
+      for (int j = 0; j < cols; ++j) out += (j ? ", " : "") + std::to_string((l * 7 + h * 5 + i * 3 + j + salt) % 10) + "e-1";
+      out += "]";
+    }
+    return out + "]";
+  };
+  auto tensor = [&](int cols, int salt) {
+    std::string out = "[";
+    for (int l = 0; l < 2; ++l) {
+      out += l ? ", [" : "[";
+      for (int h = 0; h < 3; ++h) out += (h ? ", " : "") + block(l, h, 6, cols, salt);
+      out += "]";
+    }
+    return out + "]";
+  };
+  text += tensor(6, 0).substr(1) + R"(, "q": )" + tensor(2, 1) + R"(, "k": )" + tensor(2, 2) + R"(, "v": )" + tensor(2, 3) + "}";
+  ImportedAttention whole;
+  REQUIRE(import_text(text, whole).ok);
+  CHECK(whole.head_weights(1, 2)(5, 4) == Approx(((7 + 10 + 15 + 4) % 10) / 10.0f));
+
+  ImportJob job;
+  REQUIRE(job.begin(Bytes(text.begin(), text.end()), {}, InflateFn()).ok);
+  CHECK(job.active());
+  CHECK(job.work_bytes() == text.size());  // the text; its arrays are known once it is parsed
+  int steps = run_in_steps(job, 64);
+  const std::size_t array_bytes = 4 * (2 * 3 * 6 * 6 + 3 * (2 * 3 * 6 * 2));
+  CHECK(job.work_bytes() == text.size() + array_bytes);
+  // At most 64 bytes of text a step (and the token that crosses the mark): every piece of the text was a step.
+  CHECK(steps >= static_cast<int>(text.size() / (64 + 32)));
+  const ImportedAttention a = job.take();
+  CHECK(a.format == ImportFormat::Json);
+  CHECK(a.weights.data == whole.weights.data);
+  CHECK(a.q.data == whole.q.data);
+  CHECK(a.v.data == whole.v.data);
+  CHECK(a.query_tokens == whole.query_tokens);
+
+  // Damage near the end shows only in a late step, with import_attention's message.
+  std::string damaged = text;
+  damaged.insert(damaged.size() - 1, ", \"extra\": 1");
+  ImportedAttention b;
+  const Status refused = import_text(damaged, b);
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.message.find("unknown key \"extra\"") != std::string::npos);
+  REQUIRE(job.begin(Bytes(damaged.begin(), damaged.end()), {}, InflateFn()).ok);
+  Status s;
+  steps = 0;
+  while (s.ok && job.active()) {
+    s = job.step(256);
+    ++steps;
+  }
+  CHECK(steps >= static_cast<int>(damaged.size() / 264));
+  CHECK(s.message == refused.message);
+  CHECK_FALSE(job.active());
 }
 
 TEST_CASE("import: the JSON format", "[import]") {

@@ -4,7 +4,8 @@
 //
 // Any bytes: a refusal has a message and leaves the output as it was; an accepted import is
 // consistent (shapes within the caps, one label per token, every head's weights of the
-// stated shape, Q/K/V all present or all absent).
+// stated shape, Q/K/V all present or all absent). The import run as a job in small steps
+// (the page's way) ends with the same message or the same data.
 #include "core/import_attention.h"
 #include "fuzz_check.h"
 #include "platform/native_import.h"
@@ -18,11 +19,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   attn::ImportedAttention out;
   out.layers = -7;  // a marker: a refusal must leave the output untouched
   const attn::Status st = attn::import_attention(data, size, options, attn::platform::zlib_inflate, out);
+  // The same import as a job in small steps (as the page runs it) ends the same way.
+  attn::ImportJob job;
+  attn::Status stepped = job.begin(data, size, options, attn::platform::zlib_inflate);
+  const std::size_t budget = 1 + (size > 1 ? data[1] % 97 : 0);
+  while (stepped.ok && job.active()) stepped = job.step(budget);
+  FUZZ_CHECK(stepped.ok == st.ok && stepped.message == st.message);
   if (!st.ok) {
     FUZZ_CHECK(!st.message.empty());
     FUZZ_CHECK(out.layers == -7);
     return 0;
   }
+  const attn::ImportedAttention by_steps = job.take();
+  FUZZ_CHECK(by_steps.weights.data == out.weights.data && by_steps.weights.shape == out.weights.shape);
+  FUZZ_CHECK(by_steps.query_tokens == out.query_tokens && by_steps.key_tokens == out.key_tokens);
+  FUZZ_CHECK(by_steps.q.data == out.q.data && by_steps.v.data == out.v.data);
   FUZZ_CHECK(out.layers >= 1 && out.layers <= attn::kImportMaxLayers);
   FUZZ_CHECK(out.heads >= 1 && out.heads <= attn::kImportMaxHeads);
   FUZZ_CHECK(out.n_q >= 1 && out.n_q <= attn::kImportMaxTokens);

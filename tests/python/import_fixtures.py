@@ -5,7 +5,9 @@ Run with Debian's /usr/bin/python3 (python3-numpy, python3-torch):
         writes the test files into OUTDIR and prints one JSON line describing them:
         {"files": {name: {layers, heads, n_q, n_k, probes: [[layer, head, row, col, value]]}}}
     /usr/bin/python3 tests/python/import_fixtures.py large OUTFILE [LAYERS HEADS N]
-        a (12, 12, 512, 512) float16 .npy of softmax rows (about 75 MB) for the benchmark
+    /usr/bin/python3 tests/python/import_fixtures.py large-json OUTFILE [LAYERS HEADS N]
+        a (12, 12, 512, 512) float16 .npy of softmax rows (about 75 MB) for the benchmark,
+        or (12, 12, 128, 128) in the JSON format (about 50 MB) for its --json run
     /usr/bin/python3 tests/python/import_fixtures.py check-npy EXPORTED SOURCE KEY LAYER HEAD
         loads an exported .npy with numpy and compares it with SOURCE[KEY][LAYER, HEAD];
         prints {"shape": [...], "dtype": "...", "max_abs_diff": x}
@@ -102,6 +104,22 @@ def large(path, layers=12, heads=12, n=512):
                       "probe": [layers - 1, heads - 1, n - 1, 0, float(out[-1, -1, -1, 0])]}))
 
 
+def large_json(path, layers=12, heads=12, n=128):
+    """The same rows in the lab's JSON format, each float32 written as Python writes the
+    double it widens to (up to 17 digits: what json.dump of a tensor's tolist() gives)."""
+    rng = np.random.default_rng(75)
+    with open(path, "w") as f:
+        f.write('{"format": "attnlab-attention", "version": 1, "attentions": [')
+        for l in range(layers):
+            scores = rng.standard_normal((heads, n, n), dtype=np.float32)
+            scores[:, :, 0] += 3.0
+            scores -= scores.max(axis=-1, keepdims=True)
+            e = np.exp(scores)
+            f.write(("" if l == 0 else ", ") + json.dumps((e / e.sum(axis=-1, keepdims=True)).tolist()))
+        f.write("]}")
+    print(json.dumps({"path": path, "bytes": os.path.getsize(path), "shape": [layers, heads, n, n]}))
+
+
 def check_npy(exported, source, key, layer, head):
     got = np.load(exported)
     src = np.load(source)
@@ -118,7 +136,9 @@ if __name__ == "__main__":
         fixtures(sys.argv[2])
     elif command == "large":
         large(sys.argv[2], *(int(a) for a in sys.argv[3:6]))
+    elif command == "large-json":
+        large_json(sys.argv[2], *(int(a) for a in sys.argv[3:6]))
     elif command == "check-npy":
         check_npy(*sys.argv[2:7])
     else:
-        sys.exit("usage: import_fixtures.py fixtures OUTDIR | large OUTFILE [L H N] | check-npy ...")
+        sys.exit("usage: import_fixtures.py fixtures OUTDIR | large OUTFILE [L H N] | large-json OUTFILE [L H N] | check-npy ...")
