@@ -16,15 +16,23 @@ Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expe
   // zlib counts in uInt (32 bits): the caps keep members far below that, and larger are refused.
   if (size > std::numeric_limits<uInt>::max() || expected > std::numeric_limits<uInt>::max() - 1)
     return Status::error("member too large to inflate");
-  std::vector<std::uint8_t> buffer(expected + 1);  // one spare byte shows a stream that is too long
+  // The output grows as the stream fills it (from 1 MiB, doubling, up to the announced size
+  // and one spare byte that shows a stream too long), so a header that announces far more
+  // than its stream holds costs only what the stream gives.
+  std::vector<std::uint8_t> buffer(std::min<std::size_t>(expected + 1, std::size_t{1} << 20));
   z_stream z{};
   if (inflateInit2(&z, -MAX_WBITS) != Z_OK) return Status::error("zlib could not start");
   z.next_in = const_cast<Bytef*>(data);
   z.avail_in = static_cast<uInt>(size);
-  z.next_out = buffer.data();
-  z.avail_out = static_cast<uInt>(buffer.size());
-  const int rc = inflate(&z, Z_FINISH);
-  const std::size_t produced = buffer.size() - z.avail_out;
+  std::size_t produced = 0;
+  int rc = Z_OK;
+  while (rc == Z_OK && produced <= expected) {
+    if (produced == buffer.size()) buffer.resize(std::min(buffer.size() * 2, expected + 1));
+    z.next_out = buffer.data() + produced;
+    z.avail_out = static_cast<uInt>(buffer.size() - produced);
+    rc = inflate(&z, Z_NO_FLUSH);  // Z_BUF_ERROR once the input is spent before the end
+    produced = buffer.size() - z.avail_out;
+  }
   inflateEnd(&z);
   if (rc != Z_STREAM_END) {
     if (produced > expected) return Status::error("the stream inflates to more than the " + std::to_string(expected) + " bytes announced");
