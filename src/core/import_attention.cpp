@@ -639,7 +639,7 @@ Status json_parts(const JsonValue& root, Parts& p) {
     return Status::error("JSON: \"version\" must be 1");
   for (std::size_t member_index = 0; member_index < root.keys.size(); ++member_index) {
     const std::string& key = root.keys[member_index];
-    const JsonValue& v = root.values[member_index];
+    const JsonValue& v = root.items[member_index];
     Status s;
     if (key == "format" || key == "version") continue;
     if (is_weights_name(key)) {

@@ -43,7 +43,8 @@ inline constexpr int kImportMaxTokens = 1024;
 inline constexpr int kImportMaxLayers = 256;
 inline constexpr int kImportMaxHeads = 256;
 inline constexpr int kImportMaxHeadDim = 1024;
-// The JSON format is for small hand-made examples: 64 MiB of text, nesting depth 16.
+// The JSON format is for small hand-made examples: 64 MiB of text, nesting depth 16 and
+// 1 Mi values besides the numbers in lists (core/json_reader.h).
 inline constexpr std::int64_t kImportMaxJsonBytes = std::int64_t{64} << 20;
 
 // ---- 2 the imported data -------------------------------------------------------------

@@ -15,7 +15,7 @@ namespace attn {
 
 const JsonValue* JsonValue::member(const std::string& key) const {
   for (std::size_t i = 0; i < keys.size(); ++i)
-    if (keys[i] == key) return &values[i];
+    if (keys[i] == key) return &items[i];
   return nullptr;
 }
 
@@ -116,8 +116,8 @@ bool json_float_value(const char* text, std::size_t length, float& out) {
   return true;
 }
 
-JsonReader::JsonReader(const std::uint8_t* bytes, std::size_t size)
-    : p_(reinterpret_cast<const char*>(bytes)), n_(size) {
+JsonReader::JsonReader(const std::uint8_t* bytes, std::size_t size, std::size_t max_values)
+    : p_(reinterpret_cast<const char*>(bytes)), n_(size), max_values_(max_values) {
   if (n_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;
 }
 
@@ -243,6 +243,8 @@ Status JsonReader::read_value(JsonValue& v) {
   if (open_.size() > static_cast<std::size_t>(kJsonMaxDepth))
     return error("nesting deeper than " + std::to_string(kJsonMaxDepth));
   if (i_ >= n_) return error("unexpected end of the text");
+  if (++values_ > max_values_)
+    return error("more than " + std::to_string(max_values_) + " values besides numbers in lists (use .npz for larger data)");
   const char c = p_[i_];
   if (c == '{' || c == '[') {
     ++i_;
@@ -293,8 +295,8 @@ Status JsonReader::step(std::size_t max_bytes) {
         JsonValue* v = &root_;
         if (!open_.empty()) {
           JsonValue& object = *open_.back().value;
-          object.values.emplace_back();
-          v = &object.values.back();
+          object.items.emplace_back();
+          v = &object.items.back();
         }
         if (Status s = read_value(*v); !s.ok) return fail(s);
         break;

@@ -3,8 +3,8 @@
 // animation frame, so the page keeps drawing while a 64 MiB file is parsed.
 //
 // It takes numbers, strings (escapes decoded, invalid UTF-8 replaced by U+FFFD), true,
-// false, null, arrays and objects; at most kJsonMaxDepth levels deep; a repeated key in
-// one object is refused. An array whose items are all numbers is kept flat as float32
+// false, null, arrays and objects; at most kJsonMaxDepth levels deep and kJsonMaxValues
+// values besides the numbers in lists; a repeated key in one object is refused. An array whose items are all numbers is kept flat as float32
 // (`numbers`), 4 bytes an element: what a large matrix needs. Numbers must fit a float.
 //
 // Errors are one line, "JSON: <what> at byte <offset>", and final: the reader stops.
@@ -22,18 +22,19 @@
 namespace attn {
 
 inline constexpr int kJsonMaxDepth = 16;
+// Values other than the numbers in lists of numbers (each array, object, string, ...; a
+// node of about 100 bytes): 1 Mi. A 64 MiB text of empty strings would otherwise take GBs.
+inline constexpr std::size_t kJsonMaxValues = std::size_t{1} << 20;
 
 struct JsonValue {
   enum Kind { Null, Bool, Number, String, Array, Numbers, Object } kind = Null;
   bool boolean = false;
   double number = 0;
   std::string text;
-  std::vector<JsonValue> items;  // Array
   std::vector<float> numbers;    // Numbers ([] is an empty Numbers)
-  // An object's members in order: keys[i] names values[i]. (Two vectors, not a vector of
-  // pairs: a pair may not hold the still incomplete JsonValue, which clang's checks refuse.)
+  // An array's items; an object's values, in order, keys[i] naming items[i].
+  std::vector<JsonValue> items;
   std::vector<std::string> keys;
-  std::vector<JsonValue> values;
 
   // The member named `key` of an object, or null.
   const JsonValue* member(const std::string& key) const;
@@ -44,7 +45,7 @@ class JsonReader {
   // Reads `size` bytes at `bytes` (a UTF-8 byte order mark is skipped), which must stay
   // alive and in place until the reader is done. The reader's own address must not change
   // while it reads (it points into the value it builds): keep it where it was made.
-  JsonReader(const std::uint8_t* bytes, std::size_t size);
+  JsonReader(const std::uint8_t* bytes, std::size_t size, std::size_t max_values = kJsonMaxValues);
   JsonReader(const JsonReader&) = delete;
   JsonReader& operator=(const JsonReader&) = delete;
 
@@ -88,6 +89,7 @@ class JsonReader {
   Expect expect_ = Expect::Value;
   std::vector<Open> open_;
   JsonValue root_;
+  std::size_t values_ = 0, max_values_;
   bool done_ = false;
   bool failed_ = false;
 };

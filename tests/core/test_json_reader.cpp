@@ -45,7 +45,7 @@ std::string dump(const JsonValue& v) {
     }
     case JsonValue::Object: {
       std::string out = "{";
-      for (std::size_t i = 0; i < v.keys.size(); ++i) out += v.keys[i] + ":" + dump(v.values[i]) + ",";
+      for (std::size_t i = 0; i < v.keys.size(); ++i) out += v.keys[i] + ":" + dump(v.items[i]) + ",";
       return out + "}";
     }
   }
@@ -220,6 +220,17 @@ TEST_CASE("json reader: a step reads about its budget; a repeated key is found a
   // Each step stops at the first token to cross its 1000 bytes (tokens here are 6 or less).
   CHECK(r.steps >= static_cast<int>(text.size() / 1006));
   CHECK(r.steps <= static_cast<int>(text.size() / 1000) + 1);
+
+  // Values besides the numbers in lists are capped (each is a node in memory): at the cap
+  // the text is read, one more is refused.
+  const std::string four = R"({"a": [null, "x", [0.5, 0.25]]})";  // object, list, null, string, list
+  for (std::size_t cap : {5, 4}) {
+    JsonReader reader(reinterpret_cast<const std::uint8_t*>(four.data()), four.size(), cap);
+    const Status s = reader.read_all();
+    INFO(s.message);
+    CHECK(s.ok == (cap == 5));
+    if (cap == 4) CHECK(s.message == "JSON: more than 4 values besides numbers in lists (use .npz for larger data) at byte 18");
+  }
 
   // 20,000 keys, and a repeat of the first at the end: found.
   std::string keys = "{";
