@@ -98,7 +98,7 @@ for (let r = 0; r < repeats; r++) {
   if (r === repeats - 1) await page.screenshot({ path: path.join(root, 'build', 'test-artifacts', 'bench-import-model-view.png') });
   results.push({ loadMs: status.ms, framesDuringLoad: during.length, maxFrameGapMs: gap, thumbnailsMs: t2 - t0,
                  finishMs: finish.ms, finishSteps: finish.steps, finishFrames: finish.frames,
-                 finishMaxGapMs: longestGap(finish.at, finish.at + finish.ms), finishLongestStepMs: finish.longestStepMs,
+                 finishMaxGapMs: longestGap(finish.at, finish.at + finish.ms), finishLongestStepMs: finish.longestStepMs ?? NaN,
                  peakAboveIdleMb: (peak - idle) / 1024, idleMb: idle / 1024 });
   console.error(`repeat ${r + 1}: ${JSON.stringify(results.at(-1))}`);
   await browser.close();
