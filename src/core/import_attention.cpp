@@ -42,13 +42,6 @@ std::string quoted_name(const std::string& name) { return "'" + name + "'"; }
 
 std::string mib(std::int64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
-// Invalid UTF-8 becomes U+FFFD, so labels can always be drawn and written back as JSON.
-std::string valid_utf8(const std::string& s) {
-  std::string out;
-  for (std::uint32_t cp : decode_utf8(s)) out += encode_utf8(cp);
-  return out;
-}
-
 }  // namespace
 
 std::uint32_t crc32_of(const std::uint8_t* data, std::size_t size, std::uint32_t crc) {
@@ -121,7 +114,7 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
     if (dir_end - p - 46 < name_len + extra_len + comment_len)
       return Status::error("zip archive: central directory entry " + std::to_string(e) + " runs past the directory");
     m.name.assign(reinterpret_cast<const char*>(c + 46), name_len);
-    m.name = valid_utf8(m.name);
+    m.name = repair_utf8(m.name);
     // ZIP64 extra field (id 1): the 64-bit values of the fields that read 0xFFFFFFFF, in order.
     const std::uint8_t* x = c + 46 + name_len;
     for (std::uint64_t q = 0; q + 4 <= extra_len;) {
@@ -299,7 +292,7 @@ Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std
   } else {
     return Status::error("'" + name + "' must be 1-d (n,) or 2-d (batch, n), found shape " + npy_shape_string(shape));
   }
-  for (std::string& t : out) t = valid_utf8(t);
+  for (std::string& t : out) t = repair_utf8(t);
   return Status::success();
 }
 

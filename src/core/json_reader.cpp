@@ -232,8 +232,7 @@ Status JsonReader::string(std::string& out) {
       default: return error("unknown escape \\" + std::string(1, e));
     }
   }
-  out.clear();
-  for (std::uint32_t cp : decode_utf8(s)) out += encode_utf8(cp);  // invalid UTF-8 -> U+FFFD
+  out = repair_utf8(s);  // invalid UTF-8 -> U+FFFD
   return Status::success();
 }
 

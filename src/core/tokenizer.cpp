@@ -377,6 +377,12 @@ std::string encode_utf8(std::uint32_t code_point) {
   return out;
 }
 
+std::string repair_utf8(std::string_view utf8) {
+  std::string out;
+  for (std::uint32_t cp : decode_utf8(utf8)) append_utf8(out, cp);
+  return out;
+}
+
 int tokenized_byte_count(std::string_view utf8) {
   if (utf8.size() <= static_cast<std::size_t>(kMaxTokenizeBytes)) return static_cast<int>(utf8.size());
   // A code point is at most 4 bytes, so its start is at most 3 continuation bytes back.

@@ -78,6 +78,10 @@ std::vector<std::uint32_t> decode_utf8(std::string_view utf8);
 // The UTF-8 bytes of one code point; surrogates and values above U+10FFFF give U+FFFD.
 std::string encode_utf8(std::uint32_t code_point);
 
+// utf8 with U+FFFD for each maximal invalid subpart: text that can always be drawn and
+// written back as JSON (labels read from files).
+std::string repair_utf8(std::string_view utf8);
+
 // How many leading bytes of utf8 tokenize reads: all of them up to kMaxTokenizeBytes,
 // otherwise the cap moved back to the start of the code point it would cut. A caller that
 // gets less than utf8.size() can tell the user the text was truncated.

@@ -318,6 +318,9 @@ TEST_CASE("invalid UTF-8 becomes U+FFFD, one per maximal invalid subpart", "[tok
                                                                    0x63, 0xFFFD, 0xFFFD, 0x64});
     REQUIRE(texts(attn::tokenize(bytes)) ==
             std::vector<std::string>{"a", kFffd, kFffd, kFffd, "b", kFffd, "c", kFffd, kFffd, "d"});
+    // repair_utf8 writes the same code points back: valid text, kept as it was elsewhere.
+    REQUIRE(attn::repair_utf8(bytes) == std::string("a") + kFffd + kFffd + kFffd + "b" + kFffd + "c" + kFffd + kFffd + "d");
+    REQUIRE(attn::repair_utf8("\xE7\x8C\xAB ok") == "\xE7\x8C\xAB ok");
   }
   SECTION("a bad byte splits a word, and a broken sequence does not eat the next character") {
     REQUIRE(token_texts("caf\xC3" "e") == std::vector<std::string>{"caf", kFffd, "e"});
