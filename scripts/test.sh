@@ -52,7 +52,7 @@ count_node() {
 echo "== build native"
 if bash scripts/build.sh native; then
   echo "== 1 native Catch2 tests"
-  ctest --test-dir build/native --output-on-failure 2>&1 | tee "$logs/native.log"
+  ctest --test-dir build/native --output-on-failure -j "$(nproc)" 2>&1 | tee "$logs/native.log"
   count_ctest "$logs/native.log"
 else
   echo "native build failed"; failed=$((failed + 1))
@@ -62,7 +62,8 @@ lap native
 echo "== build web"
 if bash scripts/build.sh web; then
   echo "== 2 wasm Catch2 tests (Node)"
-  ctest --test-dir build/web --output-on-failure 2>&1 | tee "$logs/wasm.log"
+  # One Node process per test: two at a time on two cores (61 s -> 47 s here).
+  ctest --test-dir build/web --output-on-failure -j "$(nproc)" 2>&1 | tee "$logs/wasm.log"
   count_ctest "$logs/wasm.log"
 else
   echo "web build failed"; failed=$((failed + 1))
