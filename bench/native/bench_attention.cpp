@@ -10,10 +10,10 @@
 // Each benchmark reports the counter GFLOPs (multiply-adds x 2, softmax not counted).
 // The Eigen of wider instruction sets lives in attnlab_bench_eigen_<isa> (its own flags).
 #include "bench_common.h"
-#include "core/kernel_dispatch.h"
-#include "core/pipeline.h"
-#include "core/reference.h"
-#include "core/streaming.h"
+#include "core/kernels/dispatch.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/reference.h"
+#include "core/attention/streaming.h"
 
 #include <benchmark/benchmark.h>
 

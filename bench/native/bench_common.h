@@ -1,9 +1,9 @@
 // Shapes, inputs and the Eigen peer shared by the native benchmark binaries.
 #pragma once
 
-#include "core/pipeline.h"
-#include "core/rng.h"
-#include "core/types.h"
+#include "core/attention/pipeline.h"
+#include "core/base/rng.h"
+#include "core/base/types.h"
 
 #include <benchmark/benchmark.h>
 

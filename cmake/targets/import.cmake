@@ -1,4 +1,4 @@
-# Import of attention files (src/core/import_attention.cpp): .npz members compressed with
+# Import of attention files (src/core/io/import_attention.cpp): .npz members compressed with
 # deflate are inflated by zlib in the native targets only; the browser inflates them with
 # DecompressionStream and hands the parser the inflated bytes (web/import.mjs).
 if(NOT EMSCRIPTEN)

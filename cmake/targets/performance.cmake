@@ -1,8 +1,8 @@
 # Performance: SIMD kernel flags, the .wasm name section, and the benchmark targets.
 #
-#   src/core/kernel_avx2.cpp, kernel_avx512.cpp   built with their own instruction sets
+#   src/core/kernels/avx2.cpp, kernel_avx512.cpp   built with their own instruction sets
 #       (x86-64 natively); everything else stays baseline x86-64 and the kernels are
-#       chosen at run time (src/core/kernel_dispatch.cpp). No -march=native anywhere.
+#       chosen at run time (src/core/kernels/dispatch.cpp). No -march=native anywhere.
 #   attnlab-core-wasm   keeps a name section (--profiling-funcs), so the test command can
 #       check by function name that each hot kernel holds f32x4 instructions.
 #   attnlab_bench       (native, not built by default) Google Benchmark of the kernels
@@ -13,9 +13,9 @@
 if(NOT EMSCRIPTEN AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   # The wide kernels contract a*b+c into FMA: -ffp-contract=fast for these two files only
   # (ISO C++ mode turns contraction off by default).
-  set_source_files_properties("${CMAKE_SOURCE_DIR}/src/core/kernel_avx2.cpp" PROPERTIES
+  set_source_files_properties("${CMAKE_SOURCE_DIR}/src/core/kernels/avx2.cpp" PROPERTIES
     COMPILE_OPTIONS "-mavx2;-mfma;-ffp-contract=fast")
-  set_source_files_properties("${CMAKE_SOURCE_DIR}/src/core/kernel_avx512.cpp" PROPERTIES
+  set_source_files_properties("${CMAKE_SOURCE_DIR}/src/core/kernels/avx512.cpp" PROPERTIES
     COMPILE_OPTIONS "-mavx512f;-mavx2;-mfma;-ffp-contract=fast")
   target_compile_definitions(attnlab_core PRIVATE ATTNLAB_KERNEL_X86_DISPATCH=1)
 endif()
@@ -43,7 +43,7 @@ else()
       foreach(isa avx2 avx512)
         add_executable(attnlab_bench_eigen_${isa} EXCLUDE_FROM_ALL
           "${ATTNLAB_BENCH_DIR}/eigen_main.cpp" "${ATTNLAB_BENCH_DIR}/eigen_peer.cpp"
-          "${CMAKE_SOURCE_DIR}/src/core/rng.cpp")
+          "${CMAKE_SOURCE_DIR}/src/core/base/rng.cpp")
         target_include_directories(attnlab_bench_eigen_${isa} PRIVATE "${CMAKE_SOURCE_DIR}/src")
         target_link_libraries(attnlab_bench_eigen_${isa} PRIVATE attnlab_eigen benchmark::benchmark)
         target_compile_definitions(attnlab_bench_eigen_${isa} PRIVATE ATTNLAB_BENCH_ISA="${isa}")

@@ -2,8 +2,8 @@
 
 #include "app/import_state.h"
 
-#include "core/rng.h"
-#include "core/softmax.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
 
 #include <nlohmann/json.hpp>
 

@@ -16,8 +16,8 @@
 #include "app/mask_edit.h"
 #include "app/variants_state.h"
 #include "app/train_state.h"
-#include "core/pipeline.h"
-#include "core/tokenizer.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/tokenizer.h"
 
 #include <cstdint>
 #include <memory>
@@ -26,7 +26,7 @@
 
 namespace attn {
 
-struct ImportedAttention;  // core/import_attention.h
+struct ImportedAttention;  // core/io/import_attention.h
 
 // ---- 1 settings -------------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ inline constexpr int kMaxHeads = 16;
 inline constexpr int kMaxStateBytes = 1 << 20;   // JSON text of a state or patch (every door)
 inline constexpr const char* kDefaultSentence = "The cat sat on the mat because it was tired.";
 
-// The mask as the user composes it (see core/masks.h for each pattern's definition).
+// The mask as the user composes it (see core/attention/masks.h for each pattern's definition).
 struct MaskSettings {
   bool causal = false;
   int window = 0, stride = 0, block = 0;

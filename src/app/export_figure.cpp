@@ -2,7 +2,7 @@
 #include "app/export_figure.h"
 
 #include "app/png_writer.h"
-#include "core/npy.h"
+#include "core/io/npy.h"
 
 #include <nlohmann/json.hpp>
 

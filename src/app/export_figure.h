@@ -9,7 +9,7 @@
 
 #include "app/app_state.h"
 #include "app/colormap.h"
-#include "core/types.h"
+#include "core/base/types.h"
 
 #include <cstdint>
 #include <string>

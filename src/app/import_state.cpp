@@ -1,6 +1,6 @@
 #include "app/import_state.h"
 
-#include "core/softmax.h"
+#include "core/attention/softmax.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-// The imported scene: attention read from a file (core/import_attention.h) shown by the
+// The imported scene: attention read from a file (core/io/import_attention.h) shown by the
 // explorer. The state keeps the whole file's data once; the selected layer becomes the
 // scene's trace (one HeadTrace per head), so every panel that applies works on it.
 //
@@ -16,7 +16,7 @@
 #pragma once
 
 #include "app/app_state.h"
-#include "core/import_attention.h"
+#include "core/io/import_attention.h"
 
 #include <memory>
 #include <string>

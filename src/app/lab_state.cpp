@@ -1,7 +1,7 @@
 #include "app/lab_state.h"
 
-#include "core/rng.h"
-#include "core/softmax.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
 
 #include <cmath>
 #include <limits>

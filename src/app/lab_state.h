@@ -11,9 +11,9 @@
 // -inf vs -1e9); the tutorial's worked example as an editable walkthrough.
 #pragma once
 
-#include "core/attention.h"
-#include "core/statistics.h"
-#include "core/types.h"
+#include "core/attention/attention.h"
+#include "core/attention/statistics.h"
+#include "core/base/types.h"
 
 #include <array>
 #include <cstdint>

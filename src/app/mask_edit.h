@@ -4,7 +4,7 @@
 //
 // A painted cell (row i, column j) is a query/key pair set by hand: "allow" lets query i
 // see key j, "block" hides it. Painted cells are applied last, after the patterns (union)
-// and the restrictions (causal, padding: intersection) of core/masks.h, so a hand-painted
+// and the restrictions (causal, padding: intersection) of core/attention/masks.h, so a hand-painted
 // cell always shows what the user painted.
 //
 // Text form (the state JSON's mask.painted): cells separated by single spaces, each
@@ -14,7 +14,7 @@
 // Sections: 1 painted cells  2 text form  3 history
 #pragma once
 
-#include "core/types.h"
+#include "core/base/types.h"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
 #include "app/png_writer.h"
 
 #include "app/deflate.h"
-#include "core/import_attention.h"
+#include "core/base/crc32.h"
 
 #include <algorithm>
 #include <array>
@@ -10,9 +10,6 @@
 
 namespace attn {
 namespace {
-
-// The zip CRC-32 of the core (PNG chunks use the same polynomial).
-std::uint32_t crc32(const std::uint8_t* data, size_t size, std::uint32_t crc = 0) { return crc32_of(data, size, crc); }
 
 void put_u32_be(std::vector<std::uint8_t>& out, std::uint32_t v) {
   out.push_back(static_cast<std::uint8_t>(v >> 24));

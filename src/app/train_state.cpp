@@ -1,7 +1,7 @@
 #include "app/train_state.h"
 
-#include "core/masks.h"
-#include "core/train_heads.h"
+#include "core/attention/masks.h"
+#include "core/train/heads.h"
 
 #include <nlohmann/json.hpp>
 

@@ -11,10 +11,10 @@
 // Sections: 1 settings  2 results  3 operations  4 the trained scene  5 JSON
 #pragma once
 
-#include "core/pipeline.h"
-#include "core/train_config.h"
-#include "core/train_experiment.h"
-#include "core/train_trainer.h"
+#include "core/attention/pipeline.h"
+#include "core/train/config.h"
+#include "core/train/experiment.h"
+#include "core/train/trainer.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -1,8 +1,8 @@
 #include "app/variants_state.h"
 
 #include "app/app_state.h"
-#include "core/rng.h"
-#include "core/streaming.h"
+#include "core/base/rng.h"
+#include "core/attention/streaming.h"
 
 #include <algorithm>
 #include <chrono>

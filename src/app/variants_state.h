@@ -9,9 +9,9 @@
 // Sections: 1 settings  2 results  3 the cost chart run  4 operations  5 the app's door
 #pragma once
 
-#include "core/efficient_attention.h"
-#include "core/efficient_cost.h"
-#include "core/pipeline.h"
+#include "core/efficient/attention.h"
+#include "core/efficient/cost.h"
+#include "core/attention/pipeline.h"
 
 #include <nlohmann/json_fwd.hpp>
 

@@ -2,12 +2,12 @@
 // arguments and turns an `error` field into a thrown Error): attention, the generator,
 // the tokenizer, softmax and multi-head attention. Other groups live in core_*.cpp files
 // of their own, each with its own EMSCRIPTEN_BINDINGS block.
-#include "core/attention.h"
-#include "core/pipeline.h"
-#include "core/rng.h"
-#include "core/softmax.h"
-#include "core/streaming.h"
-#include "core/tokenizer.h"
+#include "core/attention/attention.h"
+#include "core/attention/pipeline.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
+#include "core/attention/streaming.h"
+#include "core/attention/tokenizer.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>

@@ -1,8 +1,8 @@
 // Embind bindings of efficient attention (src/core/efficient_*.h), behind
 // web/attnlab-core-efficient.mjs, which validates the arguments, fills in the defaults and
 // turns an `error` field into a thrown RangeError.
-#include "core/efficient_attention.h"
-#include "core/efficient_cost.h"
+#include "core/efficient/attention.h"
+#include "core/efficient/cost.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>

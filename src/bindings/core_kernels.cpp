@@ -4,9 +4,9 @@
 //   multiHeadAttentionOutput({x, wq, wk, wv, wo, nq, dModel, heads, causal}) -> {output}
 //   kernelInfo() -> {isa, lanes, tileRows, tileCols}
 //   wasmMemoryBytes() -> the size of this instance's linear memory
-#include "core/kernel_dispatch.h"
-#include "core/pipeline.h"
-#include "core/streaming.h"
+#include "core/kernels/dispatch.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/streaming.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>

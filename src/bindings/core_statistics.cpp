@@ -2,8 +2,8 @@
 // validates the arguments): the Monte-Carlo variance and histogram of q.k, the saturation
 // curve, and softmax in two precisions.
 #include "bindings/js_interop.h"
-#include "core/softmax.h"
-#include "core/statistics.h"
+#include "core/attention/softmax.h"
+#include "core/attention/statistics.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>

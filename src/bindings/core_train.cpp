@@ -6,9 +6,9 @@
 //   trainTask       a whole run in one call, returning the loss curve (the CLI's `train`)
 //   trainingTasks   the task table and the head-score thresholds
 // Results go back as fresh typed arrays that own their memory.
-#include "core/train_config.h"
-#include "core/train_heads.h"
-#include "core/train_trainer.h"
+#include "core/train/config.h"
+#include "core/train/heads.h"
+#include "core/train/trainer.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>

@@ -3,8 +3,8 @@
 // their memory, so they stay valid when the wasm heap grows.
 #pragma once
 
-#include "core/pipeline.h"
-#include "core/types.h"
+#include "core/attention/pipeline.h"
+#include "core/base/types.h"
 
 #include <emscripten/val.h>
 

@@ -3,8 +3,8 @@
 // and registers itself with ATTNLAB_CLI_COMMAND, so adding one touches no other file.
 #pragma once
 
-#include "core/npy.h"
-#include "core/types.h"
+#include "core/io/npy.h"
+#include "core/base/types.h"
 
 #include <nlohmann/json.hpp>
 

@@ -7,10 +7,10 @@
 //
 // Sections: 1 example/random  2 sdpa  3 mha  4 softmax
 #include "cli/cli_common.h"
-#include "core/attention.h"
-#include "core/pipeline.h"
-#include "core/rng.h"
-#include "core/softmax.h"
+#include "core/attention/attention.h"
+#include "core/attention/pipeline.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
 
 #include <cmath>
 #include <cstdio>

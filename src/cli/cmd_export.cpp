@@ -2,7 +2,7 @@
 //   export --in FILE [--layer L] [--head H] [--matrix weights|q|k|v|rawScores|...] --format
 //          png|svg|csv|json|npy [--scale S] [--batch B] [--bfloat16] [--hide-special]
 //          [--renormalise] --out PATH
-// The file is read as the app reads it (core/import_attention.h); with Q/K/V the score
+// The file is read as the app reads it (core/io/import_attention.h); with Q/K/V the score
 // matrices are recomputed with the default math. Prints one JSON line: the shape written.
 #include "app/app_state.h"
 #include "app/export_figure.h"

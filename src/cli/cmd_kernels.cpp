@@ -7,10 +7,10 @@
 // the binary runs on any x86-64). "check" is the largest |difference| between each set's
 // streaming attention and reference::attention on a small random problem.
 #include "cli/cli_common.h"
-#include "core/attention.h"
-#include "core/kernel_dispatch.h"
-#include "core/reference.h"
-#include "core/rng.h"
+#include "core/attention/attention.h"
+#include "core/kernels/dispatch.h"
+#include "core/attention/reference.h"
+#include "core/base/rng.h"
 
 #include <cstdio>
 

@@ -7,11 +7,11 @@
 //
 // Sections: 1 shared option parsing and file I/O  2 train  3 model-info  4 scaling-experiment
 #include "cli/cli_common.h"
-#include "core/train_config.h"
-#include "core/train_experiment.h"
-#include "core/train_file.h"
-#include "core/train_heads.h"
-#include "core/train_trainer.h"
+#include "core/train/config.h"
+#include "core/train/experiment.h"
+#include "core/train/model_file.h"
+#include "core/train/heads.h"
+#include "core/train/trainer.h"
 
 #include <algorithm>
 #include <chrono>

@@ -6,8 +6,8 @@
 //
 // Sections: 1 shared option parsing  2 variant  3 cost-chart
 #include "cli/cli_common.h"
-#include "core/efficient_attention.h"
-#include "core/efficient_cost.h"
+#include "core/efficient/attention.h"
+#include "core/efficient/cost.h"
 
 #include <cmath>
 #include <cstdio>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/app_state.h"
-#include "core/import_attention.h"
+#include "core/io/import_attention.h"
 
 #include <string>
 

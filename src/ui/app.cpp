@@ -2,7 +2,7 @@
 #include "ui/app.h"
 
 #include "app/import_state.h"
-#include "core/tokenizer.h"
+#include "core/base/utf8.h"
 #include "ui/import_panels.h"
 #include "platform/gl.h"
 #include "ui/strings.h"

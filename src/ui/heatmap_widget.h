@@ -4,7 +4,7 @@
 // click, and (when zoomable) wheel zoom and drag pan.
 #pragma once
 
-#include "core/types.h"
+#include "core/base/types.h"
 #include "ui/ui_context.h"
 
 #include <cstdint>

@@ -7,6 +7,8 @@
 //   6 hover      the derivation of a hovered value
 #include "ui/panels.h"
 
+#include "core/base/utf8.h"
+
 #include "ui/heatmap_widget.h"
 #include "ui/import_panels.h"
 #include "ui/strings.h"

@@ -4,7 +4,7 @@
 //   1 curve plots  2 training panel  3 scaling experiment panel
 #include "ui/panels.h"
 
-#include "core/train_heads.h"
+#include "core/train/heads.h"
 #include "ui/heatmap_widget.h"
 #include "ui/strings.h"
 

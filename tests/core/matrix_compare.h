@@ -1,7 +1,7 @@
 // Test helper: compare two matrices and, on failure, say where they differ.
 #pragma once
 
-#include "core/types.h"
+#include "core/base/types.h"
 
 #include <catch2/catch.hpp>
 

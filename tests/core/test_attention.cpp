@@ -1,6 +1,6 @@
-#include "core/attention.h"
-#include "core/reference.h"
-#include "core/rng.h"
+#include "core/attention/attention.h"
+#include "core/attention/reference.h"
+#include "core/base/rng.h"
 #include "matrix_compare.h"
 
 #include <cmath>

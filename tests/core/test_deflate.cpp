@@ -3,7 +3,7 @@
 // makes decodes (through zlib) to the pixels it was given.
 #include "app/deflate.h"
 #include "app/png_writer.h"
-#include "core/rng.h"
+#include "core/base/rng.h"
 
 #include <catch2/catch.hpp>
 

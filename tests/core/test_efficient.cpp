@@ -2,13 +2,13 @@
 //
 // Sections: 1 sparse variants  2 kernel methods  3 linformer  4 display and report
 //           5 cost formulas and the slope fit  6 refusals
-#include "core/attention.h"
-#include "core/efficient_attention.h"
-#include "core/efficient_cost.h"
-#include "core/efficient_reference.h"
-#include "core/masks.h"
-#include "core/reference.h"
-#include "core/rng.h"
+#include "core/attention/attention.h"
+#include "core/efficient/attention.h"
+#include "core/efficient/cost.h"
+#include "core/efficient/reference.h"
+#include "core/attention/masks.h"
+#include "core/attention/reference.h"
+#include "core/base/rng.h"
 #include "matrix_compare.h"
 
 #include <cmath>

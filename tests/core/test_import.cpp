@@ -1,6 +1,7 @@
 // Import of attention files: good .npy / .npz / JSON files give the right shapes, tokens and
 // values; malformed ones (many kinds) give a clear message and leave the output alone.
-#include "core/import_attention.h"
+#include "core/io/import_attention.h"
+#include "core/base/crc32.h"
 
 #include <catch2/catch.hpp>
 
@@ -41,7 +42,7 @@ Bytes make_zip(const std::vector<Member>& members, const std::vector<Bytes>* pac
   for (size_t i = 0; i < members.size(); ++i) {
     const Member& m = members[i];
     const Bytes& body = packed ? (*packed)[i] : m.data;
-    const std::uint32_t crc = crc32_of(m.data.data(), m.data.size());
+    const std::uint32_t crc = attn::crc32(m.data.data(), m.data.size());
     const std::uint32_t offset = static_cast<std::uint32_t>(out.size());
     const int method = packed ? 8 : 0;
     put32(out, 0x04034b50);

@@ -4,7 +4,7 @@
 #include "app/app_state.h"
 #include "app/export_figure.h"
 #include "app/import_state.h"
-#include "core/npy.h"
+#include "core/io/npy.h"
 
 #include <catch2/catch.hpp>
 

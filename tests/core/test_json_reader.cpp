@@ -1,8 +1,8 @@
-// The resumable JSON reader of the import (core/json_reader.h): its numbers are strtod's to
+// The resumable JSON reader of the import (core/io/json_reader.h): its numbers are strtod's to
 // the bit, and reading in steps of any size builds the same value, or stops with the same
 // message, as reading the text at once.
-#include "core/json_reader.h"
-#include "core/rng.h"
+#include "core/io/json_reader.h"
+#include "core/base/rng.h"
 
 #include <catch2/catch.hpp>
 

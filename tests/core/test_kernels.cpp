@@ -1,14 +1,14 @@
-// The SIMD kernels (core/kernel_dispatch.h) against the plain-loop oracle, for every
+// The SIMD kernels (core/kernels/dispatch.h) against the plain-loop oracle, for every
 // instruction set this build and this CPU can run (baseline always; AVX2 and AVX-512
 // where present), on shapes that are not multiples of the register tile.
-#include "core/attention.h"
-#include "core/kernel_dispatch.h"
-#include "core/masks.h"
-#include "core/pipeline.h"
-#include "core/reference.h"
-#include "core/rng.h"
-#include "core/softmax.h"
-#include "core/streaming.h"
+#include "core/attention/attention.h"
+#include "core/kernels/dispatch.h"
+#include "core/attention/masks.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/reference.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
+#include "core/attention/streaming.h"
 #include "matrix_compare.h"
 
 #include <cmath>

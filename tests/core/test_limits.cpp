@@ -3,7 +3,7 @@
 // every recompute go through). Over the cap: a message naming the limit, and the previous
 // state stays. README "Limits" lists every door.
 #include "app/app_state.h"
-#include "core/import_attention.h"
+#include "core/io/import_attention.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,11 +1,11 @@
-// Tests of the .npy reader and writer (src/core/npy.h).
+// Tests of the .npy reader and writer (src/core/io/npy.h).
 //
 // Everything except the last case works on bytes in memory, so it runs natively and
 // under Node alike. The file case is compiled only natively: under Emscripten it does
 // not exist, rather than existing and being skipped. The expected header texts are what
 // NumPy 1.24's np.save writes for the same arrays.
-#include "core/npy.h"
-#include "core/rng.h"
+#include "core/io/npy.h"
+#include "core/base/rng.h"
 
 #include <catch2/catch.hpp>
 

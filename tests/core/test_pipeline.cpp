@@ -1,10 +1,10 @@
-#include "core/masks.h"
-#include "core/pipeline.h"
-#include "core/reference.h"
-#include "core/rng.h"
-#include "core/softmax.h"
-#include "core/statistics.h"
-#include "core/tokenizer.h"
+#include "core/attention/masks.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/reference.h"
+#include "core/base/rng.h"
+#include "core/attention/softmax.h"
+#include "core/attention/statistics.h"
+#include "core/attention/tokenizer.h"
 #include "matrix_compare.h"
 
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "core/attention.h"
-#include "core/masks.h"
-#include "core/rng.h"
-#include "core/streaming.h"
+#include "core/attention/attention.h"
+#include "core/attention/masks.h"
+#include "core/base/rng.h"
+#include "core/attention/streaming.h"
 #include "matrix_compare.h"
 
 using attn::Mat;

@@ -1,9 +1,9 @@
-// Tests of the UTF-8 tokenizer and the deterministic token embeddings (src/core/tokenizer.h).
+// Tests of the UTF-8 tokenizer and the deterministic token embeddings (src/core/attention/tokenizer.h).
 //
 // Each case states the exact tokens it expects, so a change of a boundary rule shows up as a
 // readable diff of token texts. The random-bytes case is a fuzz loop, not a property proof.
-#include "core/rng.h"
-#include "core/tokenizer.h"
+#include "core/base/rng.h"
+#include "core/attention/tokenizer.h"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,11 @@
-// The model file (src/core/train_file.h): round trips, and every defect the loader must
+// The model file (src/core/train/model_file.h): round trips, and every defect the loader must
 // name: bad magic, unsupported version, truncation at every length, trailing bytes, checksum
 // mismatch, shape mismatch, an invalid config, non-finite values; and random corruption
 // never crashes it.
-#include "core/rng.h"
-#include "core/train_file.h"
-#include "core/train_trainer.h"
+#include "core/base/crc32.h"
+#include "core/base/rng.h"
+#include "core/train/model_file.h"
+#include "core/train/trainer.h"
 
 #include <catch2/catch.hpp>
 
@@ -36,7 +37,7 @@ std::vector<std::uint8_t> trained_bytes(bool with_optimizer = true) {
 
 // Rewrites the checksum so a deliberate edit reaches the checks after it.
 void fix_checksum(std::vector<std::uint8_t>& bytes) {
-  const std::uint32_t crc = tr::crc32(bytes.data(), bytes.size() - 4);
+  const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
   for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
 }
 
@@ -58,8 +59,8 @@ std::string parse_error(const std::vector<std::uint8_t>& bytes) {
 
 TEST_CASE("train file: CRC-32 check value", "[train][file]") {
   const char* text = "123456789";
-  REQUIRE(tr::crc32(reinterpret_cast<const std::uint8_t*>(text), 9) == 0xCBF43926u);
-  REQUIRE(tr::crc32(nullptr, 0) == 0u);
+  REQUIRE(attn::crc32(reinterpret_cast<const std::uint8_t*>(text), 9) == 0xCBF43926u);
+  REQUIRE(attn::crc32(nullptr, 0) == 0u);
 }
 
 TEST_CASE("train file: a run round-trips with everything in it", "[train][file]") {

@@ -1,4 +1,4 @@
-// Gradient checks: every backward pass of src/core/train_blocks.h and the whole model
+// Gradient checks: every backward pass of src/core/train/blocks.h and the whole model
 // against central finite differences, in double (float32 is too coarse for differences).
 //
 // Each block's output is reduced to a scalar L = sum(out * R) with a fixed random R (so the
@@ -6,11 +6,11 @@
 // The relative error of one entry is |analytic - numeric| / max(|analytic|, |numeric|, 1e-6)
 // (the floor keeps entries that are zero on both sides from dividing 0 by 0); every check
 // requires the largest one over all entries of all inputs to be below 1e-3, and prints it.
-#include "core/attention.h"
-#include "core/rng.h"
-#include "core/train_blocks.h"
-#include "core/train_model.h"
-#include "core/train_tasks.h"
+#include "core/attention/attention.h"
+#include "core/base/rng.h"
+#include "core/train/blocks.h"
+#include "core/train/model.h"
+#include "core/train/tasks.h"
 #include "matrix_compare.h"
 
 #include <catch2/catch.hpp>

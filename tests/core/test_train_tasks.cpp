@@ -1,8 +1,8 @@
-// The synthetic tasks (src/core/train_tasks.h): each layout, vocabulary, scored positions and
+// The synthetic tasks (src/core/train/tasks.h): each layout, vocabulary, scored positions and
 // targets as train_tasks.h states them, checked on many generated sequences.
-#include "core/rng.h"
-#include "core/train_config.h"
-#include "core/train_tasks.h"
+#include "core/base/rng.h"
+#include "core/train/config.h"
+#include "core/train/tasks.h"
 
 #include <catch2/catch.hpp>
 

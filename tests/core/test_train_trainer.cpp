@@ -1,10 +1,10 @@
-// The trainer (src/core/train_trainer.h) and head scores (train_heads.h): determinism,
+// The trainer (src/core/train/trainer.h) and head scores (train_heads.h): determinism,
 // slices, exact resume after save/load, a short run that really learns, and head scores on
 // hand-built attention patterns with known answers.
-#include "core/rng.h"
-#include "core/train_experiment.h"
-#include "core/train_heads.h"
-#include "core/train_trainer.h"
+#include "core/base/rng.h"
+#include "core/train/experiment.h"
+#include "core/train/heads.h"
+#include "core/train/trainer.h"
 
 #include <catch2/catch.hpp>
 

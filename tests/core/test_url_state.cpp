@@ -4,7 +4,7 @@
 #include "app/app_state.h"
 #include "app/state_schema.h"
 #include "app/url_state.h"
-#include "core/tokenizer.h"
+#include "core/attention/tokenizer.h"
 
 #include <catch2/catch.hpp>
 

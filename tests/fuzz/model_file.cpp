@@ -1,4 +1,4 @@
-// Fuzz target: the model file (src/core/train_file.h) through Trainer::load, the door for
+// Fuzz target: the model file (src/core/train/model_file.h) through Trainer::load, the door for
 // a model file a user opens in the page or passes to the CLI.
 //
 // Each input is tried twice: as it is (the fuzzer rarely guesses a CRC-32, so this mostly
@@ -6,8 +6,9 @@
 // checksum rewritten to match, so mutations reach the config, the tensor table and the
 // sections behind the checksum. A loaded run must draw its probe view and save bytes that
 // load again to the same parameters.
-#include "core/train_file.h"
-#include "core/train_trainer.h"
+#include "core/base/crc32.h"
+#include "core/train/model_file.h"
+#include "core/train/trainer.h"
 #include "fuzz_check.h"
 
 #include <cstddef>
@@ -40,7 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size < attn::train::kModelHeaderBytes + 4) return 0;
   std::vector<std::uint8_t> fixed(data, data + size);
   for (int i = 0; i < 8; ++i) fixed[12 + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(size) >> (8 * i));
-  const std::uint32_t crc = attn::train::crc32(fixed.data(), size - 4);
+  const std::uint32_t crc = attn::crc32(fixed.data(), size - 4);
   for (int i = 0; i < 4; ++i) fixed[size - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
   try_load(fixed.data(), fixed.size());
   return 0;

@@ -1,8 +1,8 @@
-// Fuzz target: the .npy reader (src/core/npy.h), the door for every array the CLI reads.
+// Fuzz target: the .npy reader (src/core/io/npy.h), the door for every array the CLI reads.
 //
 // Any bytes: a refusal has a message; an accepted array is consistent, converts to float
 // and bool element for element, and writes bytes that parse back to the same array.
-#include "core/npy.h"
+#include "core/io/npy.h"
 #include "fuzz_check.h"
 
 #include <cstddef>

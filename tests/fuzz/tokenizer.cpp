@@ -1,9 +1,9 @@
-// Fuzz target: the tokenizer (src/core/tokenizer.h) on arbitrary bytes, which is what a
+// Fuzz target: the tokenizer (src/core/attention/tokenizer.h) on arbitrary bytes, which is what a
 // pasted text, a URL or a message may hold.
 //
 // Tokens come in input order with non-empty, non-overlapping spans inside the bytes read;
 // for valid UTF-8 each token's text is exactly its span; every embedding is finite.
-#include "core/tokenizer.h"
+#include "core/attention/tokenizer.h"
 #include "fuzz_check.h"
 
 #include <cstddef>

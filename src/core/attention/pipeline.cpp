@@ -1,0 +1,272 @@
+#include "core/attention/pipeline.h"
+
+#include "core/kernels/dispatch.h"
+#include "core/base/rng.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace attn {
+
+Mat sinusoidal_positional_encoding(int n, int d_model) {
+  Mat pe(n, d_model);
+  for (int p = 0; p < n; ++p)
+    for (int c = 0; c < d_model; ++c) {
+      const int pair = c / 2;
+      const double angle = p / std::pow(10000.0, 2.0 * pair / d_model);
+      pe(p, c) = static_cast<float>(c % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
+  return pe;
+}
+
+ProjectionWeights random_projection_weights(int d_model, int heads, std::uint64_t seed) {
+  Rng rng(seed);
+  const float sd = 1.0f / std::sqrt(static_cast<float>(d_model));
+  ProjectionWeights w;
+  w.wq = rng.normal_matrix(d_model, d_model, sd);
+  w.wk = rng.normal_matrix(d_model, d_model, sd);
+  w.wv = rng.normal_matrix(d_model, d_model, sd);
+  w.wo = rng.normal_matrix(d_model, d_model, sd);
+  const int d_k = heads > 0 ? d_model / heads : d_model;
+  const float sd_a = 1.0f / std::sqrt(static_cast<float>(std::max(d_k, 1)));
+  for (int h = 0; h < heads; ++h) {
+    w.additive_wq.push_back(rng.normal_matrix(d_k, d_k, sd_a));
+    w.additive_wk.push_back(rng.normal_matrix(d_k, d_k, sd_a));
+    w.additive_v.push_back(rng.normal_matrix(1, d_k, sd_a));
+  }
+  return w;
+}
+
+Status validate_config(const PipelineConfig& c) {
+  if (c.d_model < 1) return Status::error("d_model must be at least 1");
+  if (c.heads < 1) return Status::error("heads must be at least 1");
+  if (c.d_model % c.heads != 0)
+    return Status::error("d_model " + std::to_string(c.d_model) + " is not divisible by " +
+                         std::to_string(c.heads) + " heads");
+  if (!(c.temperature > 0.0f) || !std::isfinite(c.temperature))
+    return Status::error("temperature must be a finite number > 0");
+  if (c.scale_kind == ScaleKind::Custom && !std::isfinite(c.custom_scale))
+    return Status::error("scale must be a finite number");
+  if (c.fill == MaskFill::Finite && !std::isfinite(c.finite_fill))
+    return Status::error("the finite mask fill must be a finite number");
+  return Status::success();
+}
+
+namespace {
+
+Mat cosine_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k) {
+  // Normalise rows first; a zero vector stays zero (its cosine with anything is 0).
+  auto normalised = [](const Eigen::Ref<const Mat>& m) {
+    Mat out = m;
+    for (Eigen::Index i = 0; i < out.rows(); ++i) {
+      const float norm = out.row(i).norm();
+      if (norm > 0.0f) out.row(i) /= norm;
+    }
+    return out;
+  };
+  const Mat qn = normalised(q), kn = normalised(k);
+  Mat s = qn * kn.transpose();
+  return s.cwiseMax(-1.0f).cwiseMin(1.0f);  // rounding can step just past +-1
+}
+
+Mat additive_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                    const Mat& w_aq, const Mat& w_ak, const RowVec& v_a) {
+  // score_ij = v_a . tanh(q_i W_aq + k_j W_ak): project once, combine per pair.
+  const Mat qp = q * w_aq, kp = k * w_ak;  // (n_q, d_a), (n_k, d_a)
+  Mat s(q.rows(), k.rows());
+  for (Eigen::Index i = 0; i < q.rows(); ++i)
+    for (Eigen::Index j = 0; j < k.rows(); ++j)
+      s(i, j) = (qp.row(i) + kp.row(j)).array().tanh().matrix().dot(v_a);
+  return s;
+}
+
+}  // namespace
+
+HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                   const Eigen::Ref<const Mat>& v, const BoolMat& allowed, const Mat& additive,
+                   const PipelineConfig& config, const ProjectionWeights* weights, int head) {
+  HeadTrace t;
+  t.q = q;
+  t.k = k;
+  t.v = v;
+  const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+
+  // 1 raw scores
+  switch (config.score) {
+    case ScoreFunction::Dot: {
+      // q k^T on the SIMD kernel (q: (n_q, d_k), k: (n_k, d_k), read in place)
+      t.raw_scores.resize(n_q, n_k);
+      kernels::GemmArgs g;
+      g.m = n_q;
+      g.n = n_k;
+      g.k = static_cast<int>(q.cols());
+      g.a = q.data();
+      g.lda = static_cast<int>(q.outerStride());
+      g.b = k.data();
+      g.ldb = static_cast<int>(k.outerStride());
+      g.b_transposed = true;
+      g.c = t.raw_scores.data();
+      g.ldc = n_k;
+      kernels::active_kernels().gemm(g);
+      break;
+    }
+    case ScoreFunction::Cosine: t.raw_scores = cosine_scores(q, k); break;
+    case ScoreFunction::Additive:
+      t.raw_scores = additive_scores(q, k, weights->additive_wq[head], weights->additive_wk[head],
+                                     weights->additive_v[head]);
+      break;
+  }
+
+  // 2 one scaling step: scale / temperature
+  float scale = 1.0f;
+  if (config.scale_kind == ScaleKind::Default) scale = default_scale(static_cast<int>(q.cols()));
+  if (config.scale_kind == ScaleKind::Custom) scale = config.custom_scale;
+  t.scale = scale / config.temperature;
+  t.scaled_scores = t.raw_scores * t.scale;
+
+  // 3 mask, as an additive matrix: the fill where a key is not allowed, plus float masks
+  t.mask_add = additive.size() ? additive : Mat::Zero(n_q, n_k);
+  const float fill = config.fill == MaskFill::NegInfinity ? neg_inf : config.finite_fill;
+  for (int i = 0; i < n_q; ++i)
+    for (int j = 0; j < n_k; ++j)
+      if (!allowed(i, j)) t.mask_add(i, j) = config.fill == MaskFill::NegInfinity ? fill : t.mask_add(i, j) + fill;
+  t.masked_scores = t.scaled_scores + t.mask_add;
+
+  // 4 softmax per row
+  t.weights.resize(n_q, n_k);
+  t.softmax_flags = softmax_rows(t.masked_scores, t.weights, config.softmax_form, config.precision,
+                                 &t.fully_masked_rows);
+  t.entropy.resize(n_q);
+  t.max_weight.resize(n_q);
+  for (int i = 0; i < n_q; ++i) {
+    t.entropy[i] = entropy(t.weights.row(i));
+    t.max_weight[i] = t.weights.row(i).maxCoeff();
+  }
+
+  // 5 output = weights v on the SIMD kernel (weights: (n_q, n_k), v: (n_k, d_v))
+  t.output.resize(n_q, v.cols());
+  kernels::GemmArgs g;
+  g.m = n_q;
+  g.n = static_cast<int>(v.cols());
+  g.k = n_k;
+  g.a = t.weights.data();
+  g.lda = n_k;
+  g.b = v.data();
+  g.ldb = static_cast<int>(v.outerStride());
+  g.c = t.output.data();
+  g.ldc = static_cast<int>(v.cols());
+  kernels::active_kernels().gemm(g);
+  return t;
+}
+
+namespace {
+
+// A float mask may hold -inf (a forbidden pair) but never NaN or +inf.
+Status check_float_mask(const Mat& m) {
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const float x = m.data()[i];
+    if (std::isnan(x) || x == std::numeric_limits<float>::infinity())
+      return Status::error("float mask contains NaN or +inf");
+  }
+  return Status::success();
+}
+
+Status check_shapes(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
+                    const Eigen::Ref<const Mat>& x_v, const PipelineConfig& config) {
+  if (x_q.rows() < 1 || x_k.rows() < 1) return Status::error("there must be at least one token");
+  if (x_v.rows() != x_k.rows())
+    return Status::error("values have " + std::to_string(x_v.rows()) + " tokens, keys have " + std::to_string(x_k.rows()));
+  if (x_q.cols() != config.d_model || x_k.cols() != config.d_model || x_v.cols() != config.d_model)
+    return Status::error("embeddings must have d_model = " + std::to_string(config.d_model) + " columns");
+  if (!x_q.allFinite() || !x_k.allFinite() || !x_v.allFinite()) return Status::error("embeddings contain NaN or Inf");
+  const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
+  if (config.additive_mask.size() &&
+      (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))
+    return Status::error("float mask must be (n_q, n_k)");
+  if (Status st = check_float_mask(config.additive_mask); !st.ok) return st;
+  for (const Mat& m : config.head_additive_masks)
+    if (Status st = check_float_mask(m); !st.ok) return st;
+  for (const Mat& m : config.head_additive_masks)
+    if (m.rows() != n_q || m.cols() != n_k) return Status::error("per-head float masks must be (n_q, n_k)");
+  if (!config.head_additive_masks.empty() && static_cast<int>(config.head_additive_masks.size()) != config.heads)
+    return Status::error("there must be one per-head float mask per head");
+  return validate_mask(config.mask, n_q, n_k);
+}
+
+}  // namespace
+
+PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
+                           const Eigen::Ref<const Mat>& x_v, const ProjectionWeights& w,
+                           const PipelineConfig& config) {
+  PipelineTrace trace;
+  trace.status = validate_config(config);
+  if (trace.status.ok) trace.status = check_shapes(x_q, x_k, x_v, config);
+  const int d = config.d_model;
+  if (trace.status.ok && (w.wq.rows() != d || w.wq.cols() != d || w.wk.rows() != d || w.wk.cols() != d ||
+                          w.wv.rows() != d || w.wv.cols() != d || w.wo.rows() != d || w.wo.cols() != d))
+    trace.status = Status::error("projection weights must be (d_model, d_model)");
+  if (trace.status.ok && config.score == ScoreFunction::Additive &&
+      static_cast<int>(w.additive_v.size()) < config.heads)
+    trace.status = Status::error("additive scoring needs its parameters for every head");
+  if (!trace.status.ok) return trace;
+
+  const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
+  trace.x_q = x_q;
+  trace.x_k = x_k;
+  trace.x_v = x_v;
+  if (config.positional) {
+    trace.positional = sinusoidal_positional_encoding(std::max(n_q, n_k), d);
+    trace.x_q += trace.positional.topRows(n_q);
+    trace.x_k += trace.positional.topRows(n_k);
+    trace.x_v += trace.positional.topRows(n_k);
+  }
+  trace.allowed = build_mask(config.mask, n_q, n_k);
+
+  // Projections for all heads at once; head h owns columns [h d_k, (h+1) d_k).
+  Mat q = trace.x_q * w.wq, k = trace.x_k * w.wk, v = trace.x_v * w.wv;
+  if (w.bq.size()) q.rowwise() += w.bq;
+  if (w.bk.size()) k.rowwise() += w.bk;
+  if (w.bv.size()) v.rowwise() += w.bv;
+  const int d_k = d / config.heads;
+  trace.concat.resize(n_q, d);
+  for (int h = 0; h < config.heads; ++h) {
+    Mat additive = config.additive_mask;
+    if (!config.head_additive_masks.empty())
+      additive = additive.size() ? Mat(additive + config.head_additive_masks[h]) : config.head_additive_masks[h];
+    trace.heads.push_back(run_head(q.middleCols(h * d_k, d_k), k.middleCols(h * d_k, d_k),
+                                   v.middleCols(h * d_k, d_k), trace.allowed, additive, config, &w, h));
+    trace.concat.middleCols(h * d_k, d_k) = trace.heads.back().output;
+  }
+  trace.output = trace.concat * w.wo;
+  if (w.bo.size()) trace.output.rowwise() += w.bo;
+  return trace;
+}
+
+PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                               const Eigen::Ref<const Mat>& v, const PipelineConfig& config) {
+  PipelineTrace trace;
+  PipelineConfig one_head = config;
+  one_head.heads = 1;
+  one_head.d_model = static_cast<int>(q.cols());
+  AttentionOptions shape_check;
+  trace.status = validate_attention_inputs(q, k, v, shape_check);
+  if (trace.status.ok) trace.status = validate_config(one_head);
+  if (trace.status.ok && config.score == ScoreFunction::Additive)
+    trace.status = Status::error("additive scoring needs projections: start from embeddings");
+  const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
+  if (trace.status.ok) trace.status = validate_mask(config.mask, n_q, n_k);
+  if (trace.status.ok && config.additive_mask.size() &&
+      (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))
+    trace.status = Status::error("float mask must be (n_q, n_k)");
+  if (trace.status.ok) trace.status = check_float_mask(config.additive_mask);
+  if (!trace.status.ok) return trace;
+  trace.allowed = build_mask(config.mask, n_q, n_k);
+  trace.heads.push_back(run_head(q, k, v, trace.allowed, config.additive_mask, one_head, nullptr, 0));
+  trace.concat = trace.heads[0].output;
+  trace.output = trace.concat;
+  return trace;
+}
+
+}  // namespace attn

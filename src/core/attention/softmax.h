@@ -1,0 +1,56 @@
+// Softmax of one row of scores, in the forms the lab contrasts:
+//   stable   subtract the row max first (the result is unchanged, exp() cannot overflow)
+//   naive    exp() of the raw scores, kept on purpose to show overflow
+// in float32 or in a simulation of float16, where every operation's result (subtract,
+// exp, each step of the sum, divide) is rounded to the nearest half-precision value
+// (round-to-nearest-even, subnormals kept, overflow to inf), as a half-precision kernel
+// would compute it. Also the row statistics the panels show: entropy, max weight and the
+// softmax Jacobian diag(p) - p p^T.
+//
+// -inf scores are masked keys: they get weight exactly 0, and a row whose every score is
+// -inf gets all-zero weights and the fully_masked flag (never 0/0 = NaN).
+#pragma once
+
+#include "core/base/types.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attn {
+
+enum class SoftmaxForm { Stable, Naive };
+enum class Precision { Float32, Float16 };
+
+struct SoftmaxFlags {
+  bool overflow = false;      // some exp() or the sum became +inf
+  bool nan = false;           // some weight is NaN (inf / inf)
+  bool fully_masked = false;  // every score was -inf
+};
+
+// Rounds a float to the nearest IEEE half-precision value and returns it as a float.
+float round_to_half(float x);
+// The largest finite half: 65504. exp(x) overflows in half precision for x > ln(65504).
+inline constexpr float kHalfMax = 65504.0f;
+
+// weights[j] = softmax(scores)[j] for one row of n scores.
+SoftmaxFlags softmax_row(const float* scores, float* weights, int n,
+                         SoftmaxForm form = SoftmaxForm::Stable,
+                         Precision precision = Precision::Float32);
+
+// Row-wise softmax of a matrix; flags are OR-ed over rows, per-row fully-masked flags
+// go to `fully_masked_rows` when it is not null.
+SoftmaxFlags softmax_rows(const Eigen::Ref<const Mat>& scores, Eigen::Ref<Mat> weights,
+                          SoftmaxForm form, Precision precision,
+                          std::vector<std::uint8_t>* fully_masked_rows = nullptr);
+
+// Shannon entropy -sum p log p in nats (0 log 0 = 0). Uniform over n keys gives log n.
+float entropy(const Eigen::Ref<const RowVec>& p);
+
+// The softmax Jacobian d p / d s = diag(p) - p p^T, (n, n).
+Mat softmax_jacobian(const Eigen::Ref<const RowVec>& p);
+
+// Its Frobenius norm, without forming the matrix:
+// ||J||_F^2 = sum_i p_i^2 (1 - p_i)^2 + sum_{i != j} p_i^2 p_j^2.
+float softmax_jacobian_norm(const Eigen::Ref<const RowVec>& p);
+
+}  // namespace attn

@@ -1,0 +1,44 @@
+// Exact attention without the n x n matrix: online softmax over tiles of keys.
+//
+// For each block of queries, keys and values are visited tile by tile; a running row max
+// m, running sum l and running output o are rescaled whenever a new tile raises the max
+// (o <- o e^{m_old - m_new} + e^{s - m_new} v), so the result equals softmax(q k^T s) v
+// while memory stays O(n d). This is the path for long inputs whenever the weights are not
+// displayed; it returns the output only (no scores, no weights). The tiles run on the SIMD
+// kernels (core/kernels/dispatch.h); the plain-loop oracle is reference.cpp.
+//
+// Shapes: q (n_q, d_k), k (n_k, d_k), v (n_k, d_v) -> output (n_q, d_v).
+#pragma once
+
+#include "core/attention/pipeline.h"
+#include "core/base/types.h"
+
+#include <limits>
+
+namespace attn {
+
+struct StreamingOptions {
+  float scale = std::numeric_limits<float>::quiet_NaN();  // NaN = 1/sqrt(d_k)
+  bool causal = false;  // query i sees keys j <= i (top-left aligned)
+  int window = 0;       // > 0: query i sees keys with |i - j| <= window (with causal: i - window <= j <= i)
+  int query_block = 64;  // rows of q per block (rounded up to the kernel's register tile)
+  int key_tile = 256;    // keys per tile (rounded up likewise)
+};
+
+struct StreamingResult {
+  Mat output;  // (n_q, d_v); a query with no allowed key gets a zero row
+  Status status;
+};
+
+StreamingResult streaming_attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                                    const Eigen::Ref<const Mat>& v, const StreamingOptions& options = {});
+
+// Multi-head attention, output only: the pipeline's math (x W + b projections, head h on
+// columns [h d_k, (h+1) d_k), concat W^O + b^O) with every head streamed, so nothing of
+// size (n_q, n_k) is formed. x_q (n_q, d_model), x_k and x_v (n_k, d_model); `weights`
+// as in the pipeline (additive-scoring parameters unused). options.scale NaN = 1/sqrt(d_k).
+StreamingResult streaming_multi_head_attention(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
+                                               const Eigen::Ref<const Mat>& x_v, const ProjectionWeights& weights,
+                                               int heads, const StreamingOptions& options = {});
+
+}  // namespace attn

@@ -1,0 +1,375 @@
+// The resumable JSON reader (see json_reader.h). The text is read as a state machine over
+// a stack of open arrays and objects, not by recursion, so it can stop between tokens and
+// pick up where it stopped.
+#include "core/io/json_reader.h"
+
+#include "core/base/utf8.h"
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace attn {
+
+const JsonValue* JsonValue::member(const std::string& key) const {
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (keys[i] == key) return &items[i];
+  return nullptr;
+}
+
+namespace {
+
+constexpr std::array<double, 23> kPow10 = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// A number as its significant digits (at most 19, in 64 bits) and a power of ten.
+struct Decimal {
+  bool negative = false;
+  std::uint64_t mantissa = 0;
+  int digits = 0, exponent = 0;
+  bool exact = true;   // no nonzero digit was left out
+  bool whole = false;  // every character was read
+};
+
+Decimal split_decimal(const char* text, std::size_t length) {
+  Decimal d;
+  std::size_t i = 0;
+  d.negative = length > 0 && text[0] == '-';
+  if (d.negative) ++i;
+  auto digit = [&d](char c, bool fraction) {
+    if (d.mantissa == 0 && c == '0') {  // a leading zero only scales
+      if (fraction) --d.exponent;
+    } else if (d.digits < 19) {
+      d.mantissa = d.mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+      ++d.digits;
+      if (fraction) --d.exponent;
+    } else {
+      if (c != '0') d.exact = false;
+      if (!fraction) ++d.exponent;
+    }
+  };
+  for (; i < length && text[i] >= '0' && text[i] <= '9'; ++i) digit(text[i], false);
+  if (i < length && text[i] == '.')
+    for (++i; i < length && text[i] >= '0' && text[i] <= '9'; ++i) digit(text[i], true);
+  if (i < length && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    const bool minus = i < length && text[i] == '-';
+    if (i < length && (text[i] == '+' || text[i] == '-')) ++i;
+    int e = 0;
+    for (; i < length && text[i] >= '0' && text[i] <= '9'; ++i) e = std::min(e * 10 + (text[i] - '0'), 100000);
+    d.exponent += minus ? -e : e;
+  }
+  d.whole = i == length;
+  return d;
+}
+
+double strtod_of(const char* text, std::size_t length) {
+  char buffer[72];
+  const std::size_t n = std::min<std::size_t>(length, sizeof buffer - 1);
+  std::memcpy(buffer, text, n);
+  buffer[n] = '\0';
+  return std::strtod(buffer, nullptr);
+}
+
+}  // namespace
+
+double json_number_value(const char* text, std::size_t length) {
+  // Up to 15 digits and a power of ten up to 22 are both exact doubles, so one
+  // multiplication or division rounds once, as strtod does (Clinger's fast path).
+  const Decimal d = split_decimal(text, length);
+  if (d.whole && d.exact && d.digits <= 15 && d.exponent >= -22 && d.exponent <= 22) {
+    const double m = static_cast<double>(d.mantissa);
+    const double value = d.exponent < 0 ? m / kPow10[-d.exponent] : m * kPow10[d.exponent];
+    return d.negative ? -value : value;
+  }
+  return strtod_of(text, length);
+}
+
+bool json_float_value(const char* text, std::size_t length, float& out) {
+  const Decimal d = split_decimal(text, length);
+  if (d.whole && d.mantissa == 0) {
+    out = d.negative ? -0.0f : 0.0f;
+    return true;
+  }
+  // Up to 19 digits and a power of ten up to 44 give a double within three roundings (a
+  // few units in its last place) of the number. Unless a halfway point between two floats
+  // lies that close, it rounds to the float that strtod's double rounds to.
+  if (d.whole && d.exact && d.exponent >= -44 && d.exponent <= 44) {
+    const int e = d.exponent < 0 ? -d.exponent : d.exponent, first = std::min(e, 22);
+    double value = static_cast<double>(d.mantissa);
+    value = d.exponent < 0 ? value / kPow10[first] / kPow10[e - first] : value * kPow10[first] * kPow10[e - first];
+    const float f = static_cast<float>(value);
+    const double margin = value * 0x1p-49;  // 16 units in the last place
+    const double below = (static_cast<double>(f) + static_cast<double>(std::nextafter(f, 0.0f))) / 2;
+    const double above =
+        (static_cast<double>(f) + static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity()))) / 2;
+    if (value < 3.0e38 && value - below > margin && above - value > margin) {
+      out = d.negative ? -f : f;
+      return true;
+    }
+  }
+  const double value = strtod_of(text, length);
+  if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) return false;
+  out = static_cast<float>(value);
+  return true;
+}
+
+JsonReader::JsonReader(const std::uint8_t* bytes, std::size_t size, std::size_t max_values)
+    : p_(reinterpret_cast<const char*>(bytes)), n_(size), max_values_(max_values) {
+  if (n_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;
+}
+
+Status JsonReader::error(const std::string& what) const {
+  return Status::error("JSON: " + what + " at byte " + std::to_string(i_));
+}
+
+void JsonReader::skip() {
+  while (i_ < n_ && (p_[i_] == ' ' || p_[i_] == '\t' || p_[i_] == '\n' || p_[i_] == '\r')) ++i_;
+}
+
+bool JsonReader::literal(const char* word) {
+  const std::size_t len = std::strlen(word);
+  if (n_ - i_ < len || std::memcmp(p_ + i_, word, len) != 0) return false;
+  i_ += len;
+  return true;
+}
+
+// number := -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+// Reads one; `start` is where it began.
+Status JsonReader::scan_number(std::size_t& start) {
+  start = i_;
+  auto digits = [&] {
+    const std::size_t d = i_;
+    while (i_ < n_ && p_[i_] >= '0' && p_[i_] <= '9') ++i_;
+    return i_ > d;
+  };
+  if (i_ < n_ && p_[i_] == '-') ++i_;
+  if (i_ < n_ && p_[i_] == '0') ++i_;
+  else if (!digits()) return error("expected a value");
+  if (i_ < n_ && p_[i_] == '.') {
+    ++i_;
+    if (!digits()) return error("expected digits after '.'");
+  }
+  if (i_ < n_ && (p_[i_] == 'e' || p_[i_] == 'E')) {
+    ++i_;
+    if (i_ < n_ && (p_[i_] == '+' || p_[i_] == '-')) ++i_;
+    if (!digits()) return error("expected digits in the exponent");
+  }
+  if (i_ - start > 64) return error("number longer than 64 characters");
+  return Status::success();
+}
+
+Status JsonReader::too_large(std::size_t start) const {
+  return error("number " + std::string(p_ + start, i_ - start) + " is too large for float");
+}
+
+Status JsonReader::number(double& out) {
+  std::size_t start = 0;
+  if (Status s = scan_number(start); !s.ok) return s;
+  out = json_number_value(p_ + start, i_ - start);
+  if (!std::isfinite(out) || std::fabs(out) > std::numeric_limits<float>::max()) return too_large(start);
+  return Status::success();
+}
+
+Status JsonReader::number(float& out) {
+  std::size_t start = 0;
+  if (Status s = scan_number(start); !s.ok) return s;
+  if (!json_float_value(p_ + start, i_ - start, out)) return too_large(start);
+  return Status::success();
+}
+
+Status JsonReader::hex4(std::uint32_t& out) {
+  if (n_ - i_ < 4) return error("short \\u escape");
+  out = 0;
+  for (int k = 0; k < 4; ++k) {
+    const char h = p_[i_++];
+    const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+    if (d < 0) return error("bad hex digit in a \\u escape");
+    out = out * 16 + static_cast<std::uint32_t>(d);
+  }
+  return Status::success();
+}
+
+Status JsonReader::string(std::string& out) {
+  ++i_;  // the opening quote
+  std::string s;
+  for (;;) {
+    if (i_ >= n_) return error("unterminated string");
+    const char c = p_[i_++];
+    if (c == '"') break;
+    if (static_cast<unsigned char>(c) < 0x20) return error("control character in a string");
+    if (c != '\\') {
+      s += c;
+      continue;
+    }
+    if (i_ >= n_) return error("unterminated escape");
+    const char e = p_[i_++];
+    switch (e) {
+      case '"': s += '"'; break;
+      case '\\': s += '\\'; break;
+      case '/': s += '/'; break;
+      case 'b': s += '\b'; break;
+      case 'f': s += '\f'; break;
+      case 'n': s += '\n'; break;
+      case 'r': s += '\r'; break;
+      case 't': s += '\t'; break;
+      case 'u': {
+        std::uint32_t cp = 0;
+        if (Status st = hex4(cp); !st.ok) return st;
+        if (cp >= 0xD800 && cp <= 0xDBFF && n_ - i_ >= 6 && p_[i_] == '\\' && p_[i_ + 1] == 'u') {
+          i_ += 2;
+          std::uint32_t low = 0;
+          if (Status st = hex4(low); !st.ok) return st;
+          cp = low >= 0xDC00 && low <= 0xDFFF ? 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00) : 0xFFFD;
+        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+          cp = 0xFFFD;  // a lone surrogate
+        }
+        s += encode_utf8(cp);
+        break;
+      }
+      default: return error("unknown escape \\" + std::string(1, e));
+    }
+  }
+  out = repair_utf8(s);  // invalid UTF-8 -> U+FFFD
+  return Status::success();
+}
+
+// A value starting at i_ (spaces skipped): a scalar is read whole; an array or object is
+// opened, its items follow in later turns of step()'s loop.
+Status JsonReader::read_value(JsonValue& v) {
+  if (open_.size() > static_cast<std::size_t>(kJsonMaxDepth))
+    return error("nesting deeper than " + std::to_string(kJsonMaxDepth));
+  if (i_ >= n_) return error("unexpected end of the text");
+  if (++values_ > max_values_)
+    return error("more than " + std::to_string(max_values_) + " values besides numbers in lists (use .npz for larger data)");
+  const char c = p_[i_];
+  if (c == '{' || c == '[') {
+    ++i_;
+    v.kind = c == '{' ? JsonValue::Object : JsonValue::Array;
+    open_.push_back({&v, c == '{' ? std::make_unique<std::unordered_set<std::string>>() : nullptr});
+    expect_ = c == '{' ? Expect::FirstKey : Expect::FirstItem;
+    return Status::success();
+  }
+  if (c == '"') {
+    v.kind = JsonValue::String;
+    if (Status s = string(v.text); !s.ok) return s;
+  } else if (literal("true") || literal("false")) {
+    v.kind = JsonValue::Bool;
+    v.boolean = p_[i_ - 1] == 'e' && p_[i_ - 2] == 'u';
+  } else if (literal("null")) {
+    v.kind = JsonValue::Null;
+  } else {
+    v.kind = JsonValue::Number;
+    if (Status s = number(v.number); !s.ok) return s;
+  }
+  after_value();
+  return Status::success();
+}
+
+// The innermost array or object ends (its closing bracket read).
+void JsonReader::close() {
+  open_.pop_back();
+  after_value();
+}
+
+void JsonReader::after_value() {
+  if (open_.empty()) expect_ = Expect::End;
+  else expect_ = open_.back().value->kind == JsonValue::Object ? Expect::AfterMember : Expect::AfterItem;
+}
+
+Status JsonReader::step(std::size_t max_bytes) {
+  if (failed_) return Status::error("JSON: the reader stopped at an error");
+  const std::size_t stop = i_ + std::min(std::max<std::size_t>(max_bytes, 1), n_ - i_);
+  auto fail = [this](Status s) {
+    failed_ = true;
+    return s;
+  };
+  while (!done_) {
+    if (i_ >= stop && i_ < n_) return Status::success();  // the rest in a later step
+    skip();
+    switch (expect_) {
+      case Expect::Value: {  // the root, or a member's value (its key read)
+        JsonValue* v = &root_;
+        if (!open_.empty()) {
+          JsonValue& object = *open_.back().value;
+          object.items.emplace_back();
+          v = &object.items.back();
+        }
+        if (Status s = read_value(*v); !s.ok) return fail(s);
+        break;
+      }
+      case Expect::FirstItem:  // after '['
+        if (i_ < n_ && p_[i_] == ']') {
+          ++i_;
+          open_.back().value->kind = JsonValue::Numbers;  // [] is an empty list of numbers
+          close();
+        } else {
+          expect_ = Expect::Item;
+        }
+        break;
+      case Expect::Item: {  // an array's item: numbers stay flat, other values nest
+        if (i_ >= n_) return fail(error("unterminated array"));
+        JsonValue& array = *open_.back().value;
+        const char c = p_[i_];
+        const bool numeric = c == '-' || (c >= '0' && c <= '9');
+        if (numeric && array.items.empty()) {
+          float f = 0;
+          if (Status s = number(f); !s.ok) return fail(s);
+          array.kind = JsonValue::Numbers;
+          array.numbers.push_back(f);
+          expect_ = Expect::AfterItem;
+        } else if (array.kind == JsonValue::Numbers) {
+          return fail(error("an array mixes numbers with other values"));
+        } else {
+          array.items.emplace_back();
+          if (Status s = read_value(array.items.back()); !s.ok) return fail(s);
+        }
+        break;
+      }
+      case Expect::AfterItem:
+      case Expect::AfterMember: {  // ',' and the next, or the closing bracket
+        const bool array = expect_ == Expect::AfterItem;
+        if (i_ < n_ && p_[i_] == ',') {
+          ++i_;
+          expect_ = array ? Expect::Item : Expect::Key;
+        } else if (i_ < n_ && p_[i_] == (array ? ']' : '}')) {
+          ++i_;
+          close();
+        } else {
+          return fail(error(array ? "expected ',' or ']' in an array" : "expected ',' or '}' in an object"));
+        }
+        break;
+      }
+      case Expect::FirstKey:  // after '{'
+        if (i_ < n_ && p_[i_] == '}') {
+          ++i_;
+          close();
+        } else {
+          expect_ = Expect::Key;
+        }
+        break;
+      case Expect::Key: {
+        if (i_ >= n_ || p_[i_] != '"') return fail(error("expected a quoted key"));
+        std::string key;
+        if (Status s = string(key); !s.ok) return fail(s);
+        Open& object = open_.back();
+        if (!object.seen->insert(key).second) return fail(error("duplicate key \"" + key + "\""));
+        skip();
+        if (i_ >= n_ || p_[i_] != ':') return fail(error("expected ':' after a key"));
+        ++i_;
+        object.value->keys.push_back(std::move(key));
+        expect_ = Expect::Value;
+        break;
+      }
+      case Expect::End:
+        if (i_ != n_) return fail(error("unexpected text after the JSON value"));
+        done_ = true;
+        break;
+    }
+  }
+  return Status::success();
+}
+
+}  // namespace attn

@@ -1,0 +1,519 @@
+// The one source of the SIMD kernels, compiled once per instruction set.
+//
+// Each kernel_<isa>.cpp defines, then includes this file:
+//   ATTN_KERNEL_NS    the namespace of that build (sse2 / simd128, avx2, avx512)
+//   ATTN_KERNEL_ISA   its attn::kernels::Isa
+//   ATTN_KERNEL_NAME  its name in reports ("sse2", "simd128", "avx2", "avx512")
+//   ATTN_KERNEL_W     floats per vector (4, 8, 16)
+//   ATTN_KERNEL_MR    rows of the register tile
+//   ATTN_KERNEL_NRV   vectors per row of the register tile (NR = NRV * W columns)
+// and gets ATTN_KERNEL_NS::table(). Vectors are GCC/clang vector extensions: g++ turns
+// them into SSE/AVX/AVX-512 under the file's flags, emcc into SIMD128.
+//
+// Not here: Eigen, std containers or any other inline library template. A template that
+// the linker keeps once for the whole program could be the copy compiled for AVX-512 and
+// then run on a baseline CPU; so everything below is in this file's own namespace, and
+// scratch memory comes from std::aligned_alloc.
+//
+// Sections: 1 vectors  2 exp  3 micro-kernel  4 gemm  5 softmax rows  6 attention  7 table
+//
+// Legend: MR x NR register tile; A (m, k), B (k, n), C (m, n); for attention, a block of
+// bq queries (columns of the transposed score tile) meets a tile of bk keys (its rows).
+#ifndef ATTN_KERNEL_NS
+#error "define ATTN_KERNEL_NS, ATTN_KERNEL_ISA, ATTN_KERNEL_W, ATTN_KERNEL_MR, ATTN_KERNEL_NRV first"
+#endif
+
+#include "core/kernels/dispatch.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace attn::kernels::ATTN_KERNEL_NS {
+
+constexpr int W = ATTN_KERNEL_W;
+constexpr int MR = ATTN_KERNEL_MR;
+constexpr int NRV = ATTN_KERNEL_NRV;
+constexpr int NR = NRV * W;
+
+namespace {
+
+#define ATTN_INLINE inline __attribute__((always_inline))
+
+// ---------------------------------------------------------------------------------------
+// 1 vectors
+// ---------------------------------------------------------------------------------------
+
+typedef float V __attribute__((vector_size(W * 4)));
+typedef std::int32_t VI __attribute__((vector_size(W * 4)));
+typedef std::uint32_t VU __attribute__((vector_size(W * 4)));
+
+constexpr float kNegInf = -__builtin_inff();
+constexpr float kLog2e = 1.44269504088896340736f;
+
+ATTN_INLINE V load(const float* p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+ATTN_INLINE void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
+ATTN_INLINE V splat(float x) { return V{} + x; }
+ATTN_INLINE V select(VI mask, V a, V b) { return (V)(((VI)a & mask) | ((VI)b & ~mask)); }
+// max that ignores a NaN in a (a NaN score is caught separately, see softmax_rows).
+ATTN_INLINE V vmax(V a, V b) { return select(a > b, a, b); }
+ATTN_INLINE float hmax(V v) {
+  float m = v[0];
+  for (int i = 1; i < W; ++i) m = v[i] > m ? v[i] : m;
+  return m;
+}
+ATTN_INLINE float hsum(V v) {
+  // Pairwise, so the order is the same for every width that shares a prefix.
+  for (int half = W / 2; half >= 1; half /= 2)
+    for (int i = 0; i < half; ++i) v[i] += v[i + half];
+  return v[0];
+}
+ATTN_INLINE int imin(int a, int b) { return a < b ? a : b; }
+ATTN_INLINE int imax(int a, int b) { return a > b ? a : b; }
+ATTN_INLINE int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// Scratch memory, 64-byte aligned, freed at scope exit.
+class Scratch {
+ public:
+  explicit Scratch(long floats) {
+    const std::size_t bytes = (static_cast<std::size_t>(floats > 0 ? floats : 1) * 4 + 63) / 64 * 64;
+    p_ = static_cast<float*>(std::aligned_alloc(64, bytes));
+  }
+  ~Scratch() { std::free(p_); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  float* get() const { return p_; }
+  bool ok() const { return p_ != nullptr; }
+
+ private:
+  float* p_;
+};
+
+// ---------------------------------------------------------------------------------------
+// 2 exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a degree-6
+// polynomial (least squares on the relative error: 1e-7, about an ulp, in float).
+// e^x = 2^(x log2 e): forming x log2 e in float adds |x| 2^-24 to the exponent, so the
+// relative error is within 2e-7 + 8e-8 |x|. Domain x <= 127, which the softmax guarantees
+// (x = s - max <= 0).
+// ---------------------------------------------------------------------------------------
+
+ATTN_INLINE V exp2v(V x) {
+  // Below 2^-126 the result would be subnormal: it is written as exactly 0. The mask also
+  // zeroes -inf (a masked key) and NaN, whose integer arithmetic below is meaningless.
+  const VI keep = x >= splat(-126.0f);
+  // Adding 1.5 * 2^23 rounds to an integer (round-to-nearest) and leaves that integer in
+  // the low mantissa bits.
+  const V magic = splat(12582912.0f);
+  const V t = x + magic;
+  const V n = t - magic;
+  const V f = x - n;
+  V p = splat(1.5337580407503992e-04f);
+  p = p * f + 1.339986571110785e-03f;
+  p = p * f + 9.618519805371761e-03f;
+  p = p * f + 5.550329014658928e-02f;
+  p = p * f + 2.4022646248340607e-01f;
+  p = p * f + 6.931471824645996e-01f;
+  p = p * f + 1.0f;
+  const VU e = ((VU)t - (VU)magic) << 23;  // n in the exponent field (wraps harmlessly where masked)
+  return (V)(((VU)p + e) & (VU)keep);
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 micro-kernel: an MR x NR tile of C in registers, k rank-1 updates.
+//   A by rows:     A(i, p) = a[i * lda + p]   (Q, K or weights rows)
+//   A by columns:  A(i, p) = a[p * lda + i]   (V read as V^T without copying)
+//   B:             B(p, j) = b[p * ldb + j]   (a packed panel, or a tile stored that way)
+// C = alpha * acc (+ C when accumulate), a full MR x NR tile.
+// ---------------------------------------------------------------------------------------
+
+template <bool ARows>
+ATTN_INLINE void rank1(V (&acc)[MR][NRV], const float* b, const float* const (&ar)[MR], const float* a, int p) {
+  V bv[NRV];
+#pragma GCC unroll 4
+  for (int v = 0; v < NRV; ++v) bv[v] = load(b + v * W);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) {
+    const float ai = ARows ? ar[i][p] : a[i];
+#pragma GCC unroll 4
+    for (int v = 0; v < NRV; ++v) acc[i][v] += bv[v] * ai;
+  }
+}
+
+template <bool ARows>
+ATTN_INLINE void micro_tile(int kc, const float* __restrict a, int lda, const float* __restrict b, int ldb,
+                            float* __restrict c, int ldc, float alpha, bool accumulate) {
+  V acc[MR][NRV];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < NRV; ++v) acc[i][v] = V{};
+  // Pointers are bumped by hand, two steps per trip: Emscripten builds without loop
+  // strength reduction, and V8 checks for interrupts once per trip.
+  const float* ar[MR];
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i) ar[i] = a + (ARows ? i * lda : i);
+  int p = 0;
+  for (; p + 1 < kc; p += 2) {
+    rank1<ARows>(acc, b, ar, a, 0);
+    rank1<ARows>(acc, b + ldb, ar, a + lda, 1);
+    b += 2 * ldb;
+    if (ARows) {
+#pragma GCC unroll 16
+      for (int i = 0; i < MR; ++i) ar[i] += 2;
+    } else {
+      a += 2 * lda;
+    }
+  }
+  if (p < kc) rank1<ARows>(acc, b, ar, a, 0);
+#pragma GCC unroll 16
+  for (int i = 0; i < MR; ++i)
+#pragma GCC unroll 4
+    for (int v = 0; v < NRV; ++v) {
+      float* cp = c + i * ldc + v * W;
+      V r = acc[i][v] * alpha;
+      if (accumulate) r += load(cp);
+      store(cp, r);
+    }
+}
+
+}  // namespace
+
+// Named, never inlined: these are the functions the shipped .wasm is checked for.
+__attribute__((noinline)) void gemm_micro_kernel_rows(int kc, const float* a, int lda, const float* b, int ldb,
+                                                      float* c, int ldc, float alpha, bool accumulate) {
+  micro_tile<true>(kc, a, lda, b, ldb, c, ldc, alpha, accumulate);
+}
+__attribute__((noinline)) void gemm_micro_kernel_cols(int kc, const float* a, int lda, const float* b, int ldb,
+                                                      float* c, int ldc, float alpha, bool accumulate) {
+  micro_tile<false>(kc, a, lda, b, ldb, c, ldc, alpha, accumulate);
+}
+
+// ---------------------------------------------------------------------------------------
+// 4 gemm: B packed into panels of NR columns (kc x NR each, zero-padded), A read in
+// place by rows (a partial last row block is copied into a zero-padded tile).
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kKc = 256;  // depth per packed block
+constexpr int kNc = 512 / NR * NR;  // columns per packed block (whole panels): <= 512 KiB, in L2
+
+void pack_b(const GemmArgs& g, int pc, int kc, int jc, int nc, float* panels) {
+  for (int jr = 0; jr < nc; jr += NR) {
+    float* panel = panels + static_cast<long>(jr / NR) * kc * NR;
+    const int cols = imin(NR, nc - jr);
+    for (int p = 0; p < kc; ++p) {
+      float* row = panel + p * NR;
+      if (g.b_transposed) {
+        for (int j = 0; j < cols; ++j) row[j] = g.b[static_cast<long>(jc + jr + j) * g.ldb + pc + p];
+      } else {
+        std::memcpy(row, g.b + static_cast<long>(pc + p) * g.ldb + jc + jr, sizeof(float) * cols);
+      }
+      for (int j = cols; j < NR; ++j) row[j] = 0.0f;
+    }
+  }
+}
+
+}  // namespace
+
+void gemm(const GemmArgs& g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  if (g.k <= 0) {
+    if (!g.accumulate)
+      for (int i = 0; i < g.m; ++i) std::memset(g.c + static_cast<long>(i) * g.ldc, 0, sizeof(float) * g.n);
+    return;
+  }
+  const int nc_max = imin(kNc, round_up(g.n, NR));
+  Scratch panels(static_cast<long>(kKc) * nc_max), a_tail(static_cast<long>(MR) * kKc), c_tile(MR * NR);
+  if (!panels.ok() || !a_tail.ok() || !c_tile.ok()) return;
+  for (int jc = 0; jc < g.n; jc += kNc) {
+    const int nc = imin(kNc, g.n - jc);
+    for (int pc = 0; pc < g.k; pc += kKc) {
+      const int kc = imin(kKc, g.k - pc);
+      pack_b(g, pc, kc, jc, nc, panels.get());
+      const bool accumulate = g.accumulate || pc > 0;
+      for (int ir = 0; ir < g.m; ir += MR) {
+        const int rows = imin(MR, g.m - ir);
+        const float* a = g.a + static_cast<long>(ir) * g.lda + pc;
+        int lda = g.lda;
+        if (rows < MR) {
+          float* t = a_tail.get();
+          for (int i = 0; i < MR; ++i)
+            for (int p = 0; p < kc; ++p) t[i * kc + p] = i < rows ? a[static_cast<long>(i) * lda + p] : 0.0f;
+          a = t;
+          lda = kc;
+        }
+        for (int jr = 0; jr < nc; jr += NR) {
+          const int cols = imin(NR, nc - jr);
+          const float* panel = panels.get() + static_cast<long>(jr / NR) * kc * NR;
+          float* c = g.c + static_cast<long>(ir) * g.ldc + jc + jr;
+          if (rows == MR && cols == NR) {
+            gemm_micro_kernel_rows(kc, a, lda, panel, NR, c, g.ldc, g.alpha, accumulate);
+          } else {
+            float* t = c_tile.get();
+            gemm_micro_kernel_rows(kc, a, lda, panel, NR, t, NR, g.alpha, false);
+            for (int i = 0; i < rows; ++i)
+              for (int j = 0; j < cols; ++j)
+                c[static_cast<long>(i) * g.ldc + j] = accumulate ? c[static_cast<long>(i) * g.ldc + j] + t[i * NR + j]
+                                                                 : t[i * NR + j];
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 5 softmax of whole rows, stable, float32: the same three passes as softmax_row
+// (1 max, 2 exponentials and their sum, 3 divide), W lanes at a time.
+// ---------------------------------------------------------------------------------------
+
+__attribute__((noinline)) void softmax_rows(const float* scores, int ld_scores, float* weights, int ld_weights,
+                                            int rows, int cols, std::uint8_t* status) {
+  for (int r = 0; r < rows; ++r) {
+    const float* s = scores + static_cast<long>(r) * ld_scores;
+    float* w = weights + static_cast<long>(r) * ld_weights;
+    const int full = cols / W * W;
+    // 1 max over the row; NaN is noted apart (vmax would skip it)
+    V vm = splat(kNegInf);
+    VI nan = VI{};
+    for (int j = 0; j < full; j += W) {
+      const V x = load(s + j);
+      vm = vmax(x, vm);
+      nan |= x != x;
+    }
+    float m = hmax(vm);
+    bool any_nan = false;
+    for (int i = 0; i < W; ++i) any_nan |= nan[i] != 0;
+    for (int j = full; j < cols; ++j) {
+      any_nan |= s[j] != s[j];
+      m = s[j] > m ? s[j] : m;
+    }
+    if (any_nan || m == -kNegInf) {
+      status[r] = kRowNeedsScalar;
+      continue;
+    }
+    if (m == kNegInf) {
+      std::memset(w, 0, sizeof(float) * cols);
+      status[r] = kRowFullyMasked;
+      continue;
+    }
+    // 2 e^(s - m) = 2^((s - m) log2 e); masked keys (-inf) become exactly 0
+    V vsum = V{};
+    for (int j = 0; j < full; j += W) {
+      const V e = exp2v((load(s + j) - m) * kLog2e);
+      store(w + j, e);
+      vsum += e;
+    }
+    if (full < cols) {
+      float tail[W];
+      for (int i = 0; i < W; ++i) tail[i] = full + i < cols ? s[full + i] : kNegInf;
+      const V e = exp2v((load(tail) - m) * kLog2e);
+      store(tail, e);
+      for (int j = full; j < cols; ++j) w[j] = tail[j - full];
+      vsum += e;
+    }
+    const float sum = hsum(vsum);
+    // 3 divide (as one multiply by the reciprocal: within an ulp of the division)
+    const V inv = splat(1.0f / sum);
+    for (int j = 0; j < full; j += W) store(w + j, load(w + j) * inv);
+    for (int j = full; j < cols; ++j) w[j] *= inv[0];
+    status[r] = kRowOk;
+  }
+}
+
+__attribute__((noinline)) void exp_values(const float* x, float* y, int n) {
+  int j = 0;
+  for (; j + W <= n; j += W) store(y + j, exp2v(load(x + j) * kLog2e));
+  if (j < n) {
+    float t[W];
+    for (int i = 0; i < W; ++i) t[i] = j + i < n ? x[j + i] : 0.0f;
+    store(t, exp2v(load(t) * kLog2e));
+    for (int i = j; i < n; ++i) y[i] = t[i - j];
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 6 attention by online softmax, on the transposed score tile.
+//
+// Per block of bq queries: Q^T is packed once (d_k, bq). Per tile of bk keys:
+//   1 S^T = K_tile Q^T * scale log2 e          (bk, bq): keys are rows, queries columns
+//   2 masked pairs -> -inf
+//   3 online softmax down each column (W queries per vector): m_new = max(m, max_r S^T),
+//     corr = 2^(m - m_new), P^T = 2^(S^T - m_new), l = l corr + sum_r P^T
+//   4 O *= corr (per query row)
+//   5 O += P V_tile                              (bq, d_v): P read from P^T in place
+// then O / l. Working in base 2 (the scale carries log2 e) saves a multiply per score;
+// the result is the same softmax. Both products run on the same micro-kernel: K and V
+// are read in place, only Q^T (once per block) and partial tiles are copied.
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+ATTN_INLINE bool allowed(const AttentionArgs& g, int i, int j) {
+  if (g.causal && j > i) return false;
+  if (g.window > 0 && (i - j > g.window || j - i > g.window)) return false;
+  return true;
+}
+
+}  // namespace
+
+// 3: the online-softmax update of one tile, column vector by column vector.
+__attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, int kb, float* row_max, float* row_sum,
+                                                   float* correction) {
+  for (int g = 0; g < bq; g += W) {
+    const V m_old = load(row_max + g);
+    V tile_max = splat(kNegInf);
+    for (int r = 0; r < kb; ++r) tile_max = vmax(load(st + static_cast<long>(r) * ld + g), tile_max);
+    const V m_new = vmax(tile_max, m_old);
+    // Columns that have seen no allowed key yet keep m = -inf: there (-inf) - (-inf) is NaN,
+    // which exp2v turns into 0, and their accumulators are still 0.
+    const V corr = exp2v(m_old - m_new);
+    V sum = V{};
+    for (int r = 0; r < kb; ++r) {
+      float* p = st + static_cast<long>(r) * ld + g;
+      const V e = exp2v(load(p) - m_new);
+      store(p, e);
+      sum += e;
+    }
+    store(row_sum + g, load(row_sum + g) * corr + sum);
+    store(row_max + g, m_new);
+    store(correction + g, corr);
+  }
+}
+
+// The scratch of one attention call: Q^T (d_k, ld), S^T / P^T (bk, ld), O (ld, dv_pad),
+// a zero-padded tile of the last keys, a V tile when d_v is not a multiple of NR, and m, l
+// and the corrections (ld each). bq queries (a multiple of NR) fill the first bq columns;
+// ld rounds bq up to a multiple of MR, and the columns past bq stay zero (P = 0 there).
+struct AttentionScratch {
+  int bq, ld, bk, dv_pad;
+  bool v_in_place;
+  float *qt, *st, *ot, *k_tail, *v_tile, *m, *l, *corr;
+};
+
+// One block of queries [i0, i0 + bq): steps 1-5 over its tiles of keys, then O / l.
+__attribute__((noinline)) void attention_block(const AttentionArgs& g, const AttentionScratch& w, int i0) {
+  const int bq = w.bq, ld = w.ld, bk = w.bk, dv_pad = w.dv_pad;
+  const float c = g.scale * kLog2e;
+  const int nb = imin(bq, g.n_q - i0);
+  // Q^T of the block, zero columns past the last query.
+  for (int p = 0; p < g.d_k; ++p) {
+    float* row = w.qt + static_cast<long>(p) * ld;
+    for (int j = 0; j < nb; ++j) row[j] = g.q[static_cast<long>(i0 + j) * g.ldq + p];
+    for (int j = nb; j < bq; ++j) row[j] = 0.0f;
+  }
+  for (int j = 0; j < bq; ++j) w.m[j] = kNegInf, w.l[j] = 0.0f;
+  std::memset(w.ot, 0, sizeof(float) * ld * dv_pad);
+  // Only the keys some query of the block may see.
+  int j_begin = 0, j_end = g.n_k;
+  if (g.causal) j_end = imin(j_end, i0 + nb);
+  if (g.window > 0) {
+    j_begin = imax(0, i0 - g.window);
+    j_end = imin(j_end, i0 + nb + g.window);
+  }
+  for (int j0 = j_begin; j0 < j_end; j0 += bk) {
+    const int kb = imin(bk, j_end - j0);
+    // 1 S^T = K_tile Q^T * scale log2 e
+    for (int jr = 0; jr < kb; jr += MR) {
+      const float* a = g.k + static_cast<long>(j0 + jr) * g.ldk;
+      int lda = g.ldk;
+      if (kb - jr < MR) {
+        for (int i = 0; i < MR; ++i)
+          for (int p = 0; p < g.d_k; ++p) w.k_tail[i * g.d_k + p] = jr + i < kb ? a[static_cast<long>(i) * lda + p] : 0.0f;
+        a = w.k_tail;
+        lda = g.d_k;
+      }
+      for (int ir = 0; ir < bq; ir += NR)
+        gemm_micro_kernel_rows(g.d_k, a, lda, w.qt + ir, ld, w.st + static_cast<long>(jr) * ld + ir, ld, c, false);
+    }
+    // 2 mask, only where the tile is not wholly allowed
+    const int i_last = i0 + nb - 1, j_last = j0 + kb - 1;
+    const bool all_allowed = (!g.causal || j_last <= i0) &&
+                             (g.window == 0 || (i_last - j0 <= g.window && j_last - i0 <= g.window));
+    if (!all_allowed)
+      for (int r = 0; r < kb; ++r)
+        for (int j = 0; j < nb; ++j)
+          if (!allowed(g, i0 + j, j0 + r)) w.st[static_cast<long>(r) * ld + j] = kNegInf;
+    // 3 online softmax
+    online_softmax_tile(w.st, bq, ld, kb, w.m, w.l, w.corr);
+    // 4 rescale what was accumulated
+    for (int i = 0; i < bq; ++i) {
+      const float ci = w.corr[i];
+      if (ci == 1.0f) continue;
+      float* row = w.ot + static_cast<long>(i) * dv_pad;
+      for (int d = 0; d < dv_pad; d += W) store(row + d, load(row + d) * ci);
+    }
+    // 5 O += P V_tile, P (bq, kb) read from P^T (kb, bq) by columns
+    const float* vt = g.v + static_cast<long>(j0) * g.ldv;
+    int ldv = g.ldv;
+    if (!w.v_in_place) {
+      for (int r = 0; r < kb; ++r)
+        for (int d = 0; d < dv_pad; ++d) w.v_tile[r * dv_pad + d] = d < g.d_v ? vt[static_cast<long>(r) * ldv + d] : 0.0f;
+      vt = w.v_tile;
+      ldv = dv_pad;
+    }
+    for (int ir = 0; ir < bq; ir += MR)
+      for (int jc = 0; jc < dv_pad; jc += NR)
+        gemm_micro_kernel_cols(kb, w.st + ir, ld, vt + jc, ldv, w.ot + static_cast<long>(ir) * dv_pad + jc, dv_pad, 1.0f,
+                               true);
+  }
+  // O = O / l; a query that saw no key (l = 0) gets zeros
+  for (int j = 0; j < nb; ++j) {
+    const float lj = w.l[j];
+    const float inv = lj > 0.0f ? 1.0f / lj : 0.0f;
+    float* out = g.o + static_cast<long>(i0 + j) * g.ldo;
+    const float* acc = w.ot + static_cast<long>(j) * dv_pad;
+    for (int d = 0; d < g.d_v; ++d) out[d] = acc[d] * inv;
+  }
+}
+
+namespace {
+// Blocks are run through a pointer the optimisers cannot see through, so attention_block
+// stays a function of its own: V8 compiles a WebAssembly function with its fast tier only
+// between calls, and one long call would otherwise run entirely in the baseline tier.
+void (*volatile const run_block)(const AttentionArgs&, const AttentionScratch&, int) = &attention_block;
+}  // namespace
+
+void attention(const AttentionArgs& g) {
+  if (g.n_q <= 0 || g.d_v <= 0) return;
+  AttentionScratch w;
+  w.bq = round_up(imax(g.query_block, 1), NR);  // columns of S^T
+  w.ld = round_up(w.bq, MR);                     // rows of O come in MR
+  w.bk = round_up(imax(g.key_tile, 1), MR);      // rows of S^T
+  w.dv_pad = round_up(g.d_v, NR);
+  w.v_in_place = g.d_v % NR == 0;  // else V tiles are copied with zero columns
+  Scratch qt(static_cast<long>(g.d_k) * w.ld), st(static_cast<long>(w.bk) * w.ld), ot(static_cast<long>(w.ld) * w.dv_pad),
+      k_tail(static_cast<long>(MR) * g.d_k), v_tile(w.v_in_place ? 1 : static_cast<long>(w.bk) * w.dv_pad), m(w.ld),
+      l(w.ld), corr(w.ld);
+  if (!qt.ok() || !st.ok() || !ot.ok() || !k_tail.ok() || !v_tile.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
+  w.qt = qt.get();
+  w.st = st.get();
+  w.ot = ot.get();
+  w.k_tail = k_tail.get();
+  w.v_tile = v_tile.get();
+  w.m = m.get();
+  w.l = l.get();
+  w.corr = corr.get();
+  // Columns past bq of P^T are never written: zero, so the rows of O past bq add nothing.
+  std::memset(w.st, 0, sizeof(float) * w.bk * w.ld);
+  for (int i0 = 0; i0 < g.n_q; i0 += w.bq) run_block(g, w, i0);
+}
+
+// ---------------------------------------------------------------------------------------
+// 7 table
+// ---------------------------------------------------------------------------------------
+
+namespace {
+const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &softmax_rows, &attention, &exp_values};
+}  // namespace
+
+const KernelTable& table() { return kTable; }
+
+#undef ATTN_INLINE
+
+}  // namespace attn::kernels::ATTN_KERNEL_NS

@@ -1,0 +1,272 @@
+#include "core/train/model_file.h"
+
+#include "core/base/crc32.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace attn::train {
+
+namespace {
+
+// =========================================================================================
+// little-endian writing and bounded reading
+// =========================================================================================
+
+class Writer {
+ public:
+  void u32(std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void u64(std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+  }
+  void f32(float v) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    u32(bits);
+  }
+  void f32s(const std::vector<float>& v) {
+    for (float x : v) f32(x);
+  }
+  void raw(const void* data, std::size_t n) {
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    bytes.insert(bytes.end(), p, p + n);
+  }
+  std::vector<std::uint8_t> bytes;
+};
+
+// Reads from [pos, end); every read checks the room left first and fails without moving.
+class Reader {
+ public:
+  Reader(const std::uint8_t* data, std::size_t end) : data_(data), end_(end) {}
+  std::size_t left() const { return end_ - pos_; }
+  bool u32(std::uint32_t& v) {
+    if (left() < 4) return false;
+    v = 0;
+    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(data_[pos_ + i]) << (8 * i);
+    pos_ += 4;
+    return true;
+  }
+  bool u64(std::uint64_t& v) {
+    if (left() < 8) return false;
+    v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(data_[pos_ + i]) << (8 * i);
+    pos_ += 8;
+    return true;
+  }
+  bool f32(float& v) {
+    std::uint32_t bits;
+    if (!u32(bits)) return false;
+    std::memcpy(&v, &bits, 4);
+    return true;
+  }
+  // count floats; the caller has checked that count * 4 <= left().
+  void f32s(std::vector<float>& v, std::size_t count) {
+    v.resize(count);
+    for (std::size_t i = 0; i < count; ++i) f32(v[i]);
+  }
+  bool text(std::string& s, std::size_t n) {
+    if (left() < n) return false;
+    s.assign(reinterpret_cast<const char*>(data_ + pos_), n);
+    pos_ += n;
+    return true;
+  }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t end_;
+  std::size_t pos_ = 0;
+};
+
+constexpr std::uint32_t kFlagScale = 1u, kFlagOptimizer = 2u;
+
+bool all_finite(const std::vector<float>& v) {
+  for (float x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
+}
+
+std::string shape_text(std::uint32_t rows, std::uint32_t cols) {
+  std::string s = "(";  // appended piece by piece: GCC 12 warns falsely on "(" + to_string(...)
+  s += std::to_string(rows);
+  s += ", ";
+  s += std::to_string(cols);
+  s += ")";
+  return s;
+}
+
+}  // namespace
+
+// =========================================================================================
+// writing
+// =========================================================================================
+
+std::vector<std::uint8_t> serialize_model_file(const ModelFile& f) {
+  if (!validate_train_config(f.config).ok) return {};
+  const ModelConfig mc = model_config(f.config);
+  const std::vector<TensorInfo> layout = parameter_layout(mc);
+  const std::size_t count = parameter_count(mc);
+  if (f.parameters.size() != count || f.loss_history.size() != f.steps || f.accuracy_history.size() != f.steps)
+    return {};
+  if (f.has_optimizer && (f.adam_m.size() != count || f.adam_v.size() != count)) return {};
+
+  Writer w;
+  w.raw(kModelMagic, 8);
+  w.u32(kModelFileVersion);
+  w.u64(0);  // total_bytes, filled in below
+  w.u32(static_cast<std::uint32_t>(f.config.task));
+  for (int v : {mc.vocab, mc.context, mc.layers, mc.heads, mc.d_model, mc.d_mlp}) w.u32(static_cast<std::uint32_t>(v));
+  w.u32((mc.scale_scores ? kFlagScale : 0u) | (f.has_optimizer ? kFlagOptimizer : 0u));
+  w.u32(mc.init == InitScheme::Small ? 1u : 0u);
+  w.u32(static_cast<std::uint32_t>(f.config.batch));
+  w.f32(f.config.learning_rate);
+  w.f32(f.config.beta1);
+  w.f32(f.config.beta2);
+  w.f32(f.config.epsilon);
+  w.u64(f.config.seed);
+  w.u64(f.steps);
+  w.u32(static_cast<std::uint32_t>(layout.size()));
+  for (const TensorInfo& t : layout) {
+    w.u32(static_cast<std::uint32_t>(t.name.size()));
+    w.raw(t.name.data(), t.name.size());
+    w.u32(static_cast<std::uint32_t>(t.rows));
+    w.u32(static_cast<std::uint32_t>(t.cols));
+  }
+  w.f32s(f.parameters);
+  if (f.has_optimizer) {
+    w.f32s(f.adam_m);
+    w.f32s(f.adam_v);
+  }
+  w.u64(f.steps);
+  w.f32s(f.loss_history);
+  w.f32s(f.accuracy_history);
+  const std::uint64_t total = w.bytes.size() + 4;
+  for (int i = 0; i < 8; ++i) w.bytes[12 + i] = static_cast<std::uint8_t>(total >> (8 * i));
+  w.u32(crc32(w.bytes.data(), w.bytes.size()));
+  return std::move(w.bytes);
+}
+
+// =========================================================================================
+// reading
+// =========================================================================================
+
+Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& out) {
+  // 1 header: magic, version, declared length, checksum
+  if (size < kModelHeaderBytes + 4)
+    return Status::error("truncated: " + std::to_string(size) + " bytes is shorter than the smallest model file");
+  if (std::memcmp(bytes, kModelMagic, 8) != 0)
+    return Status::error("not an Attention Lab model file (bad magic; expected \"ATTNLABM\")");
+  Reader head(bytes + 8, 12);
+  std::uint32_t version = 0;
+  std::uint64_t total = 0;
+  head.u32(version);
+  head.u64(total);
+  if (version != kModelFileVersion)
+    return Status::error("unsupported model file version " + std::to_string(version) + " (this build reads version " +
+                         std::to_string(kModelFileVersion) + ")");
+  if (total > size)
+    return Status::error("truncated: the file has " + std::to_string(size) + " bytes, its header says " +
+                         std::to_string(total));
+  if (total < size)
+    return Status::error(std::to_string(size - total) + " trailing bytes after the " + std::to_string(total) +
+                         "-byte model");
+  const std::size_t body_end = size - 4;
+  Reader tail(bytes + body_end, 4);
+  std::uint32_t stored_crc = 0;
+  tail.u32(stored_crc);
+  const std::uint32_t crc = crc32(bytes, body_end);
+  if (crc != stored_crc) return Status::error("checksum mismatch: the file is corrupt");
+
+  // 2 config
+  Reader r(bytes + kModelHeaderBytes, body_end - kModelHeaderBytes);
+  const Status short_file = Status::error("corrupt: a section runs past the end of the file");
+  std::uint32_t task = 0, vocab = 0, context = 0, layers = 0, heads = 0, d_model = 0, d_mlp = 0, flags = 0, init = 0,
+                batch = 0;
+  ModelFile f;
+  for (std::uint32_t* v : {&task, &vocab, &context, &layers, &heads, &d_model, &d_mlp, &flags, &init, &batch})
+    if (!r.u32(*v)) return short_file;
+  if (!r.f32(f.config.learning_rate) || !r.f32(f.config.beta1) || !r.f32(f.config.beta2) || !r.f32(f.config.epsilon) ||
+      !r.u64(f.config.seed) || !r.u64(f.steps))
+    return short_file;
+  if (task > static_cast<std::uint32_t>(TrainTask::Induction)) return Status::error("config: unknown task " + std::to_string(task));
+  if (flags & ~(kFlagScale | kFlagOptimizer)) return Status::error("config: unknown flags " + std::to_string(flags));
+  if (init > 1) return Status::error("config: unknown init scheme " + std::to_string(init));
+  const auto small = [](std::uint32_t v) { return v <= 1u << 20; };  // before casting to int
+  if (!small(layers) || !small(heads) || !small(d_model) || !small(d_mlp) || !small(batch))
+    return Status::error("config: a model dimension is out of range");
+  f.config.task = static_cast<TrainTask>(task);
+  f.config.layers = static_cast<int>(layers);
+  f.config.heads = static_cast<int>(heads);
+  f.config.d_model = static_cast<int>(d_model);
+  f.config.d_mlp = static_cast<int>(d_mlp);
+  f.config.scale_scores = (flags & kFlagScale) != 0;
+  f.config.init = init == 1 ? InitScheme::Small : InitScheme::Unit;
+  f.config.batch = static_cast<int>(batch);
+  f.has_optimizer = (flags & kFlagOptimizer) != 0;
+  if (f.config.d_mlp == 0) return Status::error("config: d_mlp must be from 1 to " + std::to_string(kMaxDMlp) + ", got 0");
+  if (Status st = validate_train_config(f.config); !st.ok) return Status::error("config: " + st.message);
+  const ModelConfig mc = model_config(f.config);
+  const TaskSpec& spec = task_spec(f.config.task);
+  if (static_cast<int>(vocab) != spec.vocab || static_cast<int>(context) != spec.context)
+    return Status::error("config: vocab " + std::to_string(vocab) + " and context " + std::to_string(context) +
+                         " do not match task " + spec.name + " (" + std::to_string(spec.vocab) + ", " +
+                         std::to_string(spec.context) + ")");
+
+  // 3 the tensor table must be the layout this config implies
+  const std::vector<TensorInfo> layout = parameter_layout(mc);
+  std::uint32_t tensor_count = 0;
+  if (!r.u32(tensor_count)) return short_file;
+  if (tensor_count != layout.size())
+    return Status::error("shape mismatch: the file lists " + std::to_string(tensor_count) + " tensors, the config needs " +
+                         std::to_string(layout.size()));
+  for (std::size_t i = 0; i < layout.size(); ++i) {
+    const TensorInfo& want = layout[i];
+    std::uint32_t name_length = 0, rows = 0, cols = 0;
+    std::string name;
+    if (!r.u32(name_length)) return short_file;
+    if (name_length < 1 || name_length > 64)
+      return Status::error("corrupt: tensor " + std::to_string(i) + " has a name of " + std::to_string(name_length) + " bytes");
+    if (!r.text(name, name_length) || !r.u32(rows) || !r.u32(cols)) return short_file;
+    if (name != want.name)
+      return Status::error("shape mismatch: tensor " + std::to_string(i) + " is '" + name + "', the config needs '" +
+                           want.name + "'");
+    if (rows != static_cast<std::uint32_t>(want.rows) || cols != static_cast<std::uint32_t>(want.cols))
+      return Status::error("shape mismatch: tensor '" + name + "' is " + shape_text(rows, cols) + ", the config needs " +
+                           shape_text(want.rows, want.cols));
+  }
+
+  // 4 sections, each length checked against the bytes left before anything is allocated
+  const std::size_t count = parameter_count(mc);
+  const std::size_t sections = f.has_optimizer ? 3 : 1;
+  if (r.left() < sections * count * 4) return short_file;
+  r.f32s(f.parameters, count);
+  if (f.has_optimizer) {
+    r.f32s(f.adam_m, count);
+    r.f32s(f.adam_v, count);
+  }
+  std::uint64_t history = 0;
+  if (!r.u64(history)) return short_file;
+  if (history != f.steps)
+    return Status::error("corrupt: the history holds " + std::to_string(history) + " entries for " +
+                         std::to_string(f.steps) + " steps");
+  if (history > r.left() / 8) return short_file;
+  r.f32s(f.loss_history, static_cast<std::size_t>(history));
+  r.f32s(f.accuracy_history, static_cast<std::size_t>(history));
+  if (r.left() != 0) return Status::error("corrupt: " + std::to_string(r.left()) + " unexpected bytes before the checksum");
+
+  // 5 values
+  if (!all_finite(f.parameters)) return Status::error("the parameters contain NaN or Inf");
+  if (f.has_optimizer) {
+    if (!all_finite(f.adam_m) || !all_finite(f.adam_v)) return Status::error("the optimizer state contains NaN or Inf");
+    for (float v : f.adam_v)
+      if (v < 0.0f) return Status::error("the optimizer state has a negative second moment");
+  }
+  if (!all_finite(f.loss_history) || !all_finite(f.accuracy_history))
+    return Status::error("the history contains NaN or Inf");
+  out = std::move(f);
+  return Status::success();
+}
+
+}  // namespace attn::train
