@@ -11,10 +11,17 @@ cd "$top"
 # Debian's Emscripten needs Node to find Debian's JS modules (acorn) at -O1 and above.
 export NODE_PATH=/usr/share/nodejs
 jobs=$(nproc)
+# ccache (scripts/setup.sh installs it) keeps compiled objects across build folders and
+# clones; paths under the checkout are made relative so a clone elsewhere hits the cache.
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$top" CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 
 build_native() {
   if [ ! -f build/native/build.ninja ]; then
-    cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
   fi
   cmake --build build/native -j "$jobs"
 }
@@ -22,7 +29,7 @@ build_native() {
 build_web() {
   if [ ! -f build/web/build.ninja ]; then
     # Node 20 rejects emcmake's default test emulator; the wasm tests run under this one.
-    emcmake cmake -S . -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    emcmake cmake -S . -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
       "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
   fi
   cmake --build build/web -j "$jobs"
@@ -33,7 +40,7 @@ build_web() {
 # (libFuzzer). The GUI is not built there.
 build_asan() {
   if [ ! -f build/asan/build.ninja ]; then
-    CC=clang CXX=clang++ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON
+    CC=clang CXX=clang++ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON "${launcher[@]}"
   fi
   cmake --build build/asan -j "$jobs" --target attnlab_fuzzers attnlab_tests attnlab-cli
 }

@@ -17,7 +17,7 @@ log() { printf '[setup] %s\n' "$*"; }
 sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_pkgs=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   clang libclang-rt-dev
   emscripten binaryen wabt
   libeigen3-dev libglfw3-dev catch2 nlohmann-json3-dev
