@@ -88,6 +88,8 @@ export function makeHandle(source) {
     loadSession: (text) => live().loadSettings(String(text)),
     describe: () => live()?.describe() ?? last.text ?? '',
     schema: () => JSON.parse(live().schema()),
+    // The panel registry (src/app/panel_registry.h): id, chapter, title, the state keys each reads.
+    panels: () => JSON.parse(live().panels()),
     uiString: (name) => live()?.uiString(String(name)) ?? '',
     // The height the layout asks for, in CSS pixels (embeds tell their host).
     preferredHeight: () => {

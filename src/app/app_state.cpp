@@ -23,29 +23,6 @@ const char* to_string(SceneSource s) {
                                          : "generated";
 }
 
-const char* to_string(Panel p) {
-  switch (p) {
-    case Panel::Pipeline: return "pipeline";
-    case Panel::Token: return "token";
-    case Panel::Heads: return "heads";
-    case Panel::Compare: return "compare";
-    case Panel::DotProduct: return "dot-product";
-    case Panel::Variance: return "variance";
-    case Panel::Saturation: return "saturation";
-    case Panel::Softmax: return "softmax";
-    case Panel::Stability: return "stability";
-    case Panel::Walkthrough: return "walkthrough";
-    case Panel::Mask: return "mask";
-    case Panel::Scoring: return "scoring";
-    case Panel::Variants: return "variants";
-    case Panel::CostChart: return "cost-chart";
-    case Panel::Training: return "training";
-    case Panel::ScalingRun: return "scaling-run";
-    case Panel::Model: return "model";
-  }
-  return "pipeline";
-}
-
 const char* to_string(ScoreFunction f) {
   switch (f) {
     case ScoreFunction::Dot: return "dot";
@@ -477,8 +454,8 @@ std::string state_to_json(const AppState& state) {
     const ImportedAttention& d = *state.imported;
     const char* format = d.format == ImportFormat::Npz ? "npz" : d.format == ImportFormat::Json ? "json" : "npy";
     json unavailable = json::array();
-    for (Panel p : {Panel::Pipeline, Panel::Compare})
-      if (imported_panel_needs_qkv(state, p)) unavailable.push_back(to_string(p));
+    for (const PanelInfo& p : kPanels)
+      if (imported_panel_needs_qkv(state, p.panel)) unavailable.push_back(p.id);
     j["import"] = {{"name", state.imported_name}, {"format", format}, {"layers", d.layers}, {"heads", d.heads},
                    {"nQ", d.n_q}, {"nK", d.n_k}, {"batch", d.batch}, {"batchIndex", d.batch_index},
                    {"hasQkv", d.has_qkv}, {"tokensGiven", d.tokens_given}, {"keyTokens", state.key_tokens},
@@ -590,24 +567,9 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   }
   if (j.contains("panel")) {
     const json& v = j["panel"];
-    if (v == "pipeline") s.panel = Panel::Pipeline;
-    else if (v == "token") s.panel = Panel::Token;
-    else if (v == "heads") s.panel = Panel::Heads;
-    else if (v == "compare") s.panel = Panel::Compare;
-    else if (v == "dot-product") s.panel = Panel::DotProduct;
-    else if (v == "variance") s.panel = Panel::Variance;
-    else if (v == "saturation") s.panel = Panel::Saturation;
-    else if (v == "softmax") s.panel = Panel::Softmax;
-    else if (v == "stability") s.panel = Panel::Stability;
-    else if (v == "walkthrough") s.panel = Panel::Walkthrough;
-    else if (v == "mask") s.panel = Panel::Mask;
-    else if (v == "scoring") s.panel = Panel::Scoring;
-    else if (v == "variants") s.panel = Panel::Variants;
-    else if (v == "cost-chart") s.panel = Panel::CostChart;
-    else if (v == "training") s.panel = Panel::Training;
-    else if (v == "scaling-run") s.panel = Panel::ScalingRun;
-    else if (v == "model") s.panel = Panel::Model;
-    else return Status::error("'panel' must be one of pipeline, token, heads, compare, dot-product, variance, saturation, softmax, stability, walkthrough, mask, scoring, variants, cost-chart, training, scaling-run, model");
+    const std::optional<Panel> panel = v.is_string() ? panel_from_id(v.get<std::string>()) : std::nullopt;
+    if (!panel) return Status::error("'panel' must be one of " + panel_id_list());
+    s.panel = *panel;
   }
   if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
   if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;

@@ -5,15 +5,16 @@
 // Panels edit Settings; update_results() recomputes only when a setting that changes the
 // math differs from the one the results were computed for (view settings such as the
 // panel, the cursor or the theme never recompute). Every door into the state (the page's
-// window.attnlab handle, the desktop's --state file, later the URL and postMessage) goes
-// through apply_state_json(), which validates and clamps exactly as the UI does, and on
-// any error changes nothing.
+// window.attnlab handle, the desktop's --state file, the URL, session files and an embed's
+// postMessage) goes through apply_state_json(), which validates and clamps exactly as the UI
+// does, and on any error changes nothing.
 //
 // Sections: 1 settings  2 results  3 operations  4 JSON schema
 #pragma once
 
 #include "app/lab_state.h"
 #include "app/mask_edit.h"
+#include "app/panel_registry.h"
 #include "app/variants_state.h"
 #include "app/train_state.h"
 #include "core/attention/pipeline.h"
@@ -37,14 +38,6 @@ enum class SceneSource {
   Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
 };
 
-enum class Panel { Pipeline, Token, Heads, Compare, DotProduct, Variance, Saturation, Softmax, Stability, Walkthrough,
-                   Mask, Scoring, Variants, CostChart, Training, ScalingRun, Model };
-inline constexpr int kPanelCount = 17;
-// The scaling and softmax lab's panels: the ones that draw LabResults.
-inline constexpr bool is_lab_panel(Panel p) {
-  return p == Panel::DotProduct || p == Panel::Variance || p == Panel::Saturation || p == Panel::Softmax ||
-         p == Panel::Stability || p == Panel::Walkthrough;
-}
 enum class Theme { Dark, Light, HighContrast };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
@@ -176,7 +169,6 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& math, int 
 HeadMetrics head_metrics(const Mat& weights);
 
 const char* to_string(SceneSource s);
-const char* to_string(Panel p);
 const char* to_string(ScoreFunction f);
 
 // ---- 4 JSON schema ----------------------------------------------------------------------

@@ -201,7 +201,7 @@ bool advance_thumbnails(AppState& state, double budget_ms) {
 
 bool imported_panel_needs_qkv(const AppState& state, Panel panel) {
   if (state.settings.source != SceneSource::Imported || !state.imported || state.imported->has_qkv) return false;
-  return panel == Panel::Pipeline || panel == Panel::Compare;
+  return panel_info(panel).has(kPanelNeedsScores);
 }
 
 }  // namespace attn

@@ -2,6 +2,7 @@
 
 #include "app/app_state.h"
 #include "app/lab_state.h"
+#include "app/panel_registry.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,15 +26,19 @@ struct Key {
   bool fixed = false;
 };
 
+std::vector<const char*> panel_ids() {
+  std::vector<const char*> ids;
+  for (const PanelInfo& p : kPanels) ids.push_back(p.id);
+  return ids;
+}
+
 // The ranges apply_state_json() accepts (see app_state.cpp); the math keys appear twice,
 // at the top level (side A) and under compare (side B).
 std::vector<Key> keys() {
   std::vector<Key> k = {
       {"source", "enum", 0, 0, {"generated", "worked-example"}},
       {"sentence", "string"},
-      {"panel", "enum", 0, 0, {"pipeline", "token", "heads", "compare", "dot-product", "variance", "saturation",
-                                "softmax", "stability", "walkthrough", "mask", "scoring", "variants", "cost-chart",
-                                "training", "scaling-run", "model"}},
+      {"panel", "enum", 0, 0, panel_ids()},
       {"dModel", "int", 1, kMaxDModel},
       {"heads", "int", 1, kMaxHeads, {}, 0, nullptr, "dModel"},
       {"positional", "bool"},
@@ -88,6 +93,7 @@ std::vector<Key> keys() {
   }
   return k;
 }
+
 
 const json* at_path(const json& j, const std::string& path) {
   const json* node = &j;

@@ -8,6 +8,7 @@
 #include "platform/web_handle.h"
 #include "ui/app.h"
 #include "ui/figure_text.h"
+#include "ui/panel_views.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -163,6 +164,7 @@ std::string load_settings(const std::string& json) {
 }
 
 std::string schema() { return attn::state_schema_json(); }
+std::string panels() { return attn::ui::panels_json(); }
 std::string parse_message(const std::string& text) { return attn::message_to_json(attn::parse_message(text)); }
 std::string describe() { return g_app ? attn::ui::describe_figure(g_app->state()) : ""; }
 std::string ui_string(const std::string& name) { return attn::ui::tr_by_name(name); }
@@ -295,6 +297,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("loadFragment", &load_fragment);
   emscripten::function("loadSettings", &load_settings);
   emscripten::function("schema", &schema);
+  emscripten::function("panels", &panels);
   emscripten::function("parseMessage", &parse_message);
   emscripten::function("describe", &describe);
   emscripten::function("uiString", &ui_string);

@@ -3,8 +3,8 @@
 
 #include "app/import_state.h"
 #include "core/base/utf8.h"
-#include "ui/import_panels.h"
 #include "platform/gl.h"
+#include "ui/panel_views.h"
 #include "ui/strings.h"
 
 #include <GLFW/glfw3.h>
@@ -212,9 +212,8 @@ void App::handle_keys() {
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
   if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
   if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
-  const int panel = static_cast<int>(s.panel);
-  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = static_cast<Panel>((panel + 1) % kPanelCount);
-  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = static_cast<Panel>((panel + kPanelCount - 1) % kPanelCount);
+  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = panel_after(s.panel, 1);
+  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = panel_after(s.panel, -1);
   if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
   if (pressed(GLFW_KEY_SPACE)) ctx_.playing = !ctx_.playing;
   if (pressed(GLFW_KEY_P)) s.presentation = !s.presentation;
@@ -293,31 +292,10 @@ void App::frame() {
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
   if (!show_tabs_ || ImGui::BeginTabBar("panels")) {
-    const struct {
-      Panel panel;
-      S title;
-      void (*draw)(AppState&, UiContext&);
-    } tabs[] = {{Panel::Pipeline, S::panel_pipeline, draw_pipeline_panel},
-                {Panel::Token, S::panel_token, draw_token_panel},
-                {Panel::Heads, S::panel_heads, draw_heads_panel},
-                {Panel::Compare, S::panel_compare, draw_compare_panel},
-                {Panel::DotProduct, S::panel_dot, draw_dot_product_panel},
-                {Panel::Variance, S::panel_variance, draw_variance_panel},
-                {Panel::Saturation, S::panel_saturation, draw_saturation_panel},
-                {Panel::Softmax, S::panel_softmax, draw_softmax_panel},
-                {Panel::Stability, S::panel_stability, draw_stability_panel},
-                {Panel::Walkthrough, S::panel_walkthrough, draw_walkthrough_panel},
-                {Panel::Mask, S::panel_mask, draw_mask_panel},
-                {Panel::Scoring, S::panel_scoring, draw_scoring_panel},
-                {Panel::Variants, S::panel_variants, draw_variants_panel},
-                {Panel::CostChart, S::panel_cost_chart, draw_cost_chart_panel},
-                {Panel::Training, S::panel_training, draw_training_panel},
-                {Panel::ScalingRun, S::panel_scaling_run, draw_scaling_run_panel},
-
-                {Panel::Model, S::panel_model, draw_model_panel}};
     // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
     const bool external = state_.settings.panel != shown_panel_;
-    for (const auto& t : tabs) {
+    for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {
+      const PanelView& t = *v;
       if (!show_tabs_) {  // an embed: only the chosen panel, no tab bar
         if (t.panel == state_.settings.panel) t.draw(state_, ctx_);
         shown_panel_ = state_.settings.panel;

@@ -5,6 +5,7 @@
 #include "app/import_state.h"
 #include "ui/heatmap_widget.h"
 #include "ui/import_panels.h"
+#include "ui/panels.h"
 #include "ui/strings.h"
 
 #include <imgui.h>

@@ -15,27 +15,14 @@ struct ControlsOptions {
 };
 
 void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options);
-void draw_pipeline_panel(AppState& state, UiContext& ctx);
-void draw_token_panel(AppState& state, UiContext& ctx);
-void draw_heads_panel(AppState& state, UiContext& ctx);
-void draw_compare_panel(AppState& state, UiContext& ctx);
 
-// The scaling and softmax lab (ui/lab_panels.cpp): each draws state.lab's figures.
-void draw_dot_product_panel(AppState& state, UiContext& ctx);
-void draw_variance_panel(AppState& state, UiContext& ctx);
-void draw_saturation_panel(AppState& state, UiContext& ctx);
-void draw_softmax_panel(AppState& state, UiContext& ctx);
-void draw_stability_panel(AppState& state, UiContext& ctx);
-void draw_walkthrough_panel(AppState& state, UiContext& ctx);
-
-// Masks, scoring functions and efficient attention (ui/variant_panels.cpp).
-void draw_mask_panel(AppState& state, UiContext& ctx);
-void draw_scoring_panel(AppState& state, UiContext& ctx);
-void draw_variants_panel(AppState& state, UiContext& ctx);
-void draw_cost_chart_panel(AppState& state, UiContext& ctx);
-// The training lab (ui/train_panels.cpp): each draws state.train's results.
-void draw_training_panel(AppState& state, UiContext& ctx);
-void draw_scaling_run_panel(AppState& state, UiContext& ctx);
+// Every panel's draw function, declared from the registry (app/panel_registry.h); each is
+// defined in the file of its group: panels.cpp (the explorer), lab_panels.cpp (the scaling
+// and softmax lab), variant_panels.cpp (masks, scoring, efficient attention), train_panels.cpp
+// (training), import_panels.cpp (the imported file's model view).
+#define ATTNLAB_PANEL_DECLARE(name, id, chapter, title, draw, keys, flags) void draw(AppState& state, UiContext& ctx);
+ATTNLAB_PANELS(ATTNLAB_PANEL_DECLARE)
+#undef ATTNLAB_PANEL_DECLARE
 
 // How the value at (row, col) of a named matrix came about: q_i . k_j term by term, the
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.

@@ -1,0 +1,127 @@
+// The panels of the lab, one entry each: the only list of them in the source. Everything that
+// lists panels reads it: the Panel enum, the state's `panel` key (its parsing, its error
+// message and the schema's choices), getState(), the UI's tabs and the keys that cycle them,
+// and the page (through the module's panels()).
+//
+// Adding a panel: its draw function in a file of its own under src/ui, one X(...) line below
+// (in the order the tabs show), and its title in ui/strings.h. Nothing else names it.
+//
+// Columns of ATTNLAB_PANELS(X):
+//   name      the Panel enumerator
+//   id        its name in the state, URLs, getState() and layout() (public: never renamed)
+//   chapter   the tutorial's chapter it belongs to (Chapter below)
+//   title     its title, an ui::S string id (ui/strings.h); only the UI expands this column
+//   draw      its draw function, void(AppState&, ui::UiContext&); only the UI expands it
+//   keys      the state keys it reads, space-separated: top-level keys or dotted paths of
+//             settings_to_json's object (tests check each one exists)
+//   flags     PanelFlags: what it needs and draws
+// The app layer never sees the title and draw columns as code: its expansions drop them, so
+// the tokens need no declaration here.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace attn {
+
+// The tutorial's chapters, in its order.
+enum class Chapter { Similarity, Scaling, Softmax, WeightedValues, Order, Masks, MultiHead, Variants, Training, YourModel };
+
+// What a panel needs and draws.
+enum PanelFlags : unsigned {
+  kPanelNone = 0,
+  kPanelHeatmaps = 1u << 0,     // draws heatmaps with the GL heatmap program (needs a GL context)
+  kPanelScalingLab = 1u << 1,   // draws the scaling and softmax lab's figures (LabResults)
+  kPanelNeedsScores = 1u << 2,  // shows raw or scaled scores: an imported file needs Q/K/V for it
+};
+
+#define ATTNLAB_SCENE_KEYS "source sentence dModel heads positional seed scale temperature score mask maskFill"
+
+#define ATTNLAB_PANELS(X)                                                                                      \
+  X(Pipeline, "pipeline", Chapter::WeightedValues, panel_pipeline, draw_pipeline_panel,                        \
+    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                               \
+  X(Token, "token", Chapter::WeightedValues, panel_token, draw_token_panel,                                    \
+    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps)                                                   \
+  X(Heads, "heads", Chapter::MultiHead, panel_heads, draw_heads_panel,                                         \
+    ATTNLAB_SCENE_KEYS " cursor head diffHead layer", kPanelHeatmaps)                                          \
+  X(Compare, "compare", Chapter::MultiHead, panel_compare, draw_compare_panel,                                 \
+    ATTNLAB_SCENE_KEYS " compare cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                       \
+  X(DotProduct, "dot-product", Chapter::Similarity, panel_dot, draw_dot_product_panel, "lab.q lab.k lab.kLong", \
+    kPanelScalingLab)                                                                                          \
+  X(Variance, "variance", Chapter::Scaling, panel_variance, draw_variance_panel, "lab.dk lab.scaled",          \
+    kPanelScalingLab)                                                                                          \
+  X(Saturation, "saturation", Chapter::Scaling, panel_saturation, draw_saturation_panel,                       \
+    "lab.scaled lab.temperature", kPanelScalingLab)                                                            \
+  X(Softmax, "softmax", Chapter::Softmax, panel_softmax, draw_softmax_panel, "lab.row", kPanelScalingLab)       \
+  X(Stability, "stability", Chapter::Softmax, panel_stability, draw_stability_panel, "lab.row lab.half",       \
+    kPanelScalingLab)                                                                                          \
+  X(Walkthrough, "walkthrough", Chapter::WeightedValues, panel_walkthrough, draw_walkthrough_panel,            \
+    "lab.wq lab.wk lab.wv", kPanelScalingLab)                                                                  \
+  X(Mask, "mask", Chapter::Masks, panel_mask, draw_mask_panel,                                                 \
+    ATTNLAB_SCENE_KEYS " cursor head variants.paintAllow", kPanelHeatmaps)                                     \
+  X(Scoring, "scoring", Chapter::Variants, panel_scoring, draw_scoring_panel, ATTNLAB_SCENE_KEYS " head",      \
+    kPanelHeatmaps)                                                                                            \
+  X(Variants, "variants", Chapter::Variants, panel_variants, draw_variants_panel,                              \
+    "source sentence dModel heads positional seed head variants", kPanelHeatmaps)                              \
+  X(CostChart, "cost-chart", Chapter::Variants, panel_cost_chart, draw_cost_chart_panel, "variants",           \
+    kPanelNone)                                                                                                \
+  X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
+  X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
+    kPanelNone)                                                                                                \
+  X(Model, "model", Chapter::YourModel, panel_model, draw_model_panel, "layer head cursor hideSpecial renormalise", \
+    kPanelHeatmaps)
+
+enum class Panel {
+#define ATTNLAB_PANEL_ENUM(name, id, chapter, title, draw, keys, flags) name,
+  ATTNLAB_PANELS(ATTNLAB_PANEL_ENUM)
+#undef ATTNLAB_PANEL_ENUM
+};
+
+struct PanelInfo {
+  Panel panel;
+  const char* id;
+  Chapter chapter;
+  const char* state_keys;
+  unsigned flags;
+
+  constexpr bool has(PanelFlags f) const { return (flags & f) != 0; }
+};
+
+inline constexpr std::array<PanelInfo, 0
+#define ATTNLAB_PANEL_COUNT(name, id, chapter, title, draw, keys, flags) +1
+                                             ATTNLAB_PANELS(ATTNLAB_PANEL_COUNT)
+#undef ATTNLAB_PANEL_COUNT
+                                       >
+    kPanels = {{
+#define ATTNLAB_PANEL_INFO(name, id, chapter, title, draw, keys, flags) {Panel::name, id, chapter, keys, flags},
+        ATTNLAB_PANELS(ATTNLAB_PANEL_INFO)
+#undef ATTNLAB_PANEL_INFO
+    }};
+
+inline constexpr int kPanelCount = static_cast<int>(kPanels.size());
+
+inline constexpr const PanelInfo& panel_info(Panel p) { return kPanels[static_cast<int>(p)]; }
+
+// Its id: "pipeline", "dot-product", ...
+inline constexpr const char* to_string(Panel p) { return panel_info(p).id; }
+
+// The scaling and softmax lab's panels: the ones that draw LabResults.
+inline constexpr bool is_lab_panel(Panel p) { return panel_info(p).has(kPanelScalingLab); }
+
+// The panel `steps` places after p in the registry's order, wrapping around (keys cycle tabs).
+inline constexpr Panel panel_after(Panel p, int steps) {
+  return static_cast<Panel>(((static_cast<int>(p) + steps) % kPanelCount + kPanelCount) % kPanelCount);
+}
+
+// The panel whose id is `id`, if any.
+std::optional<Panel> panel_from_id(std::string_view id);
+
+// Every panel id in the registry's order, separated by `separator` (for messages).
+std::string panel_id_list(const char* separator = ", ");
+
+// "similarity", "scaling", ...: the chapter's name in getState() and the module's panels().
+const char* chapter_id(Chapter c);
+
+}  // namespace attn

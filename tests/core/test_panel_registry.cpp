@@ -1,0 +1,92 @@
+// The panel registry (app/panel_registry.h) is the one list of panels: the state's parser,
+// its error message, the schema and the JSON writer all follow it, and each panel's list of
+// state keys names keys that exist.
+#include "app/app_state.h"
+#include "app/panel_registry.h"
+#include "app/state_schema.h"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <sstream>
+#include <string>
+
+using nlohmann::json;
+
+TEST_CASE("every registered panel is set by its id and written back under it", "[app][panels]") {
+  std::set<std::string> ids;
+  for (const attn::PanelInfo& p : attn::kPanels) {
+    INFO(p.id);
+    REQUIRE(ids.insert(p.id).second);  // ids are unique
+    REQUIRE(attn::panel_from_id(p.id) == p.panel);
+    REQUIRE(std::string(attn::to_string(p.panel)) == p.id);
+    attn::AppState state;
+    REQUIRE(attn::apply_state_json(state, json({{"panel", p.id}}).dump()).ok);
+    REQUIRE(state.settings.panel == p.panel);
+    REQUIRE(json::parse(attn::settings_to_json(state.settings))["panel"] == p.id);
+  }
+  REQUIRE(static_cast<int>(ids.size()) == attn::kPanelCount);
+}
+
+TEST_CASE("an unknown panel is refused with the registry's ids in the message, nothing changed", "[app][panels]") {
+  attn::AppState state;
+  state.settings.panel = attn::Panel::Heads;
+  const attn::Status st = attn::apply_state_json(state, R"({"panel": "no-such-panel"})");
+  REQUIRE_FALSE(st.ok);
+  REQUIRE(st.message == "'panel' must be one of " + attn::panel_id_list());
+  for (const attn::PanelInfo& p : attn::kPanels) REQUIRE(st.message.find(p.id) != std::string::npos);
+  REQUIRE(state.settings.panel == attn::Panel::Heads);
+  REQUIRE_FALSE(attn::apply_state_json(state, R"({"panel": 3})").ok);
+}
+
+TEST_CASE("the schema's panel choices are the registry's ids in its order", "[app][panels]") {
+  const json schema = json::parse(attn::state_schema_json());
+  json choices;
+  for (const json& key : schema)
+    if (key["path"] == "panel") choices = key["choices"];
+  REQUIRE(choices.size() == attn::kPanels.size());
+  for (size_t i = 0; i < attn::kPanels.size(); ++i) REQUIRE(choices[i] == attn::kPanels[i].id);
+}
+
+TEST_CASE("each panel's state keys exist in the settings' JSON", "[app][panels]") {
+  const json settings = json::parse(attn::settings_to_json(attn::Settings{}));
+  // training and scalingRun are written by the full state (their own settings objects).
+  attn::AppState state;
+  const json full = json::parse(attn::state_to_json(state));
+  for (const attn::PanelInfo& p : attn::kPanels) {
+    std::istringstream words(p.state_keys);
+    int count = 0;
+    for (std::string key; words >> key; ++count) {
+      INFO(p.id << ": " << key);
+      const json* node = settings.contains(key.substr(0, key.find('.'))) ? &settings : &full;
+      for (std::size_t from = 0;;) {
+        const std::size_t dot = key.find('.', from);
+        const std::string part = key.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
+        REQUIRE(node->is_object());
+        REQUIRE(node->contains(part));
+        node = &(*node)[part];
+        if (dot == std::string::npos) break;
+        from = dot + 1;
+      }
+    }
+    INFO(p.id);
+    REQUIRE(count > 0);
+  }
+}
+
+TEST_CASE("panels cycle in the registry's order, both ways, wrapping around", "[app][panels]") {
+  const attn::Panel first = attn::kPanels.front().panel, last = attn::kPanels.back().panel;
+  REQUIRE(attn::panel_after(last, 1) == first);
+  REQUIRE(attn::panel_after(first, -1) == last);
+  REQUIRE(attn::panel_after(first, 1) == attn::kPanels[1].panel);
+  REQUIRE(attn::panel_after(first, attn::kPanelCount) == first);
+}
+
+TEST_CASE("registry flags: the scaling lab's panels, and the panels that need scores", "[app][panels]") {
+  REQUIRE(attn::is_lab_panel(attn::Panel::Variance));
+  REQUIRE_FALSE(attn::is_lab_panel(attn::Panel::Pipeline));
+  REQUIRE(attn::panel_info(attn::Panel::Pipeline).has(attn::kPanelNeedsScores));
+  REQUIRE_FALSE(attn::panel_info(attn::Panel::Heads).has(attn::kPanelNeedsScores));
+}
