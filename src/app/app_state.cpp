@@ -1,6 +1,7 @@
 #include "app/app_state.h"
 
 #include "app/import_state.h"
+#include "app/state_schema.h"
 
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
@@ -38,14 +39,13 @@ const char* to_string(Theme t) {
   return t == Theme::Light ? "light" : t == Theme::HighContrast ? "high-contrast" : "dark";
 }
 
-void clamp_math(MathSettings& m, int n) {
-  if (!std::isfinite(m.custom_scale)) m.custom_scale = 1.0f;
-  m.custom_scale = std::clamp(m.custom_scale, -100.0f, 100.0f);
-  if (!std::isfinite(m.temperature)) m.temperature = 1.0f;
-  m.temperature = std::clamp(m.temperature, 0.01f, 100.0f);
-  m.mask.window = std::clamp(m.mask.window, 0, kMaxTokens);
-  m.mask.stride = std::clamp(m.mask.stride, 0, kMaxTokens);
-  m.mask.block = std::clamp(m.mask.block, 0, kMaxTokens);
+// `side` is "" for side A and "compare." for side B (their keys in the schema).
+void clamp_math(MathSettings& m, int n, const std::string& side) {
+  m.custom_scale = key_range(side + "scale").clamp(m.custom_scale, 1.0f);
+  m.temperature = key_range(side + "temperature").clamp(m.temperature, 1.0f);
+  m.mask.window = key_range(side + "mask.window").clamp(m.mask.window);
+  m.mask.stride = key_range(side + "mask.stride").clamp(m.mask.stride);
+  m.mask.block = key_range(side + "mask.block").clamp(m.mask.block);
   // Token indices past the end of the sentence are dropped, duplicates removed.
   for (std::vector<int>* list : {&m.mask.global_tokens, &m.mask.padding_tokens}) {
     list->erase(std::remove_if(list->begin(), list->end(), [n](int t) { return t < 0 || t >= n; }), list->end());
@@ -53,8 +53,7 @@ void clamp_math(MathSettings& m, int n) {
     list->erase(std::unique(list->begin(), list->end()), list->end());
   }
   normalize_painted(m.mask.painted, n);
-  if (!std::isfinite(m.finite_fill)) m.finite_fill = -1e9f;
-  m.finite_fill = std::clamp(m.finite_fill, -1e30f, 0.0f);
+  m.finite_fill = key_range(side + "maskFill").clamp(m.finite_fill, -1e9f);
 }
 
 }  // namespace
@@ -76,13 +75,13 @@ Settings clamped(Settings s, int n) {
     s.d_model = 2;
     s.heads = 1;
   }
-  s.d_model = std::clamp(s.d_model, 1, kMaxDModel);
+  s.d_model = key_range("dModel").clamp(s.d_model);
   // An imported scene takes its heads and layers from the file (update_imported_results).
   const bool imported = s.source == SceneSource::Imported;
-  if (!imported) s.heads = std::clamp(s.heads, 1, kMaxHeads);
+  if (!imported) s.heads = key_range("heads").clamp(s.heads);
   if (!imported && s.d_model % s.heads != 0) s.heads = 1;
-  clamp_math(s.math, n);
-  clamp_math(s.compare_math, n);
+  clamp_math(s.math, n, "");
+  clamp_math(s.compare_math, n, "compare.");
   s.cursor = std::clamp(s.cursor, -1, std::max(0, n - 1));
   s.head = std::clamp(s.head, 0, s.heads - 1);
   s.diff_head = std::clamp(s.diff_head, 0, s.heads - 1);
@@ -90,8 +89,7 @@ Settings clamped(Settings s, int n) {
   // imported file say how many they have (update_results clamps to them).
   if (s.source == SceneSource::Trained) s.layer = std::clamp(s.layer, 0, train::kMaxLayers - 1);
   else if (!imported) s.layer = 0;
-  if (!std::isfinite(s.ui_scale)) s.ui_scale = 1.0f;
-  s.ui_scale = std::clamp(s.ui_scale, 0.5f, 4.0f);
+  s.ui_scale = key_range("uiScale").clamp(s.ui_scale, 1.0f);
   return s;
 }
 
@@ -145,16 +143,15 @@ HeadMetrics head_metrics(const Mat& w) {
 namespace {
 
 void clamp_lab(LabSettings& l) {
-  for (std::array<float, 2>* v : {&l.q, &l.k, &l.k_long})
-    for (float& c : *v) c = std::isfinite(c) ? std::clamp(c, -10.0f, 10.0f) : 0.0f;
-  for (std::array<float, 4>* m : {&l.wq, &l.wk, &l.wv})
-    for (float& c : *m) c = std::isfinite(c) ? std::clamp(c, -10.0f, 10.0f) : 0.0f;
-  l.dk = std::clamp(l.dk, 1, 1024);
-  if (!std::isfinite(l.temperature)) l.temperature = 1.0f;
-  l.temperature = std::clamp(l.temperature, 0.05f, 20.0f);
+  for (auto [key, v] : {std::pair{"lab.q", &l.q}, std::pair{"lab.k", &l.k}, std::pair{"lab.kLong", &l.k_long}})
+    for (float& c : *v) c = key_range(key).clamp(c, 0.0f);
+  for (auto [key, m] : {std::pair{"lab.wq", &l.wq}, std::pair{"lab.wk", &l.wk}, std::pair{"lab.wv", &l.wv}})
+    for (float& c : *m) c = key_range(key).clamp(c, 0.0f);
+  l.dk = key_range("lab.dk").clamp(l.dk);
+  l.temperature = key_range("lab.temperature").clamp(l.temperature, 1.0f);
   if (l.row.empty()) l.row = {0.0f};
   if (l.row.size() > static_cast<size_t>(kLabMaxRow)) l.row.resize(kLabMaxRow);
-  for (float& x : l.row) x = std::isfinite(x) ? std::clamp(x, -1e4f, 1e4f) : 0.0f;
+  for (float& x : l.row) x = key_range("lab.row").clamp(x, 0.0f);
 }
 
 }  // namespace
@@ -269,6 +266,16 @@ json math_to_json(const MathSettings& m) {
 
 std::string quoted(const std::string& key) { return "'" + key + "'"; }
 
+// A bound as a person writes it in a message: 10, -100, 0.05, 1e4, -1e30.
+std::string bound_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e4) return std::to_string(static_cast<long long>(v));
+  const double exponent = std::log10(std::fabs(v));
+  if (exponent == std::floor(exponent)) return std::string(v < 0 ? "-" : "") + "1e" + std::to_string(static_cast<int>(exponent));
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
 // True when d lies in [lo, hi], or rounds to a float in [float(lo), float(hi)]: settings are
 // floats, and the state writes a float bound such as 0.01f or -1e30f as the double it is
 // (0.0099999998, -1.00000002e30), which must read back. Never casts a double beyond float's
@@ -280,7 +287,8 @@ bool within_as_float(double d, double lo, double hi) {
   return f >= static_cast<float>(lo) && f <= static_cast<float>(hi);
 }
 
-Status read_number(const json& j, const std::string& key, double lo, double hi, double& out) {
+Status read_number(const json& j, const std::string& key, KeyRange range, double& out) {
+  const double lo = range.min, hi = range.max;
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
   if (!v.is_number()) return Status::error(quoted(key) + " must be a number");
@@ -291,7 +299,8 @@ Status read_number(const json& j, const std::string& key, double lo, double hi, 
   return Status::success();
 }
 
-Status read_int(const json& j, const std::string& key, long long lo, long long hi, long long& out) {
+Status read_int(const json& j, const std::string& key, KeyRange range, long long& out) {
+  const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
   if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>())
@@ -303,10 +312,11 @@ Status read_int(const json& j, const std::string& key, long long lo, long long h
   return Status::success();
 }
 
+// The int at j[key], checked against the schema's range for `path` (key's full path).
 template <typename T>
-Status read_int_into(const json& j, const std::string& key, long long lo, long long hi, T& target) {
+Status read_int_into(const json& j, const std::string& key, const std::string& path, T& target) {
   long long v = static_cast<long long>(target);
-  if (Status st = read_int(j, key, lo, hi, v); !st.ok) return st;
+  if (Status st = read_int(j, key, key_range(path), v); !st.ok) return st;
   target = static_cast<T>(v);
   return Status::success();
 }
@@ -341,22 +351,25 @@ Status check_keys(const json& j, std::initializer_list<const char*> known, const
   return Status::success();
 }
 
-Status read_math(const json& j, MathSettings& m, const std::string& where) {
+// One side's math: `side` is "" (side A) or "compare." (side B), `where` the same for messages.
+Status read_math(const json& j, MathSettings& m, const std::string& side, const std::string& where) {
+  const KeyRange scale = key_range(side + "scale"), fill = key_range(side + "maskFill");
   if (j.contains("scale")) {
     const json& v = j["scale"];
     if (v == "default") {
       m.scale_kind = ScaleKind::Default;
     } else if (v == "none") {
       m.scale_kind = ScaleKind::None;
-    } else if (v.is_number() && std::isfinite(v.get<double>()) && std::fabs(v.get<double>()) <= 100.0) {
+    } else if (v.is_number() && v.get<double>() >= scale.min && v.get<double>() <= scale.max) {
       m.scale_kind = ScaleKind::Custom;
       m.custom_scale = v.get<float>();
     } else {
-      return Status::error(quoted("scale") + where + " must be \"default\", \"none\" or a number in [-100, 100]");
+      return Status::error(quoted("scale") + where + " must be \"default\", \"none\" or a number in [" +
+                           bound_text(scale.min) + ", " + bound_text(scale.max) + "]");
     }
   }
   double t = m.temperature;
-  if (Status st = read_number(j, "temperature", 0.01, 100.0, t); !st.ok) return st;
+  if (Status st = read_number(j, "temperature", key_range(side + "temperature"), t); !st.ok) return st;
   m.temperature = static_cast<float>(t);
   if (j.contains("score")) {
     const json& v = j["score"];
@@ -372,9 +385,9 @@ Status read_math(const json& j, MathSettings& m, const std::string& where) {
       return st;
     MaskSettings ms = m.mask;
     if (Status st = read_bool(mk, "causal", ms.causal); !st.ok) return st;
-    if (Status st = read_int_into(mk, "window", 0, kMaxTokens, ms.window); !st.ok) return st;
-    if (Status st = read_int_into(mk, "stride", 0, kMaxTokens, ms.stride); !st.ok) return st;
-    if (Status st = read_int_into(mk, "block", 0, kMaxTokens, ms.block); !st.ok) return st;
+    if (Status st = read_int_into(mk, "window", side + "mask.window", ms.window); !st.ok) return st;
+    if (Status st = read_int_into(mk, "stride", side + "mask.stride", ms.stride); !st.ok) return st;
+    if (Status st = read_int_into(mk, "block", side + "mask.block", ms.block); !st.ok) return st;
     if (Status st = read_index_list(mk, "global", ms.global_tokens); !st.ok) return st;
     if (Status st = read_index_list(mk, "padding", ms.padding_tokens); !st.ok) return st;
     if (mk.contains("painted")) {
@@ -388,11 +401,12 @@ Status read_math(const json& j, MathSettings& m, const std::string& where) {
     const json& v = j["maskFill"];
     if (v == "-inf") {
       m.fill = MaskFill::NegInfinity;
-    } else if (v.is_number() && within_as_float(v.get<double>(), -1e30, 0.0)) {
+    } else if (v.is_number() && within_as_float(v.get<double>(), fill.min, fill.max)) {
       m.fill = MaskFill::Finite;
       m.finite_fill = v.get<float>();
     } else {
-      return Status::error(quoted("maskFill") + where + " must be \"-inf\" or a number from -1e30 to 0");
+      return Status::error(quoted("maskFill") + where + " must be \"-inf\" or a number from " + bound_text(fill.min) +
+                           " to " + bound_text(fill.max));
     }
   }
   return Status::success();
@@ -528,27 +542,12 @@ std::string state_to_json(const AppState& state) {
   return j.dump();
 }
 
-Status apply_state_json(AppState& state, const std::string& json_text) {
-  if (json_text.size() > static_cast<size_t>(kMaxStateBytes))
-    return Status::error("the state is " + std::to_string(json_text.size()) + " bytes; at most " +
-                         std::to_string(kMaxStateBytes) + " are read");
-  json j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::error("state is not valid JSON");
-  if (!j.is_object()) return Status::error("state must be a JSON object");
-  long long version = kStateVersion;
-  if (Status st = read_int(j, "version", 1, kStateVersion, version); !st.ok) return st;
-  if (version == 1)
-    if (Status st = migrate_v1(j); !st.ok) return st;
-  if (Status st = check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
-                                 "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
-                                 "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
-                                 "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
-                                 "renormalise", "import"},
-                             "");
-      !st.ok)
-    return st;
+namespace {
 
-  Settings s = state.settings;
+// ---- the steps of apply_state_json: each reads its keys of j into s, or says what is wrong
+
+// The scene: where the tokens come from, the sentence, the embedding and projection sizes.
+Status read_scene(const json& j, const AppState& state, Settings& s) {
   if (j.contains("source")) {
     const json& v = j["source"];
     if (v == "generated") s.source = SceneSource::Generated;
@@ -565,14 +564,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     if (Status st = check_sentence(sentence); !st.ok) return st;
     s.sentence = sentence;
   }
-  if (j.contains("panel")) {
-    const json& v = j["panel"];
-    const std::optional<Panel> panel = v.is_string() ? panel_from_id(v.get<std::string>()) : std::nullopt;
-    if (!panel) return Status::error("'panel' must be one of " + panel_id_list());
-    s.panel = *panel;
-  }
-  if (Status st = read_int_into(j, "dModel", 1, kMaxDModel, s.d_model); !st.ok) return st;
-  if (Status st = read_int_into(j, "heads", 1, kMaxHeads, s.heads); !st.ok) return st;
+  if (Status st = read_int_into(j, "dModel", "dModel", s.d_model); !st.ok) return st;
+  if (Status st = read_int_into(j, "heads", "heads", s.heads); !st.ok) return st;
   // Leaving an imported file (whose head count came from the file) restores a valid head count.
   if (state.settings.source == SceneSource::Imported && s.source != SceneSource::Imported && !j.contains("heads") &&
       (s.heads > kMaxHeads || s.d_model % s.heads != 0))
@@ -580,24 +573,22 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (s.source == SceneSource::Generated && s.d_model % s.heads != 0)
     return Status::error("dModel " + std::to_string(s.d_model) + " is not divisible by " + std::to_string(s.heads) + " heads");
   if (Status st = read_bool(j, "positional", s.positional); !st.ok) return st;
-  if (Status st = read_int_into(j, "seed", 0, (1ll << 53) - 1, s.seed); !st.ok) return st;
-  if (Status st = read_int_into(j, "cursor", -1, kMaxTokens - 1, s.cursor); !st.ok) return st;
-  // Imported files and trained models may have more heads and layers than a generated scene
-  // (clamped to the file or the model).
-  if (Status st = read_int_into(j, "head", 0, kImportMaxHeads - 1, s.head); !st.ok) return st;
-  if (Status st = read_int_into(j, "diffHead", 0, kImportMaxHeads - 1, s.diff_head); !st.ok) return st;
-  if (Status st = read_int_into(j, "layer", 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, s.layer); !st.ok) return st;
+  return read_int_into(j, "seed", "seed", s.seed);
+}
+
+// What is shown and how: panel, cursor, head, layer, theme, language, presentation.
+Status read_view(const json& j, Settings& s) {
+  if (j.contains("panel")) {
+    const json& v = j["panel"];
+    const std::optional<Panel> panel = v.is_string() ? panel_from_id(v.get<std::string>()) : std::nullopt;
+    if (!panel) return Status::error("'panel' must be one of " + panel_id_list());
+    s.panel = *panel;
+  }
+  for (auto [key, target] : {std::pair{"cursor", &s.cursor}, std::pair{"head", &s.head},
+                             std::pair{"diffHead", &s.diff_head}, std::pair{"layer", &s.layer}})
+    if (Status st = read_int_into(j, key, key, *target); !st.ok) return st;
   if (Status st = read_bool(j, "hideSpecial", s.hide_special); !st.ok) return st;
   if (Status st = read_bool(j, "renormalise", s.renormalise); !st.ok) return st;
-  if (Status st = read_math(j, s.math, ""); !st.ok) return st;
-  if (j.contains("compare")) {
-    const json& c = j["compare"];
-    if (!c.is_object()) return Status::error("'compare' must be an object");
-    if (Status st = check_keys(c, {"enabled", "scale", "temperature", "score", "mask", "maskFill"}, " in 'compare'"); !st.ok)
-      return st;
-    if (Status st = read_bool(c, "enabled", s.compare); !st.ok) return st;
-    if (Status st = read_math(c, s.compare_math, " in 'compare'"); !st.ok) return st;
-  }
   if (j.contains("theme")) {
     const json& v = j["theme"];
     if (v == "dark") s.theme = Theme::Dark;
@@ -612,60 +603,116 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     else if (v == "zh") s.language = UiLanguage::Chinese;
     else return Status::error("'language' must be \"en\" or \"zh\"");
   }
-  if (j.contains("lab")) {
-    const json& l = j["lab"];
-    if (!l.is_object()) return Status::error("'lab' must be an object");
-    if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, " in 'lab'");
-        !st.ok)
-      return st;
-    auto read_vec2 = [&](const char* key, std::array<float, 2>& out) -> Status {
-      if (!l.contains(key)) return Status::success();
-      const json& v = l[key];
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number() ||
-          std::fabs(v[0].get<double>()) > 10 || std::fabs(v[1].get<double>()) > 10)
-        return Status::error(quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= 10");
-      out = {v[0].get<float>(), v[1].get<float>()};
-      return Status::success();
-    };
-    LabSettings lab = s.lab;
-    if (Status st = read_vec2("q", lab.q); !st.ok) return st;
-    if (Status st = read_vec2("k", lab.k); !st.ok) return st;
-    if (Status st = read_vec2("kLong", lab.k_long); !st.ok) return st;
-    for (auto [key, target] : {std::pair{"wq", &lab.wq}, std::pair{"wk", &lab.wk}, std::pair{"wv", &lab.wv}}) {
-      if (!l.contains(key)) continue;
-      const json& m = l[key];
-      if (!m.is_array() || m.size() != 4) return Status::error(quoted(key) + " in 'lab' must hold 4 numbers (a 2 x 2 matrix, row by row)");
-      for (int i = 0; i < 4; ++i) {
-        if (!m[i].is_number() || std::fabs(m[i].get<double>()) > 10)
-          return Status::error(quoted(key) + " in 'lab' must hold numbers in [-10, 10]");
-        (*target)[i] = m[i].get<float>();
-      }
-    }
-    if (Status st = read_int_into(l, "dk", 1, 1024, lab.dk); !st.ok) return st;
-    if (Status st = read_bool(l, "scaled", lab.scaled); !st.ok) return st;
-    if (Status st = read_bool(l, "half", lab.half); !st.ok) return st;
-    double t = lab.temperature;
-    if (Status st = read_number(l, "temperature", 0.05, 20.0, t); !st.ok) return st;
-    lab.temperature = static_cast<float>(t);
-    if (l.contains("row")) {
-      const json& r = l["row"];
-      if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kLabMaxRow))
-        return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kLabMaxRow) + " numbers");
-      std::vector<float> row;
-      for (const json& x : r) {
-        if (!x.is_number() || std::fabs(x.get<double>()) > 1e4) return Status::error("'row' in 'lab' must hold numbers in [-1e4, 1e4]");
-        row.push_back(x.get<float>());
-      }
-      lab.row = row;
-    }
-    s.lab = lab;
+  double ui = s.ui_scale;
+  if (Status st = read_number(j, "uiScale", key_range("uiScale"), ui); !st.ok) return st;
+  s.ui_scale = static_cast<float>(ui);
+  return Status::success();
+}
+
+// Side A's math at the top level, side B's under "compare".
+Status read_both_sides(const json& j, Settings& s) {
+  if (Status st = read_math(j, s.math, "", ""); !st.ok) return st;
+  if (!j.contains("compare")) return Status::success();
+  const json& c = j["compare"];
+  if (!c.is_object()) return Status::error("'compare' must be an object");
+  if (Status st = check_keys(c, {"enabled", "scale", "temperature", "score", "mask", "maskFill"}, " in 'compare'"); !st.ok)
+    return st;
+  if (Status st = read_bool(c, "enabled", s.compare); !st.ok) return st;
+  return read_math(c, s.compare_math, "compare.", " in 'compare'");
+}
+
+// A fixed-length list of numbers within the schema's range for lab.<key> (q, k, kLong: 2;
+// wq, wk, wv: 4, a 2 x 2 matrix row by row).
+template <std::size_t N>
+Status read_lab_numbers(const json& l, const char* key, std::array<float, N>& out) {
+  if (!l.contains(key)) return Status::success();
+  const KeyRange range = key_range(std::string("lab.") + key);
+  const std::string bound = bound_text(range.max);
+  const json& v = l[key];
+  if (N == 2 && (!v.is_array() || v.size() != 2))
+    return Status::error(quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= " + bound);
+  if (N != 2 && (!v.is_array() || v.size() != N))
+    return Status::error(quoted(key) + " in 'lab' must hold " + std::to_string(N) + " numbers (a 2 x 2 matrix, row by row)");
+  std::array<float, N> read{};
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!v[i].is_number() || v[i].get<double>() < range.min || v[i].get<double>() > range.max)
+      return Status::error(N == 2 ? quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= " + bound
+                                  : quoted(key) + " in 'lab' must hold numbers in [" + bound_text(range.min) + ", " + bound + "]");
+    read[i] = v[i].get<float>();
   }
+  out = read;
+  return Status::success();
+}
+
+// The scaling and softmax lab's settings, under "lab".
+Status read_lab(const json& j, LabSettings& out) {
+  if (!j.contains("lab")) return Status::success();
+  const json& l = j["lab"];
+  if (!l.is_object()) return Status::error("'lab' must be an object");
+  if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, " in 'lab'");
+      !st.ok)
+    return st;
+  LabSettings lab = out;
+  for (auto [key, target] : {std::pair{"q", &lab.q}, std::pair{"k", &lab.k}, std::pair{"kLong", &lab.k_long}})
+    if (Status st = read_lab_numbers(l, key, *target); !st.ok) return st;
+  for (auto [key, target] : {std::pair{"wq", &lab.wq}, std::pair{"wk", &lab.wk}, std::pair{"wv", &lab.wv}})
+    if (Status st = read_lab_numbers(l, key, *target); !st.ok) return st;
+  if (Status st = read_int_into(l, "dk", "lab.dk", lab.dk); !st.ok) return st;
+  if (Status st = read_bool(l, "scaled", lab.scaled); !st.ok) return st;
+  if (Status st = read_bool(l, "half", lab.half); !st.ok) return st;
+  double t = lab.temperature;
+  if (Status st = read_number(l, "temperature", key_range("lab.temperature"), t); !st.ok) return st;
+  lab.temperature = static_cast<float>(t);
+  if (l.contains("row")) {
+    const json& r = l["row"];
+    const KeyRange range = key_range("lab.row");
+    if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kLabMaxRow))
+      return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kLabMaxRow) + " numbers");
+    std::vector<float> row;
+    for (const json& x : r) {
+      if (!x.is_number() || x.get<double>() < range.min || x.get<double>() > range.max)
+        return Status::error("'row' in 'lab' must hold numbers in [" + bound_text(range.min) + ", " + bound_text(range.max) + "]");
+      row.push_back(x.get<float>());
+    }
+    lab.row = row;
+  }
+  out = lab;
+  return Status::success();
+}
+
+// The text as a JSON object of a known schema version, migrated to the current one.
+Status parse_state_object(const std::string& json_text, json& j) {
+  if (json_text.size() > static_cast<size_t>(kMaxStateBytes))
+    return Status::error("the state is " + std::to_string(json_text.size()) + " bytes; at most " +
+                         std::to_string(kMaxStateBytes) + " are read");
+  j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::error("state is not valid JSON");
+  if (!j.is_object()) return Status::error("state must be a JSON object");
+  long long version = kStateVersion;
+  if (Status st = read_int(j, "version", {1, kStateVersion}, version); !st.ok) return st;
+  if (version == 1)
+    if (Status st = migrate_v1(j); !st.ok) return st;
+  return check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
+                        "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
+                        "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
+                        "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
+                        "renormalise", "import"},
+                    "");
+}
+
+}  // namespace
+
+Status apply_state_json(AppState& state, const std::string& json_text) {
+  json j;
+  if (Status st = parse_state_object(json_text, j); !st.ok) return st;
+  // Every step reads into copies; the state changes only once all of them have succeeded.
+  Settings s = state.settings;
+  if (Status st = read_scene(j, state, s); !st.ok) return st;
+  if (Status st = read_view(j, s); !st.ok) return st;
+  if (Status st = read_both_sides(j, s); !st.ok) return st;
+  if (Status st = read_lab(j, s.lab); !st.ok) return st;
   if (j.contains("variants"))
     if (Status st = read_variants_json(j["variants"], s.variants); !st.ok) return st;
-  double ui = s.ui_scale;
-  if (Status st = read_number(j, "uiScale", 0.5, 4.0, ui); !st.ok) return st;
-  s.ui_scale = static_cast<float>(ui);
-
   TrainSettings training = state.train.settings;
   if (j.contains("training"))
     if (Status st = read_training_json(j["training"], training); !st.ok) return st;

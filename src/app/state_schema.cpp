@@ -3,9 +3,13 @@
 #include "app/app_state.h"
 #include "app/lab_state.h"
 #include "app/panel_registry.h"
+#include "core/io/import_attention.h"
+#include "core/train/model.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -32,9 +36,9 @@ std::vector<const char*> panel_ids() {
   return ids;
 }
 
-// The ranges apply_state_json() accepts (see app_state.cpp); the math keys appear twice,
-// at the top level (side A) and under compare (side B).
-std::vector<Key> keys() {
+// The ranges apply_state_json() accepts; the math keys appear twice, at the top level
+// (side A) and under compare (side B).
+std::vector<Key> make_keys() {
   std::vector<Key> k = {
       {"source", "enum", 0, 0, {"generated", "worked-example"}},
       {"sentence", "string"},
@@ -44,9 +48,11 @@ std::vector<Key> keys() {
       {"positional", "bool"},
       {"seed", "int", 0, 9007199254740991.0},
       {"cursor", "token", -1, kMaxTokens - 1},
-      {"head", "int", 0, kMaxHeads - 1, {}, 0, "heads"},
-      {"diffHead", "int", 0, kMaxHeads - 1, {}, 0, "heads"},
-      {"layer", "int", 0, 0, {}, 0, nullptr, nullptr, true},
+      // Imported files and trained models may have more heads and layers than a generated
+      // scene (update_results clamps to what the scene has).
+      {"head", "int", 0, kImportMaxHeads - 1, {}, 0, "heads"},
+      {"diffHead", "int", 0, kImportMaxHeads - 1, {}, 0, "heads"},
+      {"layer", "int", 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, {}, 0, nullptr, nullptr, true},
       {"compare.enabled", "bool"},
       {"theme", "enum", 0, 0, {"dark", "light", "high-contrast"}},
       {"presentation", "bool"},
@@ -63,7 +69,7 @@ std::vector<Key> keys() {
       {"variants.causal", "bool"},
       {"variants.seed", "int", 0, 9007199254740991.0},
       // Raising it starts a cost chart (tens of seconds): a link keeps the default.
-      {"variants.costChartRequest", "int", 0, 0, {}, 0, nullptr, nullptr, true},
+      {"variants.costChartRequest", "int", 0, 1 << 30, {}, 0, nullptr, nullptr, true},
       {"variants.paintAllow", "bool"},
       {"lab.q", "vector", -10, 10, {}, 2},
       {"lab.k", "vector", -10, 10, {}, 2},
@@ -95,6 +101,22 @@ std::vector<Key> keys() {
 }
 
 
+const std::vector<Key>& keys() {
+  static const std::vector<Key> k = make_keys();
+  return k;
+}
+
+// Where a slider offers less than the state accepts: (path, min, max).
+struct SliderRange {
+  const char* path;
+  double min, max;
+};
+constexpr SliderRange kSliderRanges[] = {
+    {"dModel", 2, 128},       {"temperature", 0.05, 20}, {"scale", 0, 4},
+    {"mask.window", 0, 64},   {"mask.stride", 0, 16},    {"mask.block", 0, 64},
+    {"uiScale", 0.75, 3.0},   {"variants.features", 1, 512},
+};
+
 const json* at_path(const json& j, const std::string& path) {
   const json* node = &j;
   size_t from = 0;
@@ -109,6 +131,27 @@ const json* at_path(const json& j, const std::string& path) {
 }
 
 }  // namespace
+
+float KeyRange::clamp(float v, float fallback) const {
+  if (!std::isfinite(v)) return fallback;
+  return std::clamp(v, static_cast<float>(min), static_cast<float>(max));
+}
+
+int KeyRange::clamp(int v) const {
+  return static_cast<int>(std::clamp(static_cast<double>(v), min, max));
+}
+
+KeyRange key_range(std::string_view path) {
+  for (const Key& k : keys())
+    if (k.path == path) return {k.min, k.max};
+  return {std::nan(""), std::nan("")};
+}
+
+KeyRange slider_range(std::string_view path) {
+  for (const SliderRange& r : kSliderRanges)
+    if (path == r.path || (path.substr(0, 8) == "compare." && path.substr(8) == r.path)) return {r.min, r.max};
+  return key_range(path);
+}
 
 std::string state_schema_json() {
   const json defaults = json::parse(settings_to_json(Settings{}));

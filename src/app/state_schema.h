@@ -1,8 +1,10 @@
 // The state schema as data: each settings key (as a path into settings_to_json's object),
-// its kind, its legal range or choices, and its default. apply_state_json() is what
-// enforces these rules; this table describes them, so tools can generate legal values for
-// every key without knowing the keys (the URL round-trip property tests do), and a test
-// fails when settings_to_json() has a key this table lacks (add the entry with the key).
+// its kind, its legal range or choices, and its default. It is where the ranges are written:
+// apply_state_json() (every door into the state: the page's handle, --state, URLs, sessions,
+// an embed's messages), the clamps of update_results() and the UI's sliders read them from
+// here (key_range, slider_range), and tools generate legal values for every key from its
+// JSON without knowing the keys (the URL round-trip property tests do). A test fails when
+// settings_to_json() has a key this table lacks (add the entry with the key).
 //
 // Kinds:
 //   bool, int, number        a scalar in [min, max]
@@ -19,10 +21,26 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace attn {
 
 // A JSON array of {path, kind, min, max, choices, length, below, divides, fixed, default}.
 std::string state_schema_json();
+
+struct KeyRange {
+  double min = 0, max = 0;
+  float clamp(float v, float fallback) const;  // v within [min, max]; fallback if v is NaN or infinite
+  int clamp(int v) const;
+};
+
+// The range the state accepts for the numeric key at `path` ("temperature", "lab.dk",
+// "compare.mask.window", "variants.rank"). A path the schema lacks gives NaN bounds, which
+// refuse every value (the state's tests would fail at once).
+KeyRange key_range(std::string_view path);
+
+// The range a slider offers for the key: narrower than key_range where the full range would
+// make the slider too coarse to use (a state may still hold any value key_range allows).
+KeyRange slider_range(std::string_view path);
 
 }  // namespace attn

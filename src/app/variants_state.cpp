@@ -1,6 +1,7 @@
 #include "app/variants_state.h"
 
 #include "app/app_state.h"
+#include "app/state_schema.h"
 #include "core/base/rng.h"
 #include "core/attention/streaming.h"
 
@@ -375,16 +376,16 @@ Status read_variants_json(const json& j, VariantSettings& out) {
   const struct {
     const char* key;
     int* target;
-    int lo, hi;
-  } ints[] = {{"window", &v.window, 1, 1024}, {"stride", &v.stride, 1, 1024}, {"block", &v.block, 1, 1024},
-              {"features", &v.features, 1, 4096}, {"rank", &v.rank, 1, 1024},
-              {"costChartRequest", &v.cost_chart_request, 0, 1 << 30}};
+  } ints[] = {{"window", &v.window}, {"stride", &v.stride}, {"block", &v.block}, {"features", &v.features},
+              {"rank", &v.rank}, {"costChartRequest", &v.cost_chart_request}};
   for (const auto& f : ints) {
     if (!j.contains(f.key)) continue;
+    const KeyRange range = key_range(std::string("variants.") + f.key);
+    const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
     const json& x = j[f.key];
-    if (!x.is_number_integer() || x.get<long long>() < f.lo || x.get<long long>() > f.hi)
-      return Status::error("'" + std::string(f.key) + "' in 'variants' must be a whole number from " + std::to_string(f.lo) +
-                           " to " + std::to_string(f.hi));
+    if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi)
+      return Status::error("'" + std::string(f.key) + "' in 'variants' must be a whole number from " + std::to_string(lo) +
+                           " to " + std::to_string(hi));
     *f.target = static_cast<int>(x.get<long long>());
   }
   if (j.contains("seed")) {
