@@ -1,5 +1,5 @@
 // Every string the UI shows, in one table with an English and a Simplified Chinese column;
-// tests/core/test_strings.cpp fails if an entry lacks a translation. Use tr(S::name): it
+// tests/app/test_strings.cpp fails if an entry lacks a translation. Use tr(S::name): it
 // answers in the language chosen with set_language().
 //
 // Adding a string: X(id, "English", "中文") anywhere in the table.

@@ -1,7 +1,7 @@
 #include "core/attention/attention.h"
 #include "core/attention/reference.h"
 #include "core/base/rng.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <cmath>
 #include <limits>

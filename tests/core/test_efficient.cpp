@@ -9,7 +9,7 @@
 #include "core/attention/masks.h"
 #include "core/attention/reference.h"
 #include "core/base/rng.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <cmath>
 #include <limits>

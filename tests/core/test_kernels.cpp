@@ -9,7 +9,7 @@
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
 #include "core/attention/streaming.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <cmath>
 #include <cstring>

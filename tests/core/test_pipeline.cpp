@@ -5,7 +5,7 @@
 #include "core/attention/softmax.h"
 #include "core/attention/statistics.h"
 #include "core/attention/tokenizer.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <cmath>
 #include <limits>

@@ -2,7 +2,7 @@
 #include "core/attention/masks.h"
 #include "core/base/rng.h"
 #include "core/attention/streaming.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 using attn::Mat;
 

@@ -11,7 +11,7 @@
 #include "core/train/blocks.h"
 #include "core/train/model.h"
 #include "core/train/tasks.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <catch2/catch.hpp>
 

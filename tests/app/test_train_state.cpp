@@ -4,7 +4,7 @@
 // own attention.
 #include "app/app_state.h"
 #include "app/train_state.h"
-#include "matrix_compare.h"
+#include "support/matrix_compare.h"
 
 #include <catch2/catch.hpp>
 
