@@ -412,7 +412,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
   return Status::success();
 }
 
-// Schema version 1 (the first slice): source "random", n, dK, mask "none"/"causal".
+// Schema version 1 (the first release): source "random", n, dK, mask "none"/"causal".
 Status migrate_v1(json& j) {
   if (j.contains("source") && j["source"] == "random") j["source"] = "generated";
   if (j.contains("mask") && j["mask"].is_string()) {

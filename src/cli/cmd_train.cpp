@@ -2,7 +2,7 @@
 //   train               train on a synthetic task, print progress, write the model file,
 //                       end with one JSON line (task, steps, final loss, held-out accuracy)
 //   model-info          read a model file: its config, held-out accuracy and head scores
-//   scaling-experiment  the seed's "forgot to scale" experiment over several seeds: the same
+//   scaling-experiment  the tutorial's "forgot to scale" experiment over several seeds: the same
 //                       runs with and without 1/sqrt(d_k), at d_k = 64 and a smaller d_k
 //
 // Sections: 1 shared option parsing and file I/O  2 train  3 model-info  4 scaling-experiment

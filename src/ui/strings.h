@@ -540,8 +540,8 @@ namespace attn::ui {
     "named when a score reaches %.2f (previous-token) or %.2f (induction)", \
     "分数达到 %.2f（前一词元）或 %.2f（归纳）时命名") \
   X(scaling_run_hint, \
-    "The seed's experiment: the same model (copy task, 2 layers, one head of width d_k) trained twice from the same seed on the same batches, with and without 1/sqrt(d_k).", \
-    "种子中的实验：同一个模型（复制任务，2 层，一个宽度为 d_k 的头）用相同的种子和相同的批次训练两次，一次除以 sqrt(d_k)，一次不除。") \
+    "The tutorial's experiment: the same model (copy task, 2 layers, one head of width d_k) trained twice from the same seed on the same batches, with and without 1/sqrt(d_k).", \
+    "教程中的实验：同一个模型（复制任务，2 层，一个宽度为 d_k 的头）用相同的种子和相同的批次训练两次，一次除以 sqrt(d_k)，一次不除。") \
   X(scaling_run_init, \
     "initialisation", \
     "初始化") \
@@ -587,7 +587,7 @@ namespace attn::ui {
   X(trained_not_loaded, \
     "The trained model is not loaded (yet).", \
     "训练好的模型尚未载入。") \
-  /* import and model view (issue 9) */ \
+  /* import and model view */ \
   X(import_title, \
     "Imported attention", \
     "导入的注意力") \

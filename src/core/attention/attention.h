@@ -57,7 +57,7 @@ Status validate_attention_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Re
 AttentionResult attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                           const Eigen::Ref<const Mat>& v, const AttentionOptions& options = {});
 
-// The seed tutorial's two-token worked example (section 5.3), d_k = 2.
+// The tutorial's two-token worked example (section 5.3), d_k = 2.
 struct WorkedExample {
   Mat q, k, v;
 };

@@ -1,6 +1,6 @@
 // Attention in plain loops, written to be read, not to be fast.
 //
-// It is the oracle the Eigen path (and later SIMD kernels) are tested against, so it
+// It is the oracle the Eigen path (and the SIMD kernels) are tested against, so it
 // shares no code with them: every sum is a visible loop and accumulates in double.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The seed's scaling experiment, reproducible: the same model trained with and without the
+// The tutorial's scaling experiment, reproducible: the same model trained with and without the
 // 1/sqrt(d_k) factor, from the same seed (so the same initial weights and the same batches),
 // at d_k = 64 and at a smaller d_k as a control, over several seeds.
 //

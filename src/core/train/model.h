@@ -50,7 +50,7 @@ enum class InitScheme {
 };
 inline constexpr float kSmallInitStd = 0.02f;
 
-// Limits of the lab's models (the 1-2 layers, 1-4 heads, d_model <= 128).
+// Limits of the lab's models (1-2 layers, 1-4 heads, d_model <= 128).
 inline constexpr int kMaxLayers = 2;
 inline constexpr int kMaxHeads = 4;
 inline constexpr int kMaxDModel = 128;
