@@ -115,6 +115,8 @@ constexpr SliderRange kSliderRanges[] = {
     {"dModel", 2, 128},       {"temperature", 0.05, 20}, {"scale", 0, 4},
     {"mask.window", 0, 64},   {"mask.stride", 0, 16},    {"mask.block", 0, 64},
     {"uiScale", 0.75, 3.0},   {"variants.features", 1, 512},
+    {"lab.q", -5, 5},         {"lab.k", -5, 5},          {"lab.kLong", -5, 5},
+    {"lab.row", -30, 30},  // the softmax panel's row; the stability panel offers the whole range
 };
 
 const json* at_path(const json& j, const std::string& path) {

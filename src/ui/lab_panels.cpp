@@ -2,6 +2,9 @@
 // (never compute them), with ImDrawList plots of our own.
 //   1 plotting helpers  2 dot product  3 variance  4 saturation  5 softmax  6 stability
 #include "ui/panels.h"
+
+#include "app/state_schema.h"
+#include "ui/schema_controls.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -102,7 +105,10 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
     const char* name;
     std::array<float, 2>* v;
     ImU32 col;
-  } handles[] = {{"q", &l.q, IM_COL32(255, 64, 160, 255)}, {"k", &l.k, kBlue}, {"k2", &l.k_long, kOrange}};
+    const char* key;  // in the state schema
+  } handles[] = {{"q", &l.q, IM_COL32(255, 64, 160, 255), "lab.q"},
+                 {"k", &l.k, kBlue, "lab.k"},
+                 {"k2", &l.k_long, kOrange, "lab.kLong"}};
   ImGui::SetCursorScreenPos(origin);
   ImGui::InvisibleButton("plane", ImVec2(side, side));
   const bool active = ImGui::IsItemActive();
@@ -137,7 +143,7 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   ImGui::TextWrapped("dot product prefers %s; cosine prefers %s", long_wins_dot ? "k2" : "k", long_wins_cos ? "k2" : "k");
   for (const Handle& h : handles) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    ImGui::DragFloat2(h.name, h.v->data(), 0.02f, -5.0f, 5.0f, "%.2f");
+    schema_drag(h.name, h.v->data(), 2, 0.02f, h.key);
   }
   ImGui::EndGroup();
 }
@@ -170,7 +176,7 @@ void draw_variance_panel(AppState& state, UiContext&) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::SetNextItemWidth(w * 0.6f);
-  ImGui::SliderInt("d_k", &l.dk, 1, 1024, "%d", ImGuiSliderFlags_Logarithmic);
+  schema_slider("d_k", l.dk, "lab.dk", "%d", ImGuiSliderFlags_Logarithmic);
   ImGui::Text("Var(q.k) = %.2f (theory %d)", r.var_raw_at_dk, l.dk);
   ImGui::Text("Var(q.k / sqrt(d_k)) = %.3f (theory 1)", r.var_scaled_at_dk);
   std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
@@ -195,7 +201,7 @@ void draw_saturation_panel(AppState& state, UiContext&) {
   ImGui::Checkbox(tr(S::with_scaling), &l.scaled);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  ImGui::SliderFloat(tr(S::temperature), &l.temperature, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  schema_slider(tr(S::temperature), l.temperature, "lab.temperature", "%.2f", ImGuiSliderFlags_Logarithmic);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = avail.x / 3.0f - 8;
   const char* names[3] = {"d_k = 4", "d_k = 64", "d_k = 512"};
@@ -233,7 +239,7 @@ void draw_softmax_panel(AppState& state, UiContext&) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(j));
       ImGui::SetNextItemWidth(-1);
-      ImGui::DragFloat("##s", &l.row[j], 0.05f, -30.0f, 30.0f, "%.2f");
+      schema_drag("##s", &l.row[j], 1, 0.05f, "lab.row");
       ImGui::PopID();
     }
     auto row = [](const char* label, const std::vector<float>& v, const char* fmt) {
@@ -270,7 +276,9 @@ void draw_stability_panel(AppState& state, UiContext&) {
     ImGui::PushID(static_cast<int>(j));
     if (j) ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
-    ImGui::DragFloat("##s", &l.row[j], 0.25f, -1e4f, 1e4f, "%.2f");
+    // The whole range the state accepts: the panel is about overflow.
+    const KeyRange range = key_range("lab.row");
+    ImGui::DragFloat("##s", &l.row[j], 0.25f, static_cast<float>(range.min), static_cast<float>(range.max), "%.2f");
     ImGui::PopID();
   }
   const float w = ImGui::GetContentRegionAvail().x / 4.0f - 8, h = ImGui::GetFontSize() * 6;
@@ -313,14 +321,19 @@ void draw_walkthrough_panel(AppState& state, UiContext&) {
   const AttentionResult& w = state.lab.walk;
   ImGui::TextWrapped("%s", tr(S::walk_hint));
   const float width = ImGui::GetFontSize() * 12;
-  for (auto [name, m] : {std::pair{"Q", &l.wq}, std::pair{"K", &l.wk}, std::pair{"V", &l.wv}}) {
+  const struct {
+    const char* name;
+    std::array<float, 4>* m;
+    const char* key;  // in the state schema
+  } matrices[] = {{"Q", &l.wq, "lab.wq"}, {"K", &l.wk, "lab.wk"}, {"V", &l.wv, "lab.wv"}};
+  for (auto [name, m, key] : matrices) {
     ImGui::PushID(name);
     ImGui::TextUnformatted(name);
     for (int r = 0; r < 2; ++r) {
       ImGui::SameLine(ImGui::GetFontSize() * (2 + r * 13));
       ImGui::SetNextItemWidth(width);
       ImGui::PushID(r);
-      ImGui::DragFloat2("##row", m->data() + 2 * r, 0.05f, -10.0f, 10.0f, "%.2f");
+      schema_drag("##row", m->data() + 2 * r, 2, 0.05f, key);
       ImGui::PopID();
     }
     ImGui::PopID();

@@ -11,6 +11,7 @@
 
 #include "ui/heatmap_widget.h"
 #include "ui/import_panels.h"
+#include "ui/schema_controls.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -42,6 +43,8 @@ void hover_to_context(UiContext& ctx, const AppState& state, const std::string& 
   if (!ctx.hover.derivation.empty()) ImGui::SetTooltip("%s", ctx.hover.derivation.c_str());
 }
 
+// Side A's or side B's math; both sides have the same ranges in the schema, so the sliders
+// take side A's keys.
 void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
   ImGui::PushID(id);
   int score = static_cast<int>(m.score);
@@ -63,14 +66,14 @@ void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
   ImGui::SameLine();
   ImGui::RadioButton(tr(S::scale_custom), &scale, 2);
   m.scale_kind = static_cast<ScaleKind>(scale);
-  if (m.scale_kind == ScaleKind::Custom) ImGui::SliderFloat(tr(S::custom_scale), &m.custom_scale, 0.0f, 4.0f);
-  ImGui::SliderFloat(tr(S::temperature), &m.temperature, 0.05f, 20.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+  if (m.scale_kind == ScaleKind::Custom) schema_slider(tr(S::custom_scale), m.custom_scale, "scale");
+  schema_slider(tr(S::temperature), m.temperature, "temperature", "%.2f", ImGuiSliderFlags_Logarithmic);
 
   ImGui::Checkbox(tr(S::mask_causal), &m.mask.causal);
   if (show_mask_patterns) {
-    ImGui::SliderInt(tr(S::mask_window), &m.mask.window, 0, 64);
-    ImGui::SliderInt(tr(S::mask_stride), &m.mask.stride, 0, 16);
-    ImGui::SliderInt(tr(S::mask_block), &m.mask.block, 0, 64);
+    schema_slider(tr(S::mask_window), m.mask.window, "mask.window");
+    schema_slider(tr(S::mask_stride), m.mask.stride, "mask.stride");
+    schema_slider(tr(S::mask_block), m.mask.block, "mask.block");
   }
   int fill = static_cast<int>(m.fill);
   ImGui::TextUnformatted(tr(S::mask_fill));

@@ -8,6 +8,7 @@
 // functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
 #include "ui/panels.h"
+#include "ui/schema_controls.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -224,7 +225,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
     case EfficientKind::Window: ImGui::SliderInt(tr(S::variant_window), &v.window, 1, std::max(1, n)); break;
     case EfficientKind::Strided: ImGui::SliderInt(tr(S::variant_stride), &v.stride, 1, std::max(1, n)); break;
     case EfficientKind::BlockSparse: ImGui::SliderInt(tr(S::variant_block), &v.block, 1, std::max(1, n)); break;
-    case EfficientKind::Performer: ImGui::SliderInt(tr(S::variant_features), &v.features, 1, 512); break;
+    case EfficientKind::Performer: schema_slider(tr(S::variant_features), v.features, "variants.features"); break;
     case EfficientKind::Linformer: ImGui::SliderInt(tr(S::variant_rank), &v.rank, 1, std::max(1, n)); break;
     case EfficientKind::Linear:
     case EfficientKind::Exact: break;
