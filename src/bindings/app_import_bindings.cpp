@@ -2,7 +2,7 @@
 // dropped or picked file in slices straight into a buffer here, so no second copy of a
 // large file stays in JavaScript; .npz members compressed with deflate are inflated by the
 // browser's DecompressionStream into buffers here too. Then the core's ImportJob
-// (core/io/import_attention.h) takes the buffers, checks the headers at once and the data in
+// (core/io/import_job.h) takes the buffers, checks the headers at once and the data in
 // steps, one per animation frame, so the frame loop keeps drawing; the app shows the result.
 //   importBegin(size)          "" or why not (over the cap); makes room for the file
 //   importFileView()           Uint8Array view of that room (fetch again after any await:
@@ -22,6 +22,9 @@
 #include "app/export_figure.h"
 #include "app/import_state.h"
 #include "app/png_writer.h"
+#include "core/io/import_attention.h"
+#include "core/io/import_job.h"
+#include "core/io/zip.h"
 #include "platform/web_handle.h"
 #include "ui/app.h"
 

@@ -1,6 +1,8 @@
 // Import of attention files: good .npy / .npz / JSON files give the right shapes, tokens and
 // values; malformed ones (many kinds) give a clear message and leave the output alone.
 #include "core/io/import_attention.h"
+#include "core/io/import_job.h"
+#include "core/io/zip.h"
 #include "core/base/crc32.h"
 
 #include <catch2/catch.hpp>
