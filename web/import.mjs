@@ -1,7 +1,7 @@
 // Import and export in the page: a file picker and drag-and-drop onto the lab, the file
 // read in 4 MiB slices straight into the app's memory (the frame loop keeps running between
 // slices, a progress bar shows how far it is), .npz members compressed with deflate inflated
-// by the browser's DecompressionStream, then parsed by the app (src/core/import_attention.*):
+// by the browser's DecompressionStream, then parsed by the app (src/core/io/import_job.h):
 // the headers at once, the data (a JSON file's text, checksums, the move into place, the
 // NaN/Inf check) in steps of about 8 ms, one per animation frame, so the lab keeps drawing
 // through the load.
@@ -27,11 +27,6 @@ function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
-function isZip(bytes) {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b &&
-    ((bytes[2] === 3 && bytes[3] === 4) || (bytes[2] === 5 && bytes[3] === 6));
-}
-
 export function setupImport(module, handle) {
   const input = document.getElementById('import-file');
   const button = document.getElementById('import-button');
@@ -55,12 +50,19 @@ export function setupImport(module, handle) {
 
   // Reads the slices into the app's buffer; the view is fetched again for every slice
   // because the wasm heap may have grown (detaching older views) while we awaited.
-  async function readInto(file, share) {
+  // Resolves to the format the app reads from the first slice ('npz', 'npy', 'json' or ''):
+  // the format's rule lives in the app alone. An archive's share of the bar is smaller
+  // (inflating its members follows).
+  async function readInto(file) {
+    let format = '';
     for (let offset = 0; offset < file.size; offset += SLICE_BYTES) {
       const chunk = new Uint8Array(await file.slice(offset, offset + SLICE_BYTES).arrayBuffer());
       module.importFileView().set(chunk, offset);
+      if (offset === 0) format = module.importFormat(chunk.length);
+      const share = format === 'npz' ? 0.4 : 0.5;
       report('loading', (share * (offset + chunk.length)) / file.size, `Reading ${file.name}…`);
     }
+    return format;
   }
 
   async function inflateMembers(file, members) {
@@ -117,9 +119,7 @@ export function setupImport(module, handle) {
     try {
       const refused = module.importBegin(file.size);
       if (refused) throw new Error(`${file.name}: ${refused}`);
-      const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-      const zip = isZip(head);
-      await readInto(file, zip ? 0.4 : 0.5);
+      const zip = (await readInto(file)) === 'npz';
       if (zip) {
         const members = module.importMembers();
         if (members.error) throw new Error(`${file.name}: ${members.error}`);

@@ -2,11 +2,14 @@
 // dropped or picked file in slices straight into a buffer here, so no second copy of a
 // large file stays in JavaScript; .npz members compressed with deflate are inflated by the
 // browser's DecompressionStream into buffers here too. Then the core's ImportJob
-// (core/io/import_attention.h) takes the buffers, checks the headers at once and the data in
+// (core/io/import_job.h) takes the buffers, checks the headers at once and the data in
 // steps, one per animation frame, so the frame loop keeps drawing; the app shows the result.
 //   importBegin(size)          "" or why not (over the cap); makes room for the file
 //   importFileView()           Uint8Array view of that room (fetch again after any await:
 //                              the wasm heap may grow and detach older views)
+//   importFormat(length)       "npz", "npy", "json" or "": the format the core picks from the
+//                              file's first `length` bytes (those read so far), so the page
+//                              knows whether to list and inflate an archive's members
 //   importMembers()            [{name, method, offset, compressedSize, uncompressedSize}]
 //                              of the archive, or {error}
 //   importMemberBegin(offset, size) -> index or -1; importMemberView(index) -> Uint8Array
@@ -22,6 +25,9 @@
 #include "app/export_figure.h"
 #include "app/import_state.h"
 #include "app/png_writer.h"
+#include "core/io/import_attention.h"
+#include "core/io/import_job.h"
+#include "core/io/zip.h"
 #include "platform/web_handle.h"
 #include "ui/app.h"
 
@@ -30,6 +36,7 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,6 +66,13 @@ std::string import_begin(double size) {
 }
 
 val import_file_view() { return val(emscripten::typed_memory_view(g_pending.file.size(), g_pending.file.data())); }
+
+std::string import_format(double length) {
+  const double read = length > 0 ? std::min(length, static_cast<double>(g_pending.file.size())) : 0;
+  const std::optional<attn::ImportFormat> format =
+      attn::sniff_import_format(g_pending.file.data(), static_cast<std::size_t>(read));
+  return format ? attn::import_format_name(*format) : "";
+}
 
 val import_members() {
   std::vector<attn::ZipMember> members;
@@ -182,6 +196,7 @@ val export_panel(int scale) {
 EMSCRIPTEN_BINDINGS(attnlab_import) {
   emscripten::function("importBegin", &import_begin);
   emscripten::function("importFileView", &import_file_view);
+  emscripten::function("importFormat", &import_format);
   emscripten::function("importMembers", &import_members);
   emscripten::function("importMemberBegin", &import_member_begin);
   emscripten::function("importMemberView", &import_member_view);

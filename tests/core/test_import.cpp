@@ -1,6 +1,8 @@
 // Import of attention files: good .npy / .npz / JSON files give the right shapes, tokens and
 // values; malformed ones (many kinds) give a clear message and leave the output alone.
 #include "core/io/import_attention.h"
+#include "core/io/import_job.h"
+#include "core/io/zip.h"
 #include "core/base/crc32.h"
 
 #include <catch2/catch.hpp>
@@ -12,6 +14,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -319,6 +322,24 @@ TEST_CASE("import: pre-inflated members stand in for an inflater (the browser's 
   ImportedAttention a;
   REQUIRE(import_attention(b.data(), b.size(), {}, preinflated_members(&offsets, &inflated, b.data()), a).ok);
   CHECK(a.head_weights(0, 0)(0, 1) == Approx(0.01f));
+}
+
+TEST_CASE("import: the format from the first bytes, one rule for the parser and the page", "[import]") {
+  auto sniff = [](const std::string& text) {
+    const std::optional<ImportFormat> f =
+        sniff_import_format(reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+    return f ? std::string(import_format_name(*f)) : std::string();
+  };
+  CHECK(sniff(std::string("PK\3\4", 4)) == "npz");
+  CHECK(sniff(std::string("PK\5\6", 4) + std::string(18, '\0')) == "npz");  // an empty archive
+  CHECK(sniff("\x93NUMPY\x01\x00") == "npy");
+  CHECK(sniff(" \r\n\t{") == "json");
+  CHECK(sniff("\xEF\xBB\xBF {\"format\"") == "json");  // a UTF-8 byte order mark
+  CHECK(sniff("").empty());
+  CHECK(sniff("PK\3").empty());  // too short for the signature
+  CHECK(sniff("\x93NUMP").empty());
+  CHECK(sniff("[1, 2]").empty());
+  CHECK(sniff("x{").empty());
 }
 
 TEST_CASE("import in steps: the same result piece by piece, the weights in the file's own buffer", "[import]") {

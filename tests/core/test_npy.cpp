@@ -1,10 +1,12 @@
-// Tests of the .npy reader and writer (src/core/io/npy.h).
+// Tests of the .npy reader and writer (src/core/io/npy.h) and of the half and bfloat16
+// decoding it uses (src/core/io/half_float.h).
 //
 // Everything except the last case works on bytes in memory, so it runs natively and
 // under Node alike. The file case is compiled only natively: under Emscripten it does
 // not exist, rather than existing and being skipped. The expected header texts are what
 // NumPy 1.24's np.save writes for the same arrays.
 #include "core/io/npy.h"
+#include "core/io/half_float.h"
 #include "core/base/rng.h"
 
 #include <catch2/catch.hpp>

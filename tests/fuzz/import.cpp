@@ -1,12 +1,13 @@
-// Fuzz target: attention import (src/core/io/import_attention.h), the door for every file a
-// user drops on the page or the desktop: .npy, .npz (stored and deflate, through zlib here
-// as on the desktop) and the JSON format, picked from the first bytes.
+// Fuzz target: attention import (src/core/io/import_attention.h, import_job.h), the door
+// for every file a user drops on the page or the desktop: .npy, .npz (stored and deflate,
+// through zlib here as on the desktop) and the JSON format, picked from the first bytes.
 //
 // Any bytes: a refusal has a message and leaves the output as it was; an accepted import is
 // consistent (shapes within the caps, one label per token, every head's weights of the
 // stated shape, Q/K/V all present or all absent). The import run as a job in small steps
 // (the page's way) ends with the same message or the same data.
 #include "core/io/import_attention.h"
+#include "core/io/import_job.h"
 #include "fuzz_check.h"
 #include "platform/native_import.h"
 

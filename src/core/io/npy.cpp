@@ -12,7 +12,7 @@
 // anything else is refused, which is what makes the parser safe on arbitrary bytes.
 //
 // Sections:
-//   1 Little-endian bytes and half/bfloat16 decoding
+//   1 Writing little-endian bytes (reading them: core/io/little_endian.h)
 //   2 Dtypes and shapes
 //   3 NpyArray
 //   4 Header parsing
@@ -23,6 +23,8 @@
 #include "core/io/npy.h"
 
 #include "core/base/utf8.h"
+#include "core/io/half_float.h"
+#include "core/io/little_endian.h"
 
 #include <cctype>
 #include <cerrno>
@@ -35,21 +37,9 @@
 
 namespace attn {
 
-// ---- 1 Little-endian bytes and half/bfloat16 decoding ----------------------------------
+// ---- 1 Writing little-endian bytes -----------------------------------------------------
 namespace {
 
-// Assembled byte by byte, so the code does not depend on the host's byte order (both of
-// our targets are little-endian, and compilers turn these into plain loads).
-std::uint16_t load_le16(const std::uint8_t* p) {
-  return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
-std::uint32_t load_le32(const std::uint8_t* p) {
-  return static_cast<std::uint32_t>(p[0]) | (static_cast<std::uint32_t>(p[1]) << 8) |
-         (static_cast<std::uint32_t>(p[2]) << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
-}
-std::uint64_t load_le64(const std::uint8_t* p) {
-  return static_cast<std::uint64_t>(load_le32(p)) | (static_cast<std::uint64_t>(load_le32(p + 4)) << 32);
-}
 void store_le32(std::uint8_t* p, std::uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
@@ -57,38 +47,7 @@ void store_le64(std::uint8_t* p, std::uint64_t v) {
   for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
 
-float float_from_bits(std::uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
-}
-double double_from_bits(std::uint64_t bits) {
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-}
-
 }  // namespace
-
-float half_to_float(std::uint16_t bits) {
-  // half: 1 sign bit, 5 exponent bits (bias 15), 10 mantissa bits.
-  const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
-  const std::uint32_t exponent = (bits >> 10) & 0x1Fu;
-  const std::uint32_t mantissa = bits & 0x3FFu;
-  if (exponent == 0) {
-    // Zero or subnormal: mantissa * 2^-24, exact in float (a normal float down to 2^-24).
-    const float magnitude = static_cast<float>(mantissa) * 5.9604644775390625e-8f;  // 2^-24
-    return sign ? -magnitude : magnitude;
-  }
-  if (exponent == 0x1F)  // inf (mantissa 0) or NaN; the NaN payload moves to the top bits
-    return float_from_bits(sign | 0x7F800000u | (mantissa << 13));
-  // Normal: rebias the exponent from 15 to 127 and widen the mantissa.
-  return float_from_bits(sign | ((exponent + 127 - 15) << 23) | (mantissa << 13));
-}
-
-float bfloat16_to_float(std::uint16_t bits) {
-  return float_from_bits(static_cast<std::uint32_t>(bits) << 16);
-}
 
 // ---- 2 Dtypes and shapes ---------------------------------------------------------------
 std::size_t npy_itemsize(NpyDtype dtype) {

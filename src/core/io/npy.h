@@ -28,7 +28,7 @@ enum class NpyDtype {
   Float64,  // '<f8'
   Float16,  // '<f2'  IEEE 754 half
   Bool,     // '|b1'  one byte, 0 or 1
-  UInt16,   // '<u2'  also how bfloat16 tensors are usually saved (decode with bfloat16_to_float)
+  UInt16,   // '<u2'  also how bfloat16 tensors are usually saved (core/io/half_float.h)
   Int32,    // '<i4'  index arrays
   Int64,    // '<i8'  index arrays (PyTorch's default integer type)
 };
@@ -73,11 +73,6 @@ struct NpyArray {
   static NpyArray from_bool(const std::vector<std::int64_t>& shape, const std::uint8_t* values);
 };
 
-// Exact IEEE half -> float (every half is representable as a float).
-float half_to_float(std::uint16_t bits);
-// bfloat16 -> float: the 16 bits are the top half of a float32.
-float bfloat16_to_float(std::uint16_t bits);
-
 // The consistency rules a parsed array satisfies: non-negative shape of at most kNpyMaxDims
 // dimensions, no overflow, at most kNpyMaxDataBytes of data, data.size() == size * itemsize,
 // and bool bytes 0 or 1. serialize_npy and write_npy_file rely on it.
@@ -90,7 +85,7 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out);
 // The same checks without reading the data: `out` gets the dtype and shape and no data, and
 // `data_offset` where the data starts (its size() * itemsize bytes run exactly to the end).
 // Bool bytes are not checked (parse_npy does that). For callers that move a large array's
-// data into place themselves, in pieces (core/io/import_attention.h).
+// data into place themselves, in pieces (core/io/import_job.h).
 Status parse_npy_header(const std::uint8_t* bytes, std::size_t size, NpyArray& out, std::size_t& data_offset);
 // Reads and parses a file; every message starts with the path, e.g.
 // "x.npy: cannot open (No such file or directory)".
