@@ -466,7 +466,7 @@ std::string state_to_json(const AppState& state) {
   j["tokens"] = state.tokens;
   if (s.source == SceneSource::Imported && state.imported) {
     const ImportedAttention& d = *state.imported;
-    const char* format = d.format == ImportFormat::Npz ? "npz" : d.format == ImportFormat::Json ? "json" : "npy";
+    const char* format = import_format_name(d.format);
     json unavailable = json::array();
     for (const PanelInfo& p : kPanels)
       if (imported_panel_needs_qkv(state, p.panel)) unavailable.push_back(p.id);
