@@ -58,14 +58,21 @@ Status run_random(const std::vector<std::string>& args) {
 // 2 sdpa: Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading dims = batch
 // ---------------------------------------------------------------------------------------
 
-Status run_sdpa(const std::vector<std::string>& args) {
-  Options o;
-  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--out"}, {"--causal"}, o); !st.ok)
-    return st;
-  for (const char* need : {"--q", "--k", "--v", "--out"})
-    if (!o.has(need)) return Status::error(std::string("sdpa needs ") + need);
+// A mask entry as an additive term: bool true = not allowed (-inf), float = added as is.
+float additive_mask_value(const MaskArray& mask, std::int64_t at) {
+  return mask.is_bool ? (mask.flags[at] ? -std::numeric_limits<float>::infinity() : 0.0f) : mask.values[at];
+}
 
-  PipelineConfig config;
+// Q, K and V as read, and the sizes their shapes give.
+struct SdpaInputs {
+  NpyArray qa, ka, va;
+  std::vector<float> q, k, v;
+  size_t rank = 0;
+  std::int64_t n_q = 0, d_k = 0, n_k = 0, d_v = 0, batch = 0;
+};
+
+// --scale, --score and --causal.
+Status read_sdpa_config(const Options& o, PipelineConfig& config) {
   if (o.has("--scale")) {
     if (!parse_float(o.get("--scale"), config.custom_scale)) return Status::error("--scale needs a finite number");
     config.scale_kind = ScaleKind::Custom;
@@ -75,14 +82,16 @@ Status run_sdpa(const std::vector<std::string>& args) {
     else if (o.get("--score") != "dot") return Status::error("--score must be dot or cosine");
   }
   config.mask.causal = o.flags.count("--causal") > 0;
+  return Status::success();
+}
 
-  NpyArray qa, ka, va;
-  std::vector<float> q, k, v;
+Status read_sdpa_inputs(const Options& o, SdpaInputs& in) {
+  const NpyArray &qa = in.qa, &ka = in.ka, &va = in.va;
   const std::string qp = o.get("--q"), kp = o.get("--k"), vp = o.get("--v");
-  if (Status st = read_float_array(qp, qa, q); !st.ok) return st;
-  if (Status st = read_float_array(kp, ka, k); !st.ok) return st;
-  if (Status st = read_float_array(vp, va, v); !st.ok) return st;
-  const size_t rank = qa.shape.size();
+  if (Status st = read_float_array(qp, in.qa, in.q); !st.ok) return st;
+  if (Status st = read_float_array(kp, in.ka, in.k); !st.ok) return st;
+  if (Status st = read_float_array(vp, in.va, in.v); !st.ok) return st;
+  const size_t rank = in.rank = qa.shape.size();
   if (rank < 2) return Status::error(qp + ": needs at least 2 dimensions (n_q, d_k), has shape " + npy_shape_string(qa.shape));
   if (ka.shape.size() != rank) return Status::error(kp + ": has " + std::to_string(ka.shape.size()) + " dimensions, Q has " + std::to_string(rank));
   if (va.shape.size() != rank) return Status::error(vp + ": has " + std::to_string(va.shape.size()) + " dimensions, Q has " + std::to_string(rank));
@@ -90,74 +99,91 @@ Status run_sdpa(const std::vector<std::string>& args) {
     if (ka.shape[d] != qa.shape[d] || va.shape[d] != qa.shape[d])
       return Status::error("batch dimensions differ: Q " + npy_shape_string(qa.shape) + ", K " +
                            npy_shape_string(ka.shape) + ", V " + npy_shape_string(va.shape));
-  const std::int64_t n_q = qa.shape[rank - 2], d_k = qa.shape[rank - 1];
-  const std::int64_t n_k = ka.shape[rank - 2], d_v = va.shape[rank - 1];
+  const std::int64_t n_q = in.n_q = qa.shape[rank - 2], d_k = in.d_k = qa.shape[rank - 1];
+  const std::int64_t n_k = in.n_k = ka.shape[rank - 2], d_v = in.d_v = va.shape[rank - 1];
   if (ka.shape[rank - 1] != d_k) return Status::error(kp + ": last dimension " + std::to_string(ka.shape[rank - 1]) + " must equal Q's d_k " + std::to_string(d_k));
   if (va.shape[rank - 2] != n_k) return Status::error(vp + ": has " + std::to_string(va.shape[rank - 2]) + " rows, K has n_k = " + std::to_string(n_k));
   if (n_q < 1 || n_k < 1 || d_k < 1 || d_v < 1) return Status::error("Q, K and V must not be empty");
   if (n_q * n_k > (1ll << 26)) return Status::error("n_q x n_k = " + std::to_string(n_q * n_k) + " is over the cap of 2^26 score entries");
-  const std::int64_t batch = product(qa.shape, 0, rank - 2);
+  const std::int64_t batch = in.batch = product(qa.shape, 0, rank - 2);
   // scores.npy and weights.npy hold every batch entry: the cap is on their total, as for mha.
   if (batch * n_q * n_k > (1ll << 26))
     return Status::error("batch x n_q x n_k = " + std::to_string(batch * n_q * n_k) + " is over the cap of 2^26 weights");
+  return Status::success();
+}
 
-  // The mask's last two dims are (n_q, n_k); leading dims are absent, 1 or the batch's.
-  MaskArray mask;
-  if (o.has("--mask")) {
-    const std::string mp = o.get("--mask");
-    if (Status st = read_mask(mp, mask); !st.ok) return st;
-    const size_t mr = mask.shape.size();
-    if (mr < 2 || mask.shape[mr - 2] != n_q || mask.shape[mr - 1] != n_k || mr > rank)
-      return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not end in (n_q, n_k) = (" +
-                           std::to_string(n_q) + ", " + std::to_string(n_k) + ") or has more dimensions than Q");
-    for (size_t d = 0; d + 2 < mr; ++d) {
-      const std::int64_t qd = qa.shape[rank - mr + d];
-      if (mask.shape[d] != 1 && mask.shape[d] != qd)
-        return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not broadcast against Q " + npy_shape_string(qa.shape));
+// The mask's last two dims are (n_q, n_k); leading dims are absent, 1 or the batch's.
+Status read_sdpa_mask(const Options& o, const SdpaInputs& in, MaskArray& mask) {
+  if (!o.has("--mask")) return Status::success();
+  const std::string mp = o.get("--mask");
+  if (Status st = read_mask(mp, mask); !st.ok) return st;
+  const size_t mr = mask.shape.size();
+  if (mr < 2 || mask.shape[mr - 2] != in.n_q || mask.shape[mr - 1] != in.n_k || mr > in.rank)
+    return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not end in (n_q, n_k) = (" +
+                         std::to_string(in.n_q) + ", " + std::to_string(in.n_k) + ") or has more dimensions than Q");
+  for (size_t d = 0; d + 2 < mr; ++d) {
+    const std::int64_t qd = in.qa.shape[in.rank - mr + d];
+    if (mask.shape[d] != 1 && mask.shape[d] != qd)
+      return Status::error(mp + ": shape " + npy_shape_string(mask.shape) + " does not broadcast against Q " + npy_shape_string(in.qa.shape));
+  }
+  return Status::success();
+}
+
+// Batch entry b's (n_q, n_k) slice of the broadcast mask, as the pipeline's boolean or additive mask.
+void apply_sdpa_mask(const MaskArray& mask, const SdpaInputs& in, std::int64_t b, PipelineConfig& c) {
+  const std::int64_t n_q = in.n_q, n_k = in.n_k;
+  const size_t rank = in.rank, mr = mask.shape.size();
+  std::int64_t rem = b, mask_index = 0, mask_stride = 1;
+  for (size_t d = rank - 2; d-- > 0;) {
+    const std::int64_t coord = rem % in.qa.shape[d];
+    rem /= in.qa.shape[d];
+    const std::int64_t md = static_cast<std::int64_t>(d) - static_cast<std::int64_t>(rank - mr);
+    if (md >= 0) {
+      if (mask.shape[md] != 1) mask_index += coord * mask_stride;
+      mask_stride *= mask.shape[md];
     }
   }
+  const std::int64_t offset = mask_index * n_q * n_k;
+  if (mask.is_bool) {
+    c.mask.custom.resize(n_q, n_k);
+    for (std::int64_t i = 0; i < n_q * n_k; ++i) c.mask.custom.data()[i] = mask.flags[offset + i] != 0;
+  } else {
+    c.additive_mask = matrix_at(mask.values, offset, n_q, n_k);
+  }
+}
 
-  NpyArray scores_out, weights_out, output_out;
-  Shape score_shape(qa.shape.begin(), qa.shape.end() - 2);
-  score_shape.push_back(n_q);
-  score_shape.push_back(n_k);
-  Shape out_shape(qa.shape.begin(), qa.shape.end() - 2);
-  out_shape.push_back(n_q);
-  out_shape.push_back(d_v);
+Status run_sdpa(const std::vector<std::string>& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--out"}, {"--causal"}, o); !st.ok)
+    return st;
+  for (const char* need : {"--q", "--k", "--v", "--out"})
+    if (!o.has(need)) return Status::error(std::string("sdpa needs ") + need);
+  PipelineConfig config;
+  if (Status st = read_sdpa_config(o, config); !st.ok) return st;
+  SdpaInputs in;
+  if (Status st = read_sdpa_inputs(o, in); !st.ok) return st;
+  MaskArray mask;
+  if (Status st = read_sdpa_mask(o, in, mask); !st.ok) return st;
+
+  const std::int64_t n_q = in.n_q, n_k = in.n_k, d_k = in.d_k, d_v = in.d_v, batch = in.batch;
   std::vector<float> scores_all(batch * n_q * n_k), weights_all(batch * n_q * n_k), output_all(batch * n_q * d_v);
-
   for (std::int64_t b = 0; b < batch; ++b) {
     PipelineConfig c = config;
-    if (mask.present) {
-      // Index of this batch entry in the (broadcast) mask.
-      const size_t mr = mask.shape.size();
-      std::int64_t rem = b, mask_index = 0, mask_stride = 1;
-      for (size_t d = rank - 2; d-- > 0;) {
-        const std::int64_t coord = rem % qa.shape[d];
-        rem /= qa.shape[d];
-        const std::int64_t md = static_cast<std::int64_t>(d) - static_cast<std::int64_t>(rank - mr);
-        if (md >= 0) {
-          if (mask.shape[md] != 1) mask_index += coord * mask_stride;
-          mask_stride *= mask.shape[md];
-        }
-      }
-      const std::int64_t offset = mask_index * n_q * n_k;
-      if (mask.is_bool) {
-        c.mask.custom.resize(n_q, n_k);
-        for (std::int64_t i = 0; i < n_q * n_k; ++i) c.mask.custom.data()[i] = mask.flags[offset + i] != 0;
-      } else {
-        c.additive_mask = matrix_at(mask.values, offset, n_q, n_k);
-      }
-    }
-    const PipelineTrace t = run_pipeline_qkv(matrix_at(q, b * n_q * d_k, n_q, d_k),
-                                                          matrix_at(k, b * n_k * d_k, n_k, d_k),
-                                                          matrix_at(v, b * n_k * d_v, n_k, d_v), c);
+    if (mask.present) apply_sdpa_mask(mask, in, b, c);
+    const PipelineTrace t = run_pipeline_qkv(matrix_at(in.q, b * n_q * d_k, n_q, d_k), matrix_at(in.k, b * n_k * d_k, n_k, d_k),
+                                             matrix_at(in.v, b * n_k * d_v, n_k, d_v), c);
     if (!t.status.ok) return Status::error("sdpa: " + t.status.message);
     const HeadTrace& h = t.heads[0];
     std::copy(h.masked_scores.data(), h.masked_scores.data() + n_q * n_k, scores_all.begin() + b * n_q * n_k);
     std::copy(h.weights.data(), h.weights.data() + n_q * n_k, weights_all.begin() + b * n_q * n_k);
     std::copy(h.output.data(), h.output.data() + n_q * d_v, output_all.begin() + b * n_q * d_v);
   }
+  Shape score_shape(in.qa.shape.begin(), in.qa.shape.end() - 2);
+  score_shape.push_back(n_q);
+  score_shape.push_back(n_k);
+  Shape out_shape(in.qa.shape.begin(), in.qa.shape.end() - 2);
+  out_shape.push_back(n_q);
+  out_shape.push_back(d_v);
   return write_outputs(o.get("--out"), {{"scores.npy", NpyArray::from_float(score_shape, scores_all.data())},
                                         {"weights.npy", NpyArray::from_float(score_shape, weights_all.data())},
                                         {"output.npy", NpyArray::from_float(out_shape, output_all.data())}});
@@ -186,6 +212,106 @@ Status read_sequence(const std::string& path, std::int64_t embed, NpyArray& a, s
   return Status::success();
 }
 
+// Reads a float array that must have exactly the shape `want`, named in the message as `want_name` ("(3E, E)").
+Status read_shaped_array(const std::string& path, const Shape& want, const char* want_name, std::vector<float>& values) {
+  NpyArray a;
+  if (Status st = read_float_array(path, a, values); !st.ok) return st;
+  if (a.shape != want)
+    return Status::error(path + ": shape " + npy_shape_string(a.shape) + " must be " + want_name + " = " + npy_shape_string(want));
+  return Status::success();
+}
+
+// The query, key and value sequences (key and value default to the query: self-attention).
+struct MhaInputs {
+  std::vector<float> x, kx, vx;
+  std::int64_t batch = 0, n_q = 0, n_k = 0, embed = 0;
+};
+
+Status read_mha_inputs(const Options& o, long long heads, MhaInputs& in) {
+  NpyArray xa, ka, va;
+  std::int64_t kbatch = 0, vbatch = 0, n_v = 0;
+  const std::string xp = o.get("--query");
+  if (Status st = read_sequence(xp, -1, xa, in.x, in.batch, in.n_q); !st.ok) return st;
+  const std::int64_t E = in.embed = xa.shape.back();
+  if (E % heads != 0)
+    return Status::error("embed dim " + std::to_string(E) + " (from " + xp + ") is not divisible by " + std::to_string(heads) + " heads");
+  if (!o.has("--key")) {
+    in.kx = in.x;
+    in.vx = in.x;
+    in.n_k = in.n_q;
+    return Status::success();
+  }
+  if (Status st = read_sequence(o.get("--key"), E, ka, in.kx, kbatch, in.n_k); !st.ok) return st;
+  if (Status st = read_sequence(o.get("--value"), E, va, in.vx, vbatch, n_v); !st.ok) return st;
+  if (kbatch != in.batch || vbatch != in.batch)
+    return Status::error("query, key and value must have the same batch size (and all be batched or all unbatched)");
+  if (n_v != in.n_k) return Status::error(o.get("--value") + ": has " + std::to_string(n_v) + " tokens, key has " + std::to_string(in.n_k));
+  return Status::success();
+}
+
+// PyTorch's Linear computes x W^T + b; ours is x W + b, so the weights are transposed.
+Status read_mha_projections(const Options& o, std::int64_t E, ProjectionWeights& pw) {
+  std::vector<float> w, wo;
+  if (Status st = read_shaped_array(o.get("--in-proj-weight"), Shape{3 * E, E}, "(3E, E)", w); !st.ok) return st;
+  if (Status st = read_shaped_array(o.get("--out-proj-weight"), Shape{E, E}, "(E, E)", wo); !st.ok) return st;
+  const Mat w_in = matrix_at(w, 0, 3 * E, E);
+  pw.wq = w_in.topRows(E).transpose();
+  pw.wk = w_in.middleRows(E, E).transpose();
+  pw.wv = w_in.bottomRows(E).transpose();
+  pw.wo = matrix_at(wo, 0, E, E).transpose();
+  if (o.has("--in-proj-bias")) {
+    std::vector<float> b;
+    if (Status st = read_shaped_array(o.get("--in-proj-bias"), Shape{3 * E}, "(3E,)", b); !st.ok) return st;
+    pw.bq = Eigen::Map<const RowVec>(b.data(), E);
+    pw.bk = Eigen::Map<const RowVec>(b.data() + E, E);
+    pw.bv = Eigen::Map<const RowVec>(b.data() + 2 * E, E);
+  }
+  if (o.has("--out-proj-bias")) {
+    std::vector<float> b;
+    if (Status st = read_shaped_array(o.get("--out-proj-bias"), Shape{E}, "(E,)", b); !st.ok) return st;
+    pw.bo = Eigen::Map<const RowVec>(b.data(), E);
+  }
+  return Status::success();
+}
+
+// key_padding_mask: (batch, n_k) or (n_k) unbatched; True / nonzero = ignore that key.
+// attn_mask: (n_q, n_k) or (batch * H, n_q, n_k); bool True = not allowed, float = added.
+Status read_mha_masks(const Options& o, const MhaInputs& in, long long heads, MaskArray& kpm, MaskArray& am) {
+  const std::int64_t B = in.batch == 0 ? 1 : in.batch;
+  if (o.has("--key-padding-mask")) {
+    const std::string p = o.get("--key-padding-mask");
+    if (Status st = read_mask(p, kpm); !st.ok) return st;
+    const Shape want = in.batch == 0 ? Shape{in.n_k} : Shape{in.batch, in.n_k};
+    if (kpm.shape != want) return Status::error(p + ": shape " + npy_shape_string(kpm.shape) + " must be " + npy_shape_string(want));
+  }
+  if (o.has("--attn-mask")) {
+    const std::string p = o.get("--attn-mask");
+    if (Status st = read_mask(p, am); !st.ok) return st;
+    const Shape two{in.n_q, in.n_k}, three{B * heads, in.n_q, in.n_k};
+    if (am.shape != two && am.shape != three)
+      return Status::error(p + ": shape " + npy_shape_string(am.shape) + " must be " + npy_shape_string(two) + " or " + npy_shape_string(three));
+  }
+  return Status::success();
+}
+
+// Both masks of batch entry b become one additive mask per head: -inf where not allowed, floats added.
+void apply_mha_masks(const MaskArray& kpm, const MaskArray& am, std::int64_t b, long long heads, std::int64_t n_q,
+                     std::int64_t n_k, PipelineConfig& c) {
+  Mat shared = Mat::Zero(n_q, n_k);
+  if (kpm.present)
+    for (std::int64_t j = 0; j < n_k; ++j) shared.col(j).array() += additive_mask_value(kpm, b * n_k + j);
+  if (am.present && am.shape.size() == 2)
+    for (std::int64_t i = 0; i < n_q * n_k; ++i) shared.data()[i] += additive_mask_value(am, i);
+  c.additive_mask = shared;
+  if (am.present && am.shape.size() == 3)
+    for (std::int64_t h = 0; h < heads; ++h) {
+      Mat per_head(n_q, n_k);
+      const std::int64_t offset = (b * heads + h) * n_q * n_k;
+      for (std::int64_t i = 0; i < n_q * n_k; ++i) per_head.data()[i] = additive_mask_value(am, offset + i);
+      c.head_additive_masks.push_back(per_head);
+    }
+}
+
 Status run_mha(const std::vector<std::string>& args) {
   Options o;
   if (Status st = Options::parse(args, {"--query", "--key", "--value", "--heads", "--in-proj-weight", "--in-proj-bias",
@@ -197,78 +323,16 @@ Status run_mha(const std::vector<std::string>& args) {
   if (o.has("--key") != o.has("--value")) return Status::error("--key and --value go together");
   long long heads = 0;
   if (!parse_long(o.get("--heads"), 1, 1024, heads)) return Status::error("--heads needs a whole number from 1 to 1024");
-
-  NpyArray xa, ka, va, wa, woa;
-  std::vector<float> x, kx, vx, w, wo;
-  std::int64_t batch = 0, n_q = 0, kbatch = 0, n_k = 0, vbatch = 0, n_v = 0;
-  const std::string xp = o.get("--query");
-  if (Status st = read_sequence(xp, -1, xa, x, batch, n_q); !st.ok) return st;
-  const std::int64_t E = xa.shape.back();
-  if (E % heads != 0)
-    return Status::error("embed dim " + std::to_string(E) + " (from " + xp + ") is not divisible by " + std::to_string(heads) + " heads");
-  const bool self = !o.has("--key");
-  if (self) {
-    kx = x;
-    vx = x;
-    kbatch = vbatch = batch;
-    n_k = n_v = n_q;
-  } else {
-    if (Status st = read_sequence(o.get("--key"), E, ka, kx, kbatch, n_k); !st.ok) return st;
-    if (Status st = read_sequence(o.get("--value"), E, va, vx, vbatch, n_v); !st.ok) return st;
-    if (kbatch != batch || vbatch != batch)
-      return Status::error("query, key and value must have the same batch size (and all be batched or all unbatched)");
-    if (n_v != n_k) return Status::error(o.get("--value") + ": has " + std::to_string(n_v) + " tokens, key has " + std::to_string(n_k));
-  }
-  const std::string wp = o.get("--in-proj-weight"), wop = o.get("--out-proj-weight");
-  if (Status st = read_float_array(wp, wa, w); !st.ok) return st;
-  if (wa.shape != Shape{3 * E, E}) return Status::error(wp + ": shape " + npy_shape_string(wa.shape) + " must be (3E, E) = (" + std::to_string(3 * E) + ", " + std::to_string(E) + ")");
-  if (Status st = read_float_array(wop, woa, wo); !st.ok) return st;
-  if (woa.shape != Shape{E, E}) return Status::error(wop + ": shape " + npy_shape_string(woa.shape) + " must be (E, E) = (" + std::to_string(E) + ", " + std::to_string(E) + ")");
-
-  // PyTorch's Linear computes x W^T + b; ours is x W + b, so the weights are transposed.
+  MhaInputs in;
+  if (Status st = read_mha_inputs(o, heads, in); !st.ok) return st;
   ProjectionWeights pw;
-  const Mat w_in = matrix_at(w, 0, 3 * E, E);
-  pw.wq = w_in.topRows(E).transpose();
-  pw.wk = w_in.middleRows(E, E).transpose();
-  pw.wv = w_in.bottomRows(E).transpose();
-  pw.wo = matrix_at(wo, 0, E, E).transpose();
-  if (o.has("--in-proj-bias")) {
-    NpyArray ba;
-    std::vector<float> b;
-    if (Status st = read_float_array(o.get("--in-proj-bias"), ba, b); !st.ok) return st;
-    if (ba.shape != Shape{3 * E}) return Status::error(o.get("--in-proj-bias") + ": shape " + npy_shape_string(ba.shape) + " must be (3E,) = (" + std::to_string(3 * E) + ",)");
-    pw.bq = Eigen::Map<const RowVec>(b.data(), E);
-    pw.bk = Eigen::Map<const RowVec>(b.data() + E, E);
-    pw.bv = Eigen::Map<const RowVec>(b.data() + 2 * E, E);
-  }
-  if (o.has("--out-proj-bias")) {
-    NpyArray ba;
-    std::vector<float> b;
-    if (Status st = read_float_array(o.get("--out-proj-bias"), ba, b); !st.ok) return st;
-    if (ba.shape != Shape{E}) return Status::error(o.get("--out-proj-bias") + ": shape " + npy_shape_string(ba.shape) + " must be (E,) = (" + std::to_string(E) + ",)");
-    pw.bo = Eigen::Map<const RowVec>(b.data(), E);
-  }
-
+  if (Status st = read_mha_projections(o, in.embed, pw); !st.ok) return st;
+  const std::int64_t batch = in.batch, n_q = in.n_q, n_k = in.n_k, E = in.embed;
   const std::int64_t B = batch == 0 ? 1 : batch;
   if (n_q * n_k * heads * B > (1ll << 26)) return Status::error("batch x heads x n_q x n_k is over the cap of 2^26 weights");
-  // key_padding_mask: (batch, n_k) or (n_k) unbatched; True / nonzero = ignore that key.
   MaskArray kpm, am;
-  if (o.has("--key-padding-mask")) {
-    const std::string p = o.get("--key-padding-mask");
-    if (Status st = read_mask(p, kpm); !st.ok) return st;
-    const Shape want = batch == 0 ? Shape{n_k} : Shape{batch, n_k};
-    if (kpm.shape != want) return Status::error(p + ": shape " + npy_shape_string(kpm.shape) + " must be " + npy_shape_string(want));
-  }
-  // attn_mask: (n_q, n_k) or (batch * H, n_q, n_k); bool True = not allowed, float = added.
-  if (o.has("--attn-mask")) {
-    const std::string p = o.get("--attn-mask");
-    if (Status st = read_mask(p, am); !st.ok) return st;
-    const Shape two{n_q, n_k}, three{B * heads, n_q, n_k};
-    if (am.shape != two && am.shape != three)
-      return Status::error(p + ": shape " + npy_shape_string(am.shape) + " must be " + npy_shape_string(two) + " or " + npy_shape_string(three));
-  }
+  if (Status st = read_mha_masks(o, in, heads, kpm, am); !st.ok) return st;
 
-  const float neg_inf = -std::numeric_limits<float>::infinity();
   PipelineConfig config;
   config.d_model = static_cast<int>(E);
   config.heads = static_cast<int>(heads);
@@ -276,29 +340,9 @@ Status run_mha(const std::vector<std::string>& args) {
   std::vector<float> out_all(B * n_q * E), weights_all(B * heads * n_q * n_k);
   for (std::int64_t b = 0; b < B; ++b) {
     PipelineConfig c = config;
-    // Both masks become one additive mask per head: -inf where not allowed, floats added.
-    Mat shared = Mat::Zero(n_q, n_k);
-    if (kpm.present)
-      for (std::int64_t j = 0; j < n_k; ++j) {
-        const std::int64_t at = b * n_k + j;
-        const float add = kpm.is_bool ? (kpm.flags[at] ? neg_inf : 0.0f) : kpm.values[at];
-        shared.col(j).array() += add;
-      }
-    if (am.present && am.shape.size() == 2)
-      for (std::int64_t i = 0; i < n_q * n_k; ++i)
-        shared.data()[i] += am.is_bool ? (am.flags[i] ? neg_inf : 0.0f) : am.values[i];
-    c.additive_mask = shared;
-    if (am.present && am.shape.size() == 3)
-      for (std::int64_t h = 0; h < heads; ++h) {
-        Mat per_head(n_q, n_k);
-        const std::int64_t offset = (b * heads + h) * n_q * n_k;
-        for (std::int64_t i = 0; i < n_q * n_k; ++i)
-          per_head.data()[i] = am.is_bool ? (am.flags[offset + i] ? neg_inf : 0.0f) : am.values[offset + i];
-        c.head_additive_masks.push_back(per_head);
-      }
-    const PipelineTrace t = run_pipeline(matrix_at(x, b * n_q * E, n_q, E),
-                                                     matrix_at(kx, b * n_k * E, n_k, E),
-                                                     matrix_at(vx, b * n_k * E, n_k, E), pw, c);
+    apply_mha_masks(kpm, am, b, heads, n_q, n_k, c);
+    const PipelineTrace t = run_pipeline(matrix_at(in.x, b * n_q * E, n_q, E), matrix_at(in.kx, b * n_k * E, n_k, E),
+                                         matrix_at(in.vx, b * n_k * E, n_k, E), pw, c);
     if (!t.status.ok) return Status::error("mha: " + t.status.message);
     std::copy(t.output.data(), t.output.data() + n_q * E, out_all.begin() + b * n_q * E);
     for (std::int64_t h = 0; h < heads; ++h)

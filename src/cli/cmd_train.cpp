@@ -136,6 +136,8 @@ Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t
   return Status::success();
 }
 
+const char* init_name(train::InitScheme init) { return init == train::InitScheme::Small ? "small" : "unit"; }
+
 json config_json(const train::Trainer& t) {
   const TrainConfig& c = t.config();
   return {{"task", t.task().name},
@@ -145,7 +147,7 @@ json config_json(const train::Trainer& t) {
           {"dMlp", t.model().d_mlp},
           {"dK", c.d_model / c.heads},
           {"scale", c.scale_scores},
-          {"init", c.init == train::InitScheme::Small ? "small" : "unit"},
+          {"init", init_name(c.init)},
           {"batch", c.batch},
           {"lr", c.learning_rate},
           {"seed", c.seed},
@@ -280,15 +282,8 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-Status run_scaling_experiment_command(const Args& args) {
-  Options o;
-  if (Status st = Options::parse(args, {"--task", "--layers", "--d-model", "--heads", "--control-heads", "--init",
-                                        "--batch", "--lr", "--steps", "--target-loss", "--window", "--seeds",
-                                        "--first-seed", "--curves"},
-                                 {"--quiet"}, o);
-      !st.ok)
-    return st;
-  train::ScalingSettings s;
+// The experiment's settings from the options, checked before any run starts.
+Status read_scaling_settings(const Options& o, train::ScalingSettings& s) {
   if (Status st = read_shared_options(o, s.task,
                                       {IntOption{"--layers", 1, train::kMaxLayers, &s.layers},
                                        IntOption{"--d-model", 1, train::kMaxDModel, &s.d_model},
@@ -314,31 +309,26 @@ Status run_scaling_experiment_command(const Args& args) {
                            std::to_string(h));
   }
   if (s.window > s.steps) return Status::error("--window must not exceed --steps");
-  if (Status st = train::validate_scaling_settings(s); !st.ok) return st;
-  std::ofstream curves;
-  if (o.has("--curves")) {
-    curves.open(o.get("--curves"), std::ios::trunc);
-    if (!curves) return Status::error(o.get("--curves") + ": cannot write");
-  }
+  return train::validate_scaling_settings(s);
+}
 
-  const bool quiet = o.flag("--quiet");
-  if (!quiet)
-    std::printf("scaling experiment: task %s, %d layers, d_model %d, d_k %d vs %d, init %s, %d steps, %zu seeds;\n"
-                "steps to loss: first step where the mean loss of the last %d steps <= %g\n",
-                train::task_spec(s.task).name, s.layers, s.d_model, s.d_model / s.heads, s.d_model / s.control_heads,
-                s.init == train::InitScheme::Small ? "small" : "unit", s.steps, s.seeds.size(), s.window,
-                s.target_loss);
-  std::vector<train::ScalingRun> runs;
-  const Status st = train::run_scaling_experiment(s, runs, [&](const train::ScalingRun& r) {
-    if (quiet) return;
-    std::printf("d_k %3d  seed %3llu  %-9s  steps to loss: %6s  final loss %.4f  late peak %.4f  held-out %.3f  (%.1f s)\n",
-                r.d_k, static_cast<unsigned long long>(r.seed), r.scaled ? "scaled" : "unscaled",
-                r.steps_to_target < 0 ? "never" : std::to_string(r.steps_to_target).c_str(), r.final_loss, r.late_peak,
-                r.held_out_accuracy, r.seconds);
-    std::fflush(stdout);
-  });
-  if (!st.ok) return st;
+void print_scaling_header(const train::ScalingSettings& s) {
+  std::printf("scaling experiment: task %s, %d layers, d_model %d, d_k %d vs %d, init %s, %d steps, %zu seeds;\n"
+              "steps to loss: first step where the mean loss of the last %d steps <= %g\n",
+              train::task_spec(s.task).name, s.layers, s.d_model, s.d_model / s.heads, s.d_model / s.control_heads,
+              init_name(s.init), s.steps, s.seeds.size(), s.window, s.target_loss);
+}
 
+void print_scaling_run(const train::ScalingRun& r) {
+  std::printf("d_k %3d  seed %3llu  %-9s  steps to loss: %6s  final loss %.4f  late peak %.4f  held-out %.3f  (%.1f s)\n",
+              r.d_k, static_cast<unsigned long long>(r.seed), r.scaled ? "scaled" : "unscaled",
+              r.steps_to_target < 0 ? "never" : std::to_string(r.steps_to_target).c_str(), r.final_loss, r.late_peak,
+              r.held_out_accuracy, r.seconds);
+  std::fflush(stdout);
+}
+
+// Medians over the seeds for each d_k with and without scaling; a table unless quiet.
+json summarise_scaling_runs(const train::ScalingSettings& s, const std::vector<train::ScalingRun>& runs, bool quiet) {
   json summary = json::array();
   if (!quiet) std::printf("\n  d_k  scaling     median steps to loss  reached  median final loss  median late peak\n");
   for (int d_k : {s.d_model / s.heads, s.d_model / s.control_heads})
@@ -361,33 +351,68 @@ Status run_scaling_experiment_command(const Args& args) {
                          {"reached", reached}, {"runs", steps.size()}, {"medianFinalLoss", median(finals)},
                          {"medianLatePeak", median(peaks)}});
     }
-  if (curves) {
-    curves << "step";
-    for (const train::ScalingRun& r : runs)
-      curves << ",dk" << r.d_k << (r.scaled ? "_scaled" : "_unscaled") << "_seed" << r.seed;
+  return summary;
+}
+
+// Every run's loss per step, one column per run.
+void write_scaling_curves(std::ofstream& curves, const train::ScalingSettings& s, const std::vector<train::ScalingRun>& runs) {
+  curves << "step";
+  for (const train::ScalingRun& r : runs) curves << ",dk" << r.d_k << (r.scaled ? "_scaled" : "_unscaled") << "_seed" << r.seed;
+  curves << "\n";
+  for (int t = 0; t < s.steps; ++t) {
+    curves << t + 1;
+    for (const train::ScalingRun& r : runs) curves << "," << r.loss[t];
     curves << "\n";
-    for (int t = 0; t < s.steps; ++t) {
-      curves << t + 1;
-      for (const train::ScalingRun& r : runs) curves << "," << r.loss[t];
-      curves << "\n";
-    }
-    if (!curves) return Status::error(o.get("--curves") + ": write failed");
   }
+}
+
+json scaling_result_json(const train::ScalingSettings& s, const json& summary, const std::vector<train::ScalingRun>& runs) {
   json jruns = json::array();
   for (const train::ScalingRun& r : runs)
     jruns.push_back({{"seed", r.seed}, {"dK", r.d_k}, {"scaled", r.scaled},
                      {"stepsToTarget", r.steps_to_target < 0 ? json(nullptr) : json(r.steps_to_target)},
                      {"finalLoss", r.final_loss}, {"latePeak", r.late_peak}, {"heldOutAccuracy", r.held_out_accuracy},
                      {"seconds", r.seconds}});
-  json out = {{"task", train::task_spec(s.task).name},
-              {"settings",
-               {{"layers", s.layers}, {"dModel", s.d_model}, {"dK", s.d_model / s.heads},
-                {"controlDK", s.d_model / s.control_heads}, {"init", s.init == train::InitScheme::Small ? "small" : "unit"},
-                {"batch", s.batch}, {"lr", s.learning_rate}, {"steps", s.steps}, {"targetLoss", s.target_loss},
-                {"window", s.window}, {"seeds", s.seeds}}},
-              {"summary", summary},
-              {"runs", jruns}};
-  std::printf("%s\n", out.dump().c_str());
+  return {{"task", train::task_spec(s.task).name},
+          {"settings",
+           {{"layers", s.layers}, {"dModel", s.d_model}, {"dK", s.d_model / s.heads},
+            {"controlDK", s.d_model / s.control_heads}, {"init", init_name(s.init)},
+            {"batch", s.batch}, {"lr", s.learning_rate}, {"steps", s.steps}, {"targetLoss", s.target_loss},
+            {"window", s.window}, {"seeds", s.seeds}}},
+          {"summary", summary},
+          {"runs", jruns}};
+}
+
+Status run_scaling_experiment_command(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--task", "--layers", "--d-model", "--heads", "--control-heads", "--init",
+                                        "--batch", "--lr", "--steps", "--target-loss", "--window", "--seeds",
+                                        "--first-seed", "--curves"},
+                                 {"--quiet"}, o);
+      !st.ok)
+    return st;
+  train::ScalingSettings s;
+  if (Status st = read_scaling_settings(o, s); !st.ok) return st;
+  std::ofstream curves;
+  if (o.has("--curves")) {
+    curves.open(o.get("--curves"), std::ios::trunc);
+    if (!curves) return Status::error(o.get("--curves") + ": cannot write");
+  }
+
+  const bool quiet = o.flag("--quiet");
+  if (!quiet) print_scaling_header(s);
+  std::vector<train::ScalingRun> runs;
+  const Status st = train::run_scaling_experiment(s, runs, [quiet](const train::ScalingRun& r) {
+    if (!quiet) print_scaling_run(r);
+  });
+  if (!st.ok) return st;
+
+  const json summary = summarise_scaling_runs(s, runs, quiet);
+  if (curves) {
+    write_scaling_curves(curves, s, runs);
+    if (!curves) return Status::error(o.get("--curves") + ": write failed");
+  }
+  std::printf("%s\n", scaling_result_json(s, summary, runs).dump().c_str());
   return Status::success();
 }
 

@@ -148,15 +148,23 @@ bool parse_int_list(const std::string& text, long long lo, long long hi, std::ve
   return !out.empty() && text.back() != ',';
 }
 
-Status run_cost_chart(const Args& args) {
-  Options o;
-  if (Status st = Options::parse(args,
-                                 {"--ns", "--kinds", "--dk", "--dv", "--window", "--stride", "--block", "--features",
-                                  "--rank", "--seed", "--min-ms", "--measurements", "--fit-min-n"},
-                                 {"--causal", "--json", "--cpu-time"}, o);
-      !st.ok)
-    return st;
-  CostChartConfig config;
+// --kinds: a comma-separated list of kind names, at least one.
+Status read_kinds(const std::string& text, std::vector<EfficientKind>& kinds) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    EfficientKind kind;
+    if (!parse_efficient_kind(item, kind))
+      return Status::error("--kinds: unknown kind '" + item +
+                           "' (exact, window, strided, blocksparse, linear, performer, linformer)");
+    kinds.push_back(kind);
+  }
+  if (kinds.empty()) return Status::error("--kinds needs at least one kind");
+  return Status::success();
+}
+
+// The chart's settings from the options, checked before anything is measured.
+Status read_cost_chart_config(const Options& o, CostChartConfig& config) {
   if (Status st = read_variant_parameters(o, config.variant); !st.ok) return st;
   // Causal by default charts every kind that has a causal form (the linformer has none).
   if (config.variant.causal && !o.has("--kinds")) {
@@ -166,36 +174,23 @@ Status run_cost_chart(const Args& args) {
   }
   if (o.has("--ns") && !parse_int_list(o.get("--ns"), 1, 1 << 20, config.ns))
     return Status::error("--ns needs a comma-separated list of whole numbers from 1 to 1048576, got '" + o.get("--ns") + "'");
-  if (o.has("--kinds")) {
-    std::stringstream in(o.get("--kinds"));
-    std::string item;
-    while (std::getline(in, item, ',')) {
-      EfficientKind kind;
-      if (!parse_efficient_kind(item, kind))
-        return Status::error("--kinds: unknown kind '" + item +
-                             "' (exact, window, strided, blocksparse, linear, performer, linformer)");
-      config.kinds.push_back(kind);
-    }
-    if (config.kinds.empty()) return Status::error("--kinds needs at least one kind");
-  }
-  long long value = 0;
-  if (o.has("--dk")) {
-    if (!parse_long(o.get("--dk"), 1, 4096, value)) return Status::error("--dk needs a whole number from 1 to 4096");
-    config.d_k = static_cast<int>(value);
-  }
-  if (o.has("--dv")) {
-    if (!parse_long(o.get("--dv"), 1, 4096, value)) return Status::error("--dv needs a whole number from 1 to 4096");
-    config.d_v = static_cast<int>(value);
-  }
-  if (o.has("--measurements")) {
-    if (!parse_long(o.get("--measurements"), 1, 1000, value))
-      return Status::error("--measurements needs a whole number from 1 to 1000");
-    config.timing.measurements = static_cast<int>(value);
-  }
-  if (o.has("--fit-min-n")) {
-    if (!parse_long(o.get("--fit-min-n"), 1, 1 << 20, value))
-      return Status::error("--fit-min-n needs a whole number from 1 to 1048576");
-    config.fit_min_n = static_cast<int>(value);
+  if (o.has("--kinds"))
+    if (Status st = read_kinds(o.get("--kinds"), config.kinds); !st.ok) return st;
+  const struct {
+    const char* name;
+    long long lo, hi;
+    int* field;
+  } whole_numbers[] = {{"--dk", 1, 4096, &config.d_k},
+                       {"--dv", 1, 4096, &config.d_v},
+                       {"--measurements", 1, 1000, &config.timing.measurements},
+                       {"--fit-min-n", 1, 1 << 20, &config.fit_min_n}};
+  for (const auto& w : whole_numbers) {
+    if (!o.has(w.name)) continue;
+    long long value = 0;
+    if (!parse_long(o.get(w.name), w.lo, w.hi, value))
+      return Status::error(std::string(w.name) + " needs a whole number from " + std::to_string(w.lo) + " to " +
+                           std::to_string(w.hi));
+    *w.field = static_cast<int>(value);
   }
   if (o.has("--min-ms")) {
     float ms = 0.0f;
@@ -204,33 +199,32 @@ Status run_cost_chart(const Args& args) {
     config.timing.min_seconds = ms / 1000.0;
   }
   if (o.flag("--cpu-time")) config.timing.clock = TimingClock::Cpu;
-  if (Status st = validate_cost_chart_config(config); !st.ok) return st;
+  return validate_cost_chart_config(config);
+}
 
-  const CostChart chart = measure_cost_chart(config);
-  if (!chart.status.ok) return chart.status;
-
-  if (o.flag("--json")) {
-    json series = json::array();
-    for (const CostSeries& s : chart.series) {
-      json samples = json::array();
-      for (const CostSample& p : s.samples)
-        samples.push_back({{"n", p.n}, {"seconds", p.seconds}, {"runs", p.runs_per_measurement},
-                           {"multiplyAdds", p.multiply_adds}, {"memoryFloats", p.memory_floats}});
-      series.push_back({{"kind", efficient_kind_name(s.kind)},
-                        {"samples", samples},
-                        {"slope", std::isfinite(s.slope) ? json(s.slope) : json(nullptr)},
-                        {"fitPoints", s.fit_points},
-                        {"multiplyAddsFormula", s.formulas.multiply_adds_formula},
-                        {"memoryFormula", s.formulas.memory_formula},
-                        {"pairsFormula", s.formulas.pairs_formula}});
-    }
-    std::printf("%s\n", json{{"series", series}, {"fitMinN", chart.fit_min_n}, {"dk", config.d_k}, {"dv", config.d_v},
-                              {"clock", config.timing.clock == TimingClock::Cpu ? "cpu" : "wall"}}
-                            .dump()
-                            .c_str());
-    return Status::success();
+void print_cost_chart_json(const CostChart& chart, const CostChartConfig& config) {
+  json series = json::array();
+  for (const CostSeries& s : chart.series) {
+    json samples = json::array();
+    for (const CostSample& p : s.samples)
+      samples.push_back({{"n", p.n}, {"seconds", p.seconds}, {"runs", p.runs_per_measurement},
+                         {"multiplyAdds", p.multiply_adds}, {"memoryFloats", p.memory_floats}});
+    series.push_back({{"kind", efficient_kind_name(s.kind)},
+                      {"samples", samples},
+                      {"slope", std::isfinite(s.slope) ? json(s.slope) : json(nullptr)},
+                      {"fitPoints", s.fit_points},
+                      {"multiplyAddsFormula", s.formulas.multiply_adds_formula},
+                      {"memoryFormula", s.formulas.memory_formula},
+                      {"pairsFormula", s.formulas.pairs_formula}});
   }
+  std::printf("%s\n", json{{"series", series}, {"fitMinN", chart.fit_min_n}, {"dk", config.d_k}, {"dv", config.d_v},
+                            {"clock", config.timing.clock == TimingClock::Cpu ? "cpu" : "wall"}}
+                          .dump()
+                          .c_str());
+}
 
+// The settings, one row of ms per run for each n, the slopes, then each kind's formulas.
+void print_cost_chart_table(const CostChart& chart, const CostChartConfig& config) {
   const EfficientConfig& p = config.variant;
   std::printf("cost chart: d_k = %d, d_v = %d, w = %d, s = %d, b = %d, m = %d, r = %d%s; median of %d measurements of >= %g ms (%s time)\n",
               config.d_k, config.d_v, p.window, p.stride, p.block, p.features, p.rank, p.causal ? ", causal" : "",
@@ -250,6 +244,22 @@ Status run_cost_chart(const Args& args) {
   for (const CostSeries& s : chart.series)
     std::printf("  %-12s multiply-adds %s, memory %s, pairs %s\n", efficient_kind_name(s.kind),
                 s.formulas.multiply_adds_formula.c_str(), s.formulas.memory_formula.c_str(), s.formulas.pairs_formula.c_str());
+}
+
+Status run_cost_chart(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args,
+                                 {"--ns", "--kinds", "--dk", "--dv", "--window", "--stride", "--block", "--features",
+                                  "--rank", "--seed", "--min-ms", "--measurements", "--fit-min-n"},
+                                 {"--causal", "--json", "--cpu-time"}, o);
+      !st.ok)
+    return st;
+  CostChartConfig config;
+  if (Status st = read_cost_chart_config(o, config); !st.ok) return st;
+  const CostChart chart = measure_cost_chart(config);
+  if (!chart.status.ok) return chart.status;
+  if (o.flag("--json")) print_cost_chart_json(chart, config);
+  else print_cost_chart_table(chart, config);
   return Status::success();
 }
 

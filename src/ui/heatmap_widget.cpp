@@ -45,6 +45,181 @@ std::pair<float, float> value_range(UiContext& ctx, const HeatmapSpec& spec) {
   return cached.second;
 }
 
+// Where the heatmap lands this frame: the label strips, the matrix's frame and the scale
+// beside it. Cells are measured with the view as it was before this frame's zoom and pan.
+struct HeatmapFrame {
+  int rows = 0, cols = 0;
+  float font = 0, label_w = 0, label_h = 0, scale_w = 0;
+  ImVec2 origin;          // top-left of the whole widget, labels included
+  float w = 0, h = 0;     // the matrix's frame
+  ImVec2 hm_min, hm_max;  // its corners
+  float cell_w = 0, cell_h = 0;
+};
+
+// The rows and columns at least partly inside the view.
+struct VisibleCells {
+  int r0 = 0, r1 = 0, c0 = 0, c1 = 0;
+};
+
+// A heatmap that is not zoomable, or whose matrix changed size, shows the whole matrix.
+void fit_view(gfx::HeatmapView& view, const HeatmapSpec& spec, int rows, int cols) {
+  if (!spec.zoomable || view.w > cols || view.h > rows || view.w <= 0) view = {0, 0, float(cols), float(rows)};
+}
+
+HeatmapFrame place_heatmap(const HeatmapSpec& spec, ImVec2 size, int rows, int cols, const gfx::HeatmapView& view) {
+  HeatmapFrame f;
+  f.rows = rows;
+  f.cols = cols;
+  f.font = ImGui::GetFontSize();
+  f.label_w = spec.row_labels ? f.font * 4.0f : 0.0f;
+  f.label_h = spec.show_col_labels ? f.font * 1.3f : 0.0f;
+  f.scale_w = spec.show_scale ? f.font * 4.2f : 0.0f;
+  f.origin = ImGui::GetCursorScreenPos();
+  const float avail_w = std::max(16.0f, size.x - f.label_w - f.scale_w);
+  const float avail_h = std::max(16.0f, size.y - f.label_h);
+  // Square-ish cells: keep the aspect of the matrix inside the space given.
+  const float cell = std::min(avail_w / cols, avail_h / rows);
+  // A zoomable heatmap keeps its frame when zooming: the frame has the matrix's full-view size.
+  f.w = cell * cols;
+  f.h = cell * rows;
+  f.hm_min = ImVec2(f.origin.x + f.label_w, f.origin.y + f.label_h);
+  f.hm_max = ImVec2(f.hm_min.x + f.w, f.hm_min.y + f.h);
+  f.cell_w = f.w / view.w;
+  f.cell_h = f.h / view.h;
+  return f;
+}
+
+// Zoom around the pointer with the wheel; pan by dragging.
+void zoom_and_pan(gfx::HeatmapView& view, const HeatmapFrame& f) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.MouseWheel != 0.0f) {
+    const float fx = (io.MousePos.x - f.hm_min.x) / f.w, fy = (io.MousePos.y - f.hm_min.y) / f.h;
+    const float factor = std::pow(0.8f, io.MouseWheel);  // several notches in one frame add up
+    const float nw = std::clamp(view.w * factor, 4.0f, float(f.cols)), nh = std::clamp(view.h * factor, 4.0f, float(f.rows));
+    view.x0 += (view.w - nw) * fx;
+    view.y0 += (view.h - nh) * fy;
+    view.w = nw;
+    view.h = nh;
+  }
+  if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
+    view.x0 -= io.MouseDelta.x / f.cell_w;
+    view.y0 -= io.MouseDelta.y / f.cell_h;
+  }
+  view.x0 = std::clamp(view.x0, 0.0f, f.cols - view.w);
+  view.y0 = std::clamp(view.y0, 0.0f, f.rows - view.h);
+}
+
+// The matrix itself is drawn by our shader inside ImGui's render pass.
+void queue_heatmap_draw(UiContext& ctx, ImDrawList* dl, const gfx::MatrixTexture& texture, const HeatmapSpec& spec,
+                        const gfx::HeatmapView& view, const HeatmapFrame& f, float lo, float hi) {
+  HeatmapDraw& d = ctx.draws.emplace_back();
+  d.program = &ctx.program;
+  d.texture = &texture;
+  d.style.range_lo = lo;
+  d.style.range_hi = hi;
+  d.style.colormap = spec.colormap;
+  d.view = view;
+  d.x = f.hm_min.x;
+  d.y = f.hm_min.y;
+  d.w = f.w;
+  d.h = f.h;
+  dl->AddCallback(heatmap_callback, &d);
+  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+}
+
+VisibleCells visible_cells(const gfx::HeatmapView& view, int rows, int cols) {
+  VisibleCells v;
+  v.c0 = static_cast<int>(view.x0);
+  v.c1 = std::min(cols, static_cast<int>(std::ceil(view.x0 + view.w)));
+  v.r0 = static_cast<int>(view.y0);
+  v.r1 = std::min(rows, static_cast<int>(std::ceil(view.y0 + view.h)));
+  return v;
+}
+
+// Labels: every step-th token so they never overlap.
+void draw_axis_labels(ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view, const HeatmapFrame& f,
+                      const VisibleCells& v, ImU32 text_col) {
+  char buf[64];
+  const int col_step = std::max(1, static_cast<int>(std::ceil(f.font * 2.2f / f.cell_w)));
+  const int row_step = std::max(1, static_cast<int>(std::ceil(f.font * 1.1f / f.cell_h)));
+  for (int j = v.c0 - v.c0 % col_step; spec.show_col_labels && j < v.c1; j += col_step) {
+    if (j < v.c0) continue;
+    const char* label = buf;
+    if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j].c_str();
+    else std::snprintf(buf, sizeof buf, "%d", j);
+    const float tw = std::min(ImGui::CalcTextSize(label).x, f.cell_w * col_step);
+    const float x = f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - tw * 0.5f;
+    dl->PushClipRect(ImVec2(x, f.origin.y), ImVec2(x + tw, f.hm_min.y), true);
+    dl->AddText(ImVec2(x, f.origin.y), text_col, label);
+    dl->PopClipRect();
+  }
+  if (spec.row_labels)
+    for (int i = v.r0 - v.r0 % row_step; i < v.r1; i += row_step) {
+      if (i < v.r0 || i >= static_cast<int>(spec.row_labels->size())) continue;
+      dl->PushClipRect(ImVec2(f.origin.x, f.hm_min.y), ImVec2(f.hm_min.x - f.font * 0.2f, f.hm_max.y), true);
+      dl->AddText(ImVec2(f.origin.x, f.hm_min.y + (i + 0.5f - view.y0) * f.cell_h - f.font * 0.5f), text_col,
+                  (*spec.row_labels)[i].c_str());
+      dl->PopClipRect();
+    }
+}
+
+// Numbers in cells that fit them, dark or light against the cell's colour.
+void draw_cell_numbers(ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view, const HeatmapFrame& f,
+                       const VisibleCells& v, float lo, float hi) {
+  if (!(f.cell_w >= f.font * 3.0f && f.cell_h >= f.font * 1.4f)) return;
+  const Mat& values = *spec.values;
+  char buf[64];
+  for (int i = v.r0; i < v.r1; ++i)
+    for (int j = v.c0; j < v.c1; ++j) {
+      const float x = values(i, j);
+      if (std::isinf(x)) std::snprintf(buf, sizeof buf, x < 0 ? "-inf" : "inf");
+      else std::snprintf(buf, sizeof buf, std::fabs(x) >= 100 ? "%.0f" : std::fabs(x) >= 10 ? "%.1f" : "%.2f", x);
+      const ImVec2 ts = ImGui::CalcTextSize(buf);
+      const float t = std::isfinite(x) ? (x - lo) / (hi - lo) : 0.5f;
+      const Rgb8 bg = colormap_at(spec.colormap, t);
+      const bool dark_text = std::isinf(x) || 0.2126f * bg.r + 0.7152f * bg.g + 0.0722f * bg.b > 140.0f;
+      dl->AddText(ImVec2(f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - ts.x * 0.5f,
+                         f.hm_min.y + (i + 0.5f - view.y0) * f.cell_h - ts.y * 0.5f),
+                  dark_text ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), buf);
+    }
+}
+
+// The cursor's row: a bright frame around it.
+void draw_cursor_row(UiContext& ctx, ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view,
+                     const HeatmapFrame& f, const VisibleCells& v) {
+  if (spec.highlight_row < v.r0 || spec.highlight_row >= v.r1) return;
+  const float y = f.hm_min.y + (spec.highlight_row - view.y0) * f.cell_h;
+  dl->AddRect(ImVec2(f.hm_min.x, y), ImVec2(f.hm_max.x, y + f.cell_h), kFocusPink, 0.0f, 0, highlight_frame_thickness(ctx));
+}
+
+// Colour scale with its range.
+void draw_colour_scale(ImDrawList* dl, const HeatmapSpec& spec, const HeatmapFrame& f, float lo, float hi,
+                       ImU32 text_col) {
+  const float bx = f.hm_max.x + f.font * 0.6f, bw = f.font * 0.9f;
+  const int steps = 48;
+  for (int s = 0; s < steps; ++s) {
+    const float t0 = float(s) / steps, t1 = float(s + 1) / steps;
+    dl->AddRectFilled(ImVec2(bx, f.hm_min.y + t0 * f.h), ImVec2(bx + bw, f.hm_min.y + t1 * f.h),
+                      to_u32(colormap_at(spec.colormap, 1.0f - (t0 + t1) * 0.5f)));
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3g", hi);
+  dl->AddText(ImVec2(bx + bw + f.font * 0.2f, f.hm_min.y), text_col, buf);
+  std::snprintf(buf, sizeof buf, "%.3g", lo);
+  dl->AddText(ImVec2(bx + bw + f.font * 0.2f, f.hm_max.y - f.font), text_col, buf);
+}
+
+// The cell under the pointer, and whether it was clicked (a drag is a pan, not a click).
+HeatmapResult hovered_cell(const gfx::HeatmapView& view, const HeatmapFrame& f) {
+  HeatmapResult result;
+  const ImVec2 mp = ImGui::GetIO().MousePos;
+  result.hovered = true;
+  result.col = std::clamp(static_cast<int>(view.x0 + (mp.x - f.hm_min.x) / f.cell_w), 0, f.cols - 1);
+  result.row = std::clamp(static_cast<int>(view.y0 + (mp.y - f.hm_min.y) / f.cell_h), 0, f.rows - 1);
+  result.clicked = ImGui::IsItemClicked() && !ImGui::IsMouseDragging(ImGuiMouseButton_Left);
+  return result;
+}
+
 }  // namespace
 
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size) {
@@ -55,139 +230,30 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   gfx::MatrixTexture& texture = ctx.program.texture(spec.id);
   texture.upload(values.data(), rows, cols, spec.revision);
 
-  const float font = ImGui::GetFontSize();
-  const float label_w = spec.row_labels ? font * 4.0f : 0.0f;
-  const float label_h = spec.show_col_labels ? font * 1.3f : 0.0f;
-  const float scale_w = spec.show_scale ? font * 4.2f : 0.0f;
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float avail_w = std::max(16.0f, size.x - label_w - scale_w);
-  const float avail_h = std::max(16.0f, size.y - label_h);
-  // Square-ish cells: keep the aspect of the matrix inside the space given.
-  const float cell = std::min(avail_w / cols, avail_h / rows);
   gfx::HeatmapView& view = ctx.views[spec.id];
-  if (!spec.zoomable || view.w > cols || view.h > rows || view.w <= 0) view = {0, 0, float(cols), float(rows)};
-  // A zoomable heatmap keeps its frame when zooming: the frame has the matrix's full-view size.
-  const float w = cell * cols, h = cell * rows;
-  const ImVec2 hm_min(origin.x + label_w, origin.y + label_h), hm_max(hm_min.x + w, hm_min.y + h);
-  const float cell_w = w / view.w, cell_h = h / view.h;
-
-  ImGui::SetCursorScreenPos(hm_min);
-  ImGui::InvisibleButton(spec.id.c_str(), ImVec2(w, h));
+  fit_view(view, spec, rows, cols);
+  const HeatmapFrame f = place_heatmap(spec, size, rows, cols, view);
+  ImGui::SetCursorScreenPos(f.hm_min);
+  ImGui::InvisibleButton(spec.id.c_str(), ImVec2(f.w, f.h));
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto [lo, hi] = value_range(ctx, spec);
-
-  // Zoom around the pointer with the wheel; pan by dragging.
-  if (spec.zoomable && hovered) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.MouseWheel != 0.0f) {
-      const float fx = (io.MousePos.x - hm_min.x) / w, fy = (io.MousePos.y - hm_min.y) / h;
-      const float factor = std::pow(0.8f, io.MouseWheel);  // several notches in one frame add up
-      const float nw = std::clamp(view.w * factor, 4.0f, float(cols)), nh = std::clamp(view.h * factor, 4.0f, float(rows));
-      view.x0 += (view.w - nw) * fx;
-      view.y0 += (view.h - nh) * fy;
-      view.w = nw;
-      view.h = nh;
-    }
-    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-      view.x0 -= io.MouseDelta.x / cell_w;
-      view.y0 -= io.MouseDelta.y / cell_h;
-    }
-    view.x0 = std::clamp(view.x0, 0.0f, cols - view.w);
-    view.y0 = std::clamp(view.y0, 0.0f, rows - view.h);
-  }
-
-  HeatmapDraw& d = ctx.draws.emplace_back();
-  d.program = &ctx.program;
-  d.texture = &texture;
-  d.style.range_lo = lo;
-  d.style.range_hi = hi;
-  d.style.colormap = spec.colormap;
-  d.view = view;
-  d.x = hm_min.x;
-  d.y = hm_min.y;
-  d.w = w;
-  d.h = h;
-  dl->AddCallback(heatmap_callback, &d);
-  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  if (spec.zoomable && hovered) zoom_and_pan(view, f);
+  queue_heatmap_draw(ctx, dl, texture, spec, view, f, lo, hi);
 
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
-  dl->PushClipRect(ImVec2(origin.x, origin.y), ImVec2(hm_max.x + scale_w, hm_max.y), true);
-  // Labels: every step-th token so they never overlap.
-  char buf[64];
-  const int col_step = std::max(1, static_cast<int>(std::ceil(font * 2.2f / cell_w)));
-  const int row_step = std::max(1, static_cast<int>(std::ceil(font * 1.1f / cell_h)));
-  const int c0 = static_cast<int>(view.x0), c1 = std::min(cols, static_cast<int>(std::ceil(view.x0 + view.w)));
-  const int r0 = static_cast<int>(view.y0), r1 = std::min(rows, static_cast<int>(std::ceil(view.y0 + view.h)));
-  for (int j = c0 - c0 % col_step; spec.show_col_labels && j < c1; j += col_step) {
-    if (j < c0) continue;
-    const char* label = buf;
-    if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j].c_str();
-    else std::snprintf(buf, sizeof buf, "%d", j);
-    const float tw = std::min(ImGui::CalcTextSize(label).x, cell_w * col_step);
-    const float x = hm_min.x + (j + 0.5f - view.x0) * cell_w - tw * 0.5f;
-    dl->PushClipRect(ImVec2(x, origin.y), ImVec2(x + tw, hm_min.y), true);
-    dl->AddText(ImVec2(x, origin.y), text_col, label);
-    dl->PopClipRect();
-  }
-  if (spec.row_labels)
-    for (int i = r0 - r0 % row_step; i < r1; i += row_step) {
-      if (i < r0 || i >= static_cast<int>(spec.row_labels->size())) continue;
-      dl->PushClipRect(ImVec2(origin.x, hm_min.y), ImVec2(hm_min.x - font * 0.2f, hm_max.y), true);
-      dl->AddText(ImVec2(origin.x, hm_min.y + (i + 0.5f - view.y0) * cell_h - font * 0.5f), text_col,
-                  (*spec.row_labels)[i].c_str());
-      dl->PopClipRect();
-    }
-  // Numbers in cells that fit them.
-  if (cell_w >= font * 3.0f && cell_h >= font * 1.4f) {
-    for (int i = r0; i < r1; ++i)
-      for (int j = c0; j < c1; ++j) {
-        const float v = values(i, j);
-        if (std::isinf(v)) std::snprintf(buf, sizeof buf, v < 0 ? "-inf" : "inf");
-        else std::snprintf(buf, sizeof buf, std::fabs(v) >= 100 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.2f", v);
-        const ImVec2 ts = ImGui::CalcTextSize(buf);
-        const float t = std::isfinite(v) ? (v - lo) / (hi - lo) : 0.5f;
-        const Rgb8 bg = colormap_at(spec.colormap, t);
-        const bool dark_text = std::isinf(v) || 0.2126f * bg.r + 0.7152f * bg.g + 0.0722f * bg.b > 140.0f;
-        dl->AddText(ImVec2(hm_min.x + (j + 0.5f - view.x0) * cell_w - ts.x * 0.5f,
-                           hm_min.y + (i + 0.5f - view.y0) * cell_h - ts.y * 0.5f),
-                    dark_text ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), buf);
-      }
-  }
-  // The cursor's row: a bright frame around it.
-  if (spec.highlight_row >= r0 && spec.highlight_row < r1) {
-    const float y = hm_min.y + (spec.highlight_row - view.y0) * cell_h;
-    dl->AddRect(ImVec2(hm_min.x, y), ImVec2(hm_max.x, y + cell_h), IM_COL32(255, 64, 160, 255), 0.0f, 0,
-                std::max(2.0f, ctx.dpi_scale * 2.0f));
-  }
+  const VisibleCells v = visible_cells(view, rows, cols);
+  dl->PushClipRect(ImVec2(f.origin.x, f.origin.y), ImVec2(f.hm_max.x + f.scale_w, f.hm_max.y), true);
+  draw_axis_labels(dl, spec, view, f, v, text_col);
+  draw_cell_numbers(dl, spec, view, f, v, lo, hi);
+  draw_cursor_row(ctx, dl, spec, view, f, v);
   dl->PopClipRect();
+  if (spec.show_scale) draw_colour_scale(dl, spec, f, lo, hi, text_col);
 
-  // Colour scale with its range.
-  if (spec.show_scale) {
-    const float bx = hm_max.x + font * 0.6f, bw = font * 0.9f;
-    const int steps = 48;
-    for (int s = 0; s < steps; ++s) {
-      const float t0 = float(s) / steps, t1 = float(s + 1) / steps;
-      dl->AddRectFilled(ImVec2(bx, hm_min.y + t0 * h), ImVec2(bx + bw, hm_min.y + t1 * h),
-                        to_u32(colormap_at(spec.colormap, 1.0f - (t0 + t1) * 0.5f)));
-    }
-    std::snprintf(buf, sizeof buf, "%.3g", hi);
-    dl->AddText(ImVec2(bx + bw + font * 0.2f, hm_min.y), text_col, buf);
-    std::snprintf(buf, sizeof buf, "%.3g", lo);
-    dl->AddText(ImVec2(bx + bw + font * 0.2f, hm_max.y - font), text_col, buf);
-  }
-
-  if (hovered) {
-    const ImVec2 mp = ImGui::GetIO().MousePos;
-    result.hovered = true;
-    result.col = std::clamp(static_cast<int>(view.x0 + (mp.x - hm_min.x) / cell_w), 0, cols - 1);
-    result.row = std::clamp(static_cast<int>(view.y0 + (mp.y - hm_min.y) / cell_h), 0, rows - 1);
-    result.clicked = ImGui::IsItemClicked() && !ImGui::IsMouseDragging(ImGuiMouseButton_Left);
-  }
-  HeatmapPlacement& p = ctx.placements[spec.id];
-  p = {hm_min.x, hm_min.y, w, h, rows, cols, view, lo, hi};
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, hm_max.y + font * 0.3f));
-  ImGui::Dummy(ImVec2(label_w + w + scale_w, 0.0f));
+  if (hovered) result = hovered_cell(view, f);
+  ctx.placements[spec.id] = {f.hm_min.x, f.hm_min.y, f.w, f.h, rows, cols, view, lo, hi};
+  ImGui::SetCursorScreenPos(ImVec2(f.origin.x, f.hm_max.y + f.font * 0.3f));
+  ImGui::Dummy(ImVec2(f.label_w + f.w + f.scale_w, 0.0f));
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include "core/base/types.h"
 #include "ui/ui_context.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,5 +33,11 @@ struct HeatmapResult {
 };
 
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size);
+
+// Frames drawn over heatmaps: pink around what is in focus (the cursor's row in a heatmap, the
+// focused head's thumbnail in the model view); every such frame is at least 2 pixels wide,
+// wider on dense screens.
+constexpr ImU32 kFocusPink = IM_COL32(255, 64, 160, 255);
+inline float highlight_frame_thickness(const UiContext& ctx) { return std::max(2.0f, ctx.dpi_scale * 2.0f); }
 
 }  // namespace attn::ui

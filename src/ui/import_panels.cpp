@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <vector>
 
 namespace attn::ui {
 
@@ -42,33 +43,49 @@ void draw_import_summary(AppState& state) {
 // 2 model view
 // ---------------------------------------------------------------------------------------
 
-void draw_model_panel(AppState& state, UiContext& ctx) {
-  if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
-      state.trace.heads.empty()) {
-    ImGui::TextWrapped("%s", tr(S::import_hint));
-    return;
-  }
-  const ImportedAttention& d = *state.imported;
-  Settings& s = state.settings;
-  int layer = s.layer;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-  if (ImGui::SliderInt(tr(S::layer), &layer, 0, d.layers - 1)) s.layer = layer;
-  ImGui::SameLine();
-  ImGui::TextDisabled("%s", tr(S::model_hint));
+namespace {
 
-  // The grid on the left: one row per layer, one column per head.
+// The tile's height / width: the thumbnails' shape (cross-attention is not square; large ones
+// are pooled square), so rows of layers follow each other without gaps.
+float thumbnail_aspect(const std::vector<Mat>& thumbnails) {
+  for (const Mat& t : thumbnails)
+    if (t.size() > 0) return std::clamp(static_cast<float>(t.rows()) / static_cast<float>(t.cols()), 0.25f, 4.0f);
+  return 1.0f;
+}
+
+// One head's thumbnail: a click focuses it, the focused one is framed as drawn.
+void draw_head_thumbnail(AppState& state, UiContext& ctx, int l, int h, size_t index, ImVec2 tile, ImDrawList* dl) {
+  Settings& s = state.settings;
+  HeatmapSpec spec;
+  spec.id = "model/" + std::to_string(l) + "/" + std::to_string(h);
+  spec.values = &state.thumbnails[index];
+  spec.revision = state.revision;
+  spec.show_scale = false;
+  spec.show_col_labels = false;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const HeatmapResult r = heatmap_widget(ctx, spec, tile);
+  if (r.clicked) {
+    s.layer = l;
+    s.head = h;
+  }
+  if (r.hovered) ImGui::SetTooltip("%s %d, %s %d", tr(S::layer), l, tr(S::head), h);
+  if (l == s.layer && h == s.head) {
+    const HeatmapPlacement& p = ctx.placements[spec.id];
+    dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + p.w + 1, p.y + p.h + 1), kFocusPink, 0.0f, 0,
+                highlight_frame_thickness(ctx));
+  }
+  ImGui::SetCursorScreenPos(ImVec2(at.x + tile.x, at.y));
+  ImGui::Dummy(ImVec2(0, tile.y));
+}
+
+// The grid on the left: one row per layer, one column per head.
+void draw_layer_head_grid(AppState& state, UiContext& ctx) {
+  const ImportedAttention& d = *state.imported;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize();
   const float gap = 2.0f * ctx.dpi_scale;
   const float grid_w = avail.x * 0.5f - font * 2.5f;
-  // Tiles take the thumbnails' shape (cross-attention is not square; large ones are pooled
-  // square), so rows of layers follow each other without gaps.
-  float aspect = 1.0f;  // height / width
-  for (const Mat& t : state.thumbnails)
-    if (t.size() > 0) {
-      aspect = std::clamp(static_cast<float>(t.rows()) / static_cast<float>(t.cols()), 0.25f, 4.0f);
-      break;
-    }
+  const float aspect = thumbnail_aspect(state.thumbnails);
   const float tile_w = std::max(6.0f, std::min((grid_w - gap * d.heads) / d.heads, ((avail.y - font * 2) / d.layers - gap) / aspect));
   const float tile_h = tile_w * aspect;
   ImGui::BeginGroup();
@@ -85,45 +102,48 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
         ImGui::Dummy(ImVec2(tile_w, tile_h));
         continue;
       }
-      HeatmapSpec spec;
-      spec.id = "model/" + std::to_string(l) + "/" + std::to_string(h);
-      spec.values = &state.thumbnails[index];
-      spec.revision = state.revision;
-      spec.show_scale = false;
-      spec.show_col_labels = false;
-      const ImVec2 at = ImGui::GetCursorScreenPos();
-      const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile_w, tile_h));
-      if (r.clicked) {
-        s.layer = l;
-        s.head = h;
-      }
-      if (r.hovered) ImGui::SetTooltip("%s %d, %s %d", tr(S::layer), l, tr(S::head), h);
-      if (l == s.layer && h == s.head) {  // the focused head: a frame around its thumbnail as drawn
-        const HeatmapPlacement& p = ctx.placements[spec.id];
-        dl->AddRect(ImVec2(p.x - 1, p.y - 1), ImVec2(p.x + p.w + 1, p.y + p.h + 1), IM_COL32(255, 64, 160, 255), 0.0f, 0,
-                    std::max(2.0f, ctx.dpi_scale * 2));
-      }
-      ImGui::SetCursorScreenPos(ImVec2(at.x + tile_w, at.y));
-      ImGui::Dummy(ImVec2(0, tile_h));
+      draw_head_thumbnail(state, ctx, l, h, index, ImVec2(tile_w, tile_h), dl);
     }
   }
   ImGui::PopStyleVar();
   ImGui::EndGroup();
-  ImGui::SameLine();
+}
 
-  // The focused head on the right, with the attention sink marked.
-  ImGui::BeginGroup();
-  const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
-  ImGui::Text("%s %d, %s %d", tr(S::layer), s.layer, tr(S::head), head);
+// How much of the focused head's weight goes to the first key, and the layer's mean.
+void draw_sink_share(const AppState& state, int head, float right_w) {
+  const ImportedAttention& d = *state.imported;
   const float share = head < static_cast<int>(state.sink_share.size()) ? state.sink_share[head] : 0.0f;
   const float layer_mean = state.sink_share.empty()
                                ? 0.0f
                                : std::accumulate(state.sink_share.begin(), state.sink_share.end(), 0.0f) /
                                      static_cast<float>(state.sink_share.size());
-  const float right_w = ImGui::GetContentRegionAvail().x;
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + right_w);
   ImGui::Text(tr(S::sink_share), 100.0 * share, d.key_tokens.empty() ? "" : d.key_tokens[0].c_str(), 100.0 * layer_mean);
   ImGui::PopTextWrapPos();
+}
+
+// The sink: the first key's column outlined while it is visible.
+void outline_sink_column(const AppState& state, UiContext& ctx, const std::string& id) {
+  const auto placed = ctx.placements.find(id);
+  if (state.visible_cols.empty() || state.visible_cols[0] != 0 || placed == ctx.placements.end()) return;
+  const HeatmapPlacement& p = placed->second;
+  const float cw = p.w / p.view.w;
+  const float x = p.x + (0.0f - p.view.x0) * cw;
+  if (x + cw > p.x) {
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(std::max(x, p.x), p.y), ImVec2(x + cw, p.y + p.h),
+                                        IM_COL32(255, 200, 0, 255), 0.0f, 0, highlight_frame_thickness(ctx));
+    ImGui::TextDisabled("%s", tr(S::sink_column));
+  }
+}
+
+// The focused head on the right, with the attention sink marked.
+void draw_focused_head(AppState& state, UiContext& ctx) {
+  Settings& s = state.settings;
+  ImGui::BeginGroup();
+  const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
+  ImGui::Text("%s %d, %s %d", tr(S::layer), s.layer, tr(S::head), head);
+  const float right_w = ImGui::GetContentRegionAvail().x;
+  draw_sink_share(state, head, right_w);
   HeatmapSpec spec;
   spec.id = "model/focus";
   spec.values = &state.trace.heads[head].weights;
@@ -132,25 +152,33 @@ void draw_model_panel(AppState& state, UiContext& ctx) {
   spec.col_labels = &state.key_tokens;
   spec.highlight_row = s.cursor;
   spec.zoomable = true;
-  const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(right_w, ImGui::GetContentRegionAvail().y - font * 1.5f));
+  const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(right_w, ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.5f));
   if (r.clicked) s.cursor = r.row;
   if (r.hovered && r.row < static_cast<int>(state.tokens.size()) && r.col < static_cast<int>(state.key_tokens.size()))
     ImGui::SetTooltip("%s -> %s: %.4f", state.tokens[r.row].c_str(), state.key_tokens[r.col].c_str(),
                       static_cast<double>(state.trace.heads[head].weights(r.row, r.col)));
-  // The sink: the first key's column outlined while it is visible.
-  const auto placed = ctx.placements.find(spec.id);
-  if (!state.visible_cols.empty() && state.visible_cols[0] == 0 && placed != ctx.placements.end()) {
-    const HeatmapPlacement& p = placed->second;
-    const float cw = p.w / p.view.w;
-    const float x = p.x + (0.0f - p.view.x0) * cw;
-    if (x + cw > p.x) {
-      dl = ImGui::GetWindowDrawList();
-      dl->AddRect(ImVec2(std::max(x, p.x), p.y), ImVec2(x + cw, p.y + p.h), IM_COL32(255, 200, 0, 255), 0.0f, 0,
-                  std::max(2.0f, ctx.dpi_scale * 2));
-      ImGui::TextDisabled("%s", tr(S::sink_column));
-    }
-  }
+  outline_sink_column(state, ctx, spec.id);
   ImGui::EndGroup();
+}
+
+}  // namespace
+
+void draw_model_panel(AppState& state, UiContext& ctx) {
+  if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
+      state.trace.heads.empty()) {
+    ImGui::TextWrapped("%s", tr(S::import_hint));
+    return;
+  }
+  const ImportedAttention& d = *state.imported;
+  Settings& s = state.settings;
+  int layer = s.layer;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+  if (ImGui::SliderInt(tr(S::layer), &layer, 0, d.layers - 1)) s.layer = layer;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", tr(S::model_hint));
+  draw_layer_head_grid(state, ctx);
+  ImGui::SameLine();
+  draw_focused_head(state, ctx);
 }
 
 }  // namespace attn::ui

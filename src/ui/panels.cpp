@@ -8,10 +8,10 @@
 #include "ui/panels.h"
 
 #include "core/base/utf8.h"
-
 #include "ui/heatmap_widget.h"
 #include "ui/import_panels.h"
 #include "ui/schema_controls.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -92,124 +92,140 @@ void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
 // 1 controls
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
+// Which scene the explorer shows; the trained and imported scenes only once there is one.
+void scene_source_radios(AppState& state) {
+  Settings& s = state.settings;
+  int source = static_cast<int>(s.source);
+  ImGui::RadioButton(tr(S::source_generated), &source, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::source_worked), &source, 1);
+  ImGui::BeginDisabled(!state.train.trained);
+  ImGui::RadioButton(tr(S::source_trained), &source, 2);
+  ImGui::EndDisabled();
+  if (state.imported) {
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::source_imported), &source, 3);
+  }
+  s.source = static_cast<SceneSource>(source);
+}
+
+// The sentence of the generated scene: shown (the page's HTML field edits it) or edited here,
+// then the presets.
+void sentence_editor(AppState& state, const ControlsOptions& options) {
+  Settings& s = state.settings;
+  if (options.sentence_in_html_field) {
+    // A long text is shortened here (the field above holds all of it).
+    const std::vector<std::uint32_t> cps = decode_utf8(s.sentence);
+    std::string shown;
+    for (size_t i = 0; i < std::min<size_t>(cps.size(), 160); ++i) shown += encode_utf8(cps[i]);
+    if (cps.size() > 160) shown += " ...";
+    ImGui::TextWrapped("%s", shown.c_str());
+    ImGui::TextDisabled("%s", tr(S::sentence_web_hint));
+  } else {
+    // The buffer lives in a std::string; ImGui edits a copy with room to grow.
+    char buffer[4096];
+    std::snprintf(buffer, sizeof buffer, "%s", s.sentence.c_str());
+    if (ImGui::InputTextMultiline("##sentence", buffer, sizeof buffer, ImVec2(-1, ImGui::GetFontSize() * 3.5f))) {
+      const std::string text = buffer;
+      const Status st = check_sentence(text);
+      if (st.ok) s.sentence = text;
+      else state.notice = st.message;
+    }
+  }
+  ImGui::TextUnformatted(tr(S::presets));
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::preset_english))) s.sentence = kDefaultSentence;
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::preset_cat_mouse))) s.sentence = "猫追老鼠";
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::preset_mouse_cat))) s.sentence = "老鼠追猫";
+}
+
+// The trained model's name and shape, and which of its layers the scene shows.
+void trained_scene_summary(AppState& state) {
+  Settings& s = state.settings;
+  if (!state.train.trained) {
+    ImGui::TextWrapped("%s", tr(S::trained_not_loaded));
+    return;
+  }
+  const train::TrainConfig& c = state.train.trained->model.config();
+  ImGui::TextWrapped("%s: %s, %d x %d, d_model %d, %lld %s", state.train.trained->name.c_str(),
+                     train::task_spec(c.task).name, c.layers, c.heads, c.d_model,
+                     static_cast<long long>(state.train.trained->model.steps()), tr(S::train_step));
+  int layer = s.layer;
+  if (ImGui::SliderInt(tr(S::trained_layer), &layer, 0, c.layers - 1)) s.layer = layer;
+}
+
+void scene_section(AppState& state, const ControlsOptions& options) {
+  Settings& s = state.settings;
+  scene_source_radios(state);
+  if (s.source == SceneSource::Generated) sentence_editor(state, options);
+  else if (s.source == SceneSource::Trained) trained_scene_summary(state);
+  else if (s.source == SceneSource::Imported) draw_import_summary(state);
+  else ImGui::TextWrapped("%s", tr(S::worked_inputs));
+  if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
+}
+
+// d_model, heads, positional encoding and seed: fixed (and greyed, with the reason) by any
+// scene other than the generated one.
+void model_section(Settings& s) {
+  const bool locked = s.source != SceneSource::Generated;
+  const char* why = s.source == SceneSource::Trained    ? tr(S::locked_by_trained)
+                    : s.source == SceneSource::Imported ? tr(S::locked_by_imported)
+                                                        : tr(S::locked_by_worked);
+  ImGui::BeginDisabled(locked);
+  int d_model = s.d_model;
+  const int heads = s.heads;
+  if (schema_slider(tr(S::d_model), d_model, "dModel")) {
+    s.d_model = d_model;
+    if (s.d_model % s.heads != 0) s.heads = 1;
+  }
+  head_count_radios(s.heads, heads, s.d_model, {1, 2, 4, 8, 16}, "");
+  ImGui::Checkbox(tr(S::positional), &s.positional);
+  seed_field(s.seed);
+  ImGui::EndDisabled();
+  if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
+  if (locked) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", why);
+    ImGui::PopTextWrapPos();
+  }
+}
+
+void compare_section(Settings& s) {
+  ImGui::Checkbox(tr(S::compare_enable), &s.compare);
+  if (s.compare) {
+    ImGui::TextUnformatted(tr(S::side_b));
+    math_controls(s.compare_math, false, "B");
+  }
+}
+
+void view_section(Settings& s) {
+  int theme = static_cast<int>(s.theme);
+  ImGui::TextUnformatted(tr(S::theme));
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::theme_dark), &theme, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::theme_light), &theme, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton(tr(S::theme_contrast), &theme, 2);
+  s.theme = static_cast<Theme>(theme);
+  ImGui::Checkbox(tr(S::presentation), &s.presentation);
+  schema_slider(tr(S::ui_scale), s.ui_scale, "uiScale", "%.2f");
+  ImGui::TextDisabled("%s", tr(S::keys_hint));
+}
+
+}  // namespace
+
 void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options) {
   Settings& s = state.settings;
-  if (ImGui::CollapsingHeader(tr(S::scene), ImGuiTreeNodeFlags_DefaultOpen)) {
-    int source = static_cast<int>(s.source);
-    ImGui::RadioButton(tr(S::source_generated), &source, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton(tr(S::source_worked), &source, 1);
-    ImGui::BeginDisabled(!state.train.trained);
-    ImGui::RadioButton(tr(S::source_trained), &source, 2);
-    ImGui::EndDisabled();
-    if (state.imported) {
-      ImGui::SameLine();
-      ImGui::RadioButton(tr(S::source_imported), &source, 3);
-    }
-    s.source = static_cast<SceneSource>(source);
-    if (s.source == SceneSource::Generated) {
-      if (options.sentence_in_html_field) {
-        // A long text is shortened here (the field above holds all of it).
-        const std::vector<std::uint32_t> cps = decode_utf8(s.sentence);
-        std::string shown;
-        for (size_t i = 0; i < std::min<size_t>(cps.size(), 160); ++i) shown += encode_utf8(cps[i]);
-        if (cps.size() > 160) shown += " ...";
-        ImGui::TextWrapped("%s", shown.c_str());
-        ImGui::TextDisabled("%s", tr(S::sentence_web_hint));
-      } else {
-        // The buffer lives in a std::string; ImGui edits a copy with room to grow.
-        char buffer[4096];
-        std::snprintf(buffer, sizeof buffer, "%s", s.sentence.c_str());
-        if (ImGui::InputTextMultiline("##sentence", buffer, sizeof buffer, ImVec2(-1, ImGui::GetFontSize() * 3.5f))) {
-          const std::string text = buffer;
-          const Status st = check_sentence(text);
-          if (st.ok) s.sentence = text;
-          else state.notice = st.message;
-        }
-      }
-      ImGui::TextUnformatted(tr(S::presets));
-      ImGui::SameLine();
-      if (ImGui::SmallButton(tr(S::preset_english))) s.sentence = kDefaultSentence;
-      ImGui::SameLine();
-      if (ImGui::SmallButton(tr(S::preset_cat_mouse))) s.sentence = "猫追老鼠";
-      ImGui::SameLine();
-      if (ImGui::SmallButton(tr(S::preset_mouse_cat))) s.sentence = "老鼠追猫";
-    } else if (s.source == SceneSource::Trained) {
-      if (state.train.trained) {
-        const train::TrainConfig& c = state.train.trained->model.config();
-        ImGui::TextWrapped("%s: %s, %d x %d, d_model %d, %lld %s", state.train.trained->name.c_str(),
-                           train::task_spec(c.task).name, c.layers, c.heads, c.d_model,
-                           static_cast<long long>(state.train.trained->model.steps()), tr(S::train_step));
-        int layer = s.layer;
-        if (ImGui::SliderInt(tr(S::trained_layer), &layer, 0, c.layers - 1)) s.layer = layer;
-      } else {
-        ImGui::TextWrapped("%s", tr(S::trained_not_loaded));
-      }
-    } else if (s.source == SceneSource::Imported) {
-      draw_import_summary(state);
-    } else {
-      ImGui::TextWrapped("%s", tr(S::worked_inputs));
-    }
-    if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
-  }
-
-  if (ImGui::CollapsingHeader(tr(S::model), ImGuiTreeNodeFlags_DefaultOpen)) {
-    const bool locked = s.source != SceneSource::Generated;
-    const char* why = s.source == SceneSource::Trained    ? tr(S::locked_by_trained)
-                      : s.source == SceneSource::Imported ? tr(S::locked_by_imported)
-                                                          : tr(S::locked_by_worked);
-    ImGui::BeginDisabled(locked);
-    int d_model = s.d_model, heads = s.heads;
-    if (ImGui::SliderInt(tr(S::d_model), &d_model, 2, 128)) {
-      s.d_model = d_model;
-      if (s.d_model % s.heads != 0) s.heads = 1;
-    }
-    const int options_heads[] = {1, 2, 4, 8, 16};
-    ImGui::TextUnformatted(tr(S::heads));
-    for (int h : options_heads) {
-      ImGui::SameLine();
-      char label[8];
-      std::snprintf(label, sizeof label, "%d", h);
-      ImGui::BeginDisabled(s.d_model % h != 0);
-      if (ImGui::RadioButton(label, heads == h)) s.heads = h;
-      ImGui::EndDisabled();
-    }
-    ImGui::Checkbox(tr(S::positional), &s.positional);
-    int seed = static_cast<int>(s.seed & 0x7fffffff);
-    if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
-    ImGui::EndDisabled();
-    if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
-    if (locked) {
-      ImGui::PushTextWrapPos(0.0f);
-      ImGui::TextDisabled("%s", why);
-      ImGui::PopTextWrapPos();
-    }
-  }
-
+  if (ImGui::CollapsingHeader(tr(S::scene), ImGuiTreeNodeFlags_DefaultOpen)) scene_section(state, options);
+  if (ImGui::CollapsingHeader(tr(S::model), ImGuiTreeNodeFlags_DefaultOpen)) model_section(s);
   if (ImGui::CollapsingHeader(tr(S::math), ImGuiTreeNodeFlags_DefaultOpen)) math_controls(s.math, true, "A");
-
-  if (ImGui::CollapsingHeader(tr(S::compare))) {
-    ImGui::Checkbox(tr(S::compare_enable), &s.compare);
-    if (s.compare) {
-      ImGui::TextUnformatted(tr(S::side_b));
-      math_controls(s.compare_math, false, "B");
-    }
-  }
-
-  if (ImGui::CollapsingHeader(tr(S::view))) {
-    int theme = static_cast<int>(s.theme);
-    ImGui::TextUnformatted(tr(S::theme));
-    ImGui::SameLine();
-    ImGui::RadioButton(tr(S::theme_dark), &theme, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton(tr(S::theme_light), &theme, 1);
-    ImGui::SameLine();
-    ImGui::RadioButton(tr(S::theme_contrast), &theme, 2);
-    s.theme = static_cast<Theme>(theme);
-    ImGui::Checkbox(tr(S::presentation), &s.presentation);
-    ImGui::SliderFloat(tr(S::ui_scale), &s.ui_scale, 0.75f, 3.0f, "%.2f");
-    ImGui::TextDisabled("%s", tr(S::keys_hint));
-  }
+  if (ImGui::CollapsingHeader(tr(S::compare))) compare_section(s);
+  if (ImGui::CollapsingHeader(tr(S::view))) view_section(s);
   (void)ctx;
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/train/heads.h"
 #include "ui/heatmap_widget.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -116,17 +117,11 @@ void error_line(const std::string& error) {
 
 // ---- 2 training panel ---------------------------------------------------------------------
 
-void draw_training_panel(AppState& state, UiContext& ctx) {
-  TrainState& t = state.train;
-  TrainSettings& s = t.settings;
-  const TrainRun& r = t.run;
-  const float font = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::min(font * 22.0f, avail.x * 0.4f);
+namespace {
 
-  // Controls: task, architecture, seed, run buttons, figures.
-  ImGui::BeginChild("train-controls", ImVec2(left_w, font * 23.0f));
-  ImGui::PushItemWidth(font * 9.0f);
+// Task, architecture and seed of the next run.
+void training_settings(TrainSettings& s) {
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   int task = static_cast<int>(s.task);
   const std::vector<train::TaskSpec> tasks = train::all_tasks();
   if (ImGui::BeginCombo(tr(S::train_task), tasks[task].name)) {
@@ -135,30 +130,21 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
     ImGui::EndCombo();
   }
   ImGui::SliderInt(tr(S::train_layers), &s.layers, 1, train::kMaxLayers);
-  int heads = s.heads;
-  ImGui::TextUnformatted(tr(S::heads));
-  for (int h : {1, 2, 4}) {
-    ImGui::SameLine();
-    char label[8];
-    std::snprintf(label, sizeof label, "%d##th", h);
-    ImGui::BeginDisabled(s.d_model % h != 0);
-    if (ImGui::RadioButton(label, heads == h)) s.heads = h;
-    ImGui::EndDisabled();
-  }
+  head_count_radios(s.heads, s.heads, s.d_model, {1, 2, 4}, "##th");
   int d_model = s.d_model / 8;
   if (ImGui::SliderInt(tr(S::d_model), &d_model, 1, train::kMaxDModel / 8, "")) s.d_model = d_model * 8;
   ImGui::SameLine();
   ImGui::Text("%d", s.d_model);
   if (s.d_model % s.heads != 0) s.heads = 1;
-  int seed = static_cast<int>(s.seed & 0x7fffffff);
-  if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  seed_field(s.seed);
   ImGui::PopItemWidth();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", train::task_spec(s.task).scored);
   ImGui::PopTextWrapPos();
-  run_buttons(s.running, false, train_reset, t, "run");
+}
 
-  ImGui::Separator();
+// Where the run stands: steps, rates, the last loss and held-out accuracy.
+void training_figures(const TrainRun& r) {
   ImGui::Text("%s %lld", tr(S::train_step), static_cast<long long>(r.trainer.steps()));
   ImGui::Text("%s %.0f  (%s %.0f)", tr(S::train_steps_per_second), r.steps_per_second, tr(S::train_compute_rate),
               r.compute_steps_per_second);
@@ -170,27 +156,39 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", tr(S::train_slice_note));
   ImGui::PopTextWrapPos();
-  if (ctx.model_files_on_disk) {
-    // The desktop: a path to save the run to or load one from (the web page has buttons).
-    char path[1024];
-    std::snprintf(path, sizeof path, "%s", ctx.model_path.c_str());
-    ImGui::SetNextItemWidth(font * 12.0f);
-    if (ImGui::InputText("##model-path", path, sizeof path)) ctx.model_path = path;
-    ImGui::SameLine();
-    if (ImGui::SmallButton(tr(S::train_save))) {
-      const Status st = train_save_file(t, ctx.model_path);
-      t.run.error = st.ok ? std::string() : st.message;
-    }
-    ImGui::SameLine();
-    if (ImGui::SmallButton(tr(S::train_load))) train_load_file(t, ctx.model_path);
-  }
-  error_line(r.error);
-  ImGui::EndChild();
+}
 
-  // Curves: loss per step (log scale) and accuracy (batch, and held-out on fresh sequences).
+// The desktop: a path to save the run to or load one from (the web page has buttons).
+void model_file_row(TrainState& t, UiContext& ctx) {
+  char path[1024];
+  std::snprintf(path, sizeof path, "%s", ctx.model_path.c_str());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  if (ImGui::InputText("##model-path", path, sizeof path)) ctx.model_path = path;
   ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::train_save))) {
+    const Status st = train_save_file(t, ctx.model_path);
+    t.run.error = st.ok ? std::string() : st.message;
+  }
+  ImGui::SameLine();
+  if (ImGui::SmallButton(tr(S::train_load))) train_load_file(t, ctx.model_path);
+}
+
+// Controls: task, architecture, seed, run buttons, figures.
+void training_controls(TrainState& t, UiContext& ctx, float left_w) {
+  ImGui::BeginChild("train-controls", ImVec2(left_w, ImGui::GetFontSize() * 23.0f));
+  training_settings(t.settings);
+  run_buttons(t.settings.running, false, train_reset, t, "run");
+  ImGui::Separator();
+  training_figures(t.run);
+  if (ctx.model_files_on_disk) model_file_row(t, ctx);
+  error_line(t.run.error);
+  ImGui::EndChild();
+}
+
+// Curves: loss per step (log scale) and accuracy (batch, and held-out on fresh sequences).
+void training_curves(const TrainRun& r, float plot_w) {
+  const float font = ImGui::GetFontSize();
   ImGui::BeginGroup();
-  const float plot_w = avail.x - left_w - ImGui::GetStyle().ItemSpacing.x;
   const float x_max = static_cast<float>(std::max<std::int64_t>(r.trainer.steps(), 10));
   float lo = 0, hi = 1;
   loss_range({&r.loss_plot}, lo, hi);
@@ -205,10 +203,27 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
              {{&r.accuracy_plot, kBatchGrey, tr(S::train_batch)}, {&held, kHeldOutGreen, tr(S::train_held_out)}}, x_max,
              false, 0.0f, 1.0f);
   ImGui::EndGroup();
+}
 
-  // Every head's attention on the task's probe sequence, with its scores and its name.
+// Two wrapped lines at most, within the head's column: its name, then its scores.
+void head_caption(const train::HeadScore& sc, int l, int h, float column_w) {
+  const bool named = !sc.label.empty();
+  const ImVec4 col = named ? ImVec4(1.0f, 0.85f, 0.3f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + column_w);
+  const char* label = sc.label == "induction"        ? tr(S::label_induction)
+                      : sc.label == "previous-token" ? tr(S::label_previous_token)
+                                                     : "";
+  ImGui::PushStyleColor(ImGuiCol_Text, col);
+  ImGui::TextWrapped(tr(S::train_head_scores), l, h, label, sc.previous_token, sc.induction, sc.diagonal);
+  ImGui::PopStyleColor();
+  ImGui::PopTextWrapPos();
+}
+
+// Every head's attention on the task's probe sequence, with its scores and its name.
+void probe_heads(const TrainRun& r, UiContext& ctx) {
   const train::ProbeView& p = r.probe;
   if (p.layers == 0) return;
+  const float font = ImGui::GetFontSize();
   ImGui::Text("%s (%s %lld)", tr(S::train_probe), tr(S::train_at_step), static_cast<long long>(r.probe_step));
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::train_thresholds), train::kPreviousTokenThreshold, train::kInductionThreshold);
@@ -225,19 +240,7 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
       const train::HeadScore* sc = nullptr;
       for (const train::HeadScore& x : r.scores)
         if (x.layer == l && x.head == h) sc = &x;
-      if (sc) {
-        // Two wrapped lines at most, within the head's column: its name, then its scores.
-        const bool named = !sc->label.empty();
-        const ImVec4 col = named ? ImVec4(1.0f, 0.85f, 0.3f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text];
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + cell_w);
-        const char* label = sc->label == "induction"        ? tr(S::label_induction)
-                            : sc->label == "previous-token" ? tr(S::label_previous_token)
-                                                            : "";
-        ImGui::PushStyleColor(ImGuiCol_Text, col);
-        ImGui::TextWrapped(tr(S::train_head_scores), l, h, label, sc->previous_token, sc->induction, sc->diagonal);
-        ImGui::PopStyleColor();
-        ImGui::PopTextWrapPos();
-      }
+      if (sc) head_caption(*sc, l, h, cell_w);
       char id[32];
       std::snprintf(id, sizeof id, "train/L%dH%d", l, h);
       HeatmapSpec spec;
@@ -250,6 +253,17 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
       heatmap_widget(ctx, spec, ImVec2(side, side - font * 3.0f));
       ImGui::EndGroup();
     }
+}
+
+}  // namespace
+
+void draw_training_panel(AppState& state, UiContext& ctx) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f);
+  training_controls(state.train, ctx, left_w);
+  ImGui::SameLine();
+  training_curves(state.train.run, avail.x - left_w - ImGui::GetStyle().ItemSpacing.x);
+  probe_heads(state.train.run, ctx);
 }
 
 // ---- 3 scaling experiment panel ---------------------------------------------------------------

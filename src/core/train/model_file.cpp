@@ -152,8 +152,12 @@ std::vector<std::uint8_t> serialize_model_file(const ModelFile& f) {
 // reading
 // =========================================================================================
 
-Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& out) {
-  // 1 header: magic, version, declared length, checksum
+namespace {
+
+Status short_file() { return Status::error("corrupt: a section runs past the end of the file"); }
+
+// 1 header: magic, version, declared length, checksum. The body is [header, size - 4).
+Status check_header(const std::uint8_t* bytes, std::size_t size) {
   if (size < kModelHeaderBytes + 4)
     return Status::error("truncated: " + std::to_string(size) + " bytes is shorter than the smallest model file");
   if (std::memcmp(bytes, kModelMagic, 8) != 0)
@@ -178,18 +182,18 @@ Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& 
   tail.u32(stored_crc);
   const std::uint32_t crc = crc32(bytes, body_end);
   if (crc != stored_crc) return Status::error("checksum mismatch: the file is corrupt");
+  return Status::success();
+}
 
-  // 2 config
-  Reader r(bytes + kModelHeaderBytes, body_end - kModelHeaderBytes);
-  const Status short_file = Status::error("corrupt: a section runs past the end of the file");
+// 2 config: every field range-checked before it is cast, then the whole config validated.
+Status read_config(Reader& r, ModelFile& f) {
   std::uint32_t task = 0, vocab = 0, context = 0, layers = 0, heads = 0, d_model = 0, d_mlp = 0, flags = 0, init = 0,
                 batch = 0;
-  ModelFile f;
   for (std::uint32_t* v : {&task, &vocab, &context, &layers, &heads, &d_model, &d_mlp, &flags, &init, &batch})
-    if (!r.u32(*v)) return short_file;
+    if (!r.u32(*v)) return short_file();
   if (!r.f32(f.config.learning_rate) || !r.f32(f.config.beta1) || !r.f32(f.config.beta2) || !r.f32(f.config.epsilon) ||
       !r.u64(f.config.seed) || !r.u64(f.steps))
-    return short_file;
+    return short_file();
   if (task > static_cast<std::uint32_t>(TrainTask::Induction)) return Status::error("config: unknown task " + std::to_string(task));
   if (flags & ~(kFlagScale | kFlagOptimizer)) return Status::error("config: unknown flags " + std::to_string(flags));
   if (init > 1) return Status::error("config: unknown init scheme " + std::to_string(init));
@@ -207,17 +211,18 @@ Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& 
   f.has_optimizer = (flags & kFlagOptimizer) != 0;
   if (f.config.d_mlp == 0) return Status::error("config: d_mlp must be from 1 to " + std::to_string(kMaxDMlp) + ", got 0");
   if (Status st = validate_train_config(f.config); !st.ok) return Status::error("config: " + st.message);
-  const ModelConfig mc = model_config(f.config);
   const TaskSpec& spec = task_spec(f.config.task);
   if (static_cast<int>(vocab) != spec.vocab || static_cast<int>(context) != spec.context)
     return Status::error("config: vocab " + std::to_string(vocab) + " and context " + std::to_string(context) +
                          " do not match task " + spec.name + " (" + std::to_string(spec.vocab) + ", " +
                          std::to_string(spec.context) + ")");
+  return Status::success();
+}
 
-  // 3 the tensor table must be the layout this config implies
-  const std::vector<TensorInfo> layout = parameter_layout(mc);
+// 3 the tensor table must be the layout this config implies
+Status check_tensor_table(Reader& r, const std::vector<TensorInfo>& layout) {
   std::uint32_t tensor_count = 0;
-  if (!r.u32(tensor_count)) return short_file;
+  if (!r.u32(tensor_count)) return short_file();
   if (tensor_count != layout.size())
     return Status::error("shape mismatch: the file lists " + std::to_string(tensor_count) + " tensors, the config needs " +
                          std::to_string(layout.size()));
@@ -225,10 +230,10 @@ Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& 
     const TensorInfo& want = layout[i];
     std::uint32_t name_length = 0, rows = 0, cols = 0;
     std::string name;
-    if (!r.u32(name_length)) return short_file;
+    if (!r.u32(name_length)) return short_file();
     if (name_length < 1 || name_length > 64)
       return Status::error("corrupt: tensor " + std::to_string(i) + " has a name of " + std::to_string(name_length) + " bytes");
-    if (!r.text(name, name_length) || !r.u32(rows) || !r.u32(cols)) return short_file;
+    if (!r.text(name, name_length) || !r.u32(rows) || !r.u32(cols)) return short_file();
     if (name != want.name)
       return Status::error("shape mismatch: tensor " + std::to_string(i) + " is '" + name + "', the config needs '" +
                            want.name + "'");
@@ -236,27 +241,32 @@ Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& 
       return Status::error("shape mismatch: tensor '" + name + "' is " + shape_text(rows, cols) + ", the config needs " +
                            shape_text(want.rows, want.cols));
   }
+  return Status::success();
+}
 
-  // 4 sections, each length checked against the bytes left before anything is allocated
-  const std::size_t count = parameter_count(mc);
+// 4 sections, each length checked against the bytes left before anything is allocated
+Status read_sections(Reader& r, std::size_t count, ModelFile& f) {
   const std::size_t sections = f.has_optimizer ? 3 : 1;
-  if (r.left() < sections * count * 4) return short_file;
+  if (r.left() < sections * count * 4) return short_file();
   r.f32s(f.parameters, count);
   if (f.has_optimizer) {
     r.f32s(f.adam_m, count);
     r.f32s(f.adam_v, count);
   }
   std::uint64_t history = 0;
-  if (!r.u64(history)) return short_file;
+  if (!r.u64(history)) return short_file();
   if (history != f.steps)
     return Status::error("corrupt: the history holds " + std::to_string(history) + " entries for " +
                          std::to_string(f.steps) + " steps");
-  if (history > r.left() / 8) return short_file;
+  if (history > r.left() / 8) return short_file();
   r.f32s(f.loss_history, static_cast<std::size_t>(history));
   r.f32s(f.accuracy_history, static_cast<std::size_t>(history));
   if (r.left() != 0) return Status::error("corrupt: " + std::to_string(r.left()) + " unexpected bytes before the checksum");
+  return Status::success();
+}
 
-  // 5 values
+// 5 values: finite everywhere, and Adam's second moments never negative
+Status check_values(const ModelFile& f) {
   if (!all_finite(f.parameters)) return Status::error("the parameters contain NaN or Inf");
   if (f.has_optimizer) {
     if (!all_finite(f.adam_m) || !all_finite(f.adam_v)) return Status::error("the optimizer state contains NaN or Inf");
@@ -265,6 +275,20 @@ Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& 
   }
   if (!all_finite(f.loss_history) || !all_finite(f.accuracy_history))
     return Status::error("the history contains NaN or Inf");
+  return Status::success();
+}
+
+}  // namespace
+
+Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& out) {
+  if (Status st = check_header(bytes, size); !st.ok) return st;
+  Reader r(bytes + kModelHeaderBytes, size - 4 - kModelHeaderBytes);
+  ModelFile f;
+  if (Status st = read_config(r, f); !st.ok) return st;
+  const ModelConfig mc = model_config(f.config);
+  if (Status st = check_tensor_table(r, parameter_layout(mc)); !st.ok) return st;
+  if (Status st = read_sections(r, parameter_count(mc), f); !st.ok) return st;
+  if (Status st = check_values(f); !st.ok) return st;
   out = std::move(f);
   return Status::success();
 }
