@@ -142,7 +142,7 @@ HeadMetrics head_metrics(const Mat& w) {
 
 namespace {
 
-void clamp_lab(LabSettings& l) {
+void clamp_scaling_lab(ScalingLabSettings& l) {
   for (auto [key, v] : {std::pair{"lab.q", &l.q}, std::pair{"lab.k", &l.k}, std::pair{"lab.kLong", &l.k_long}})
     for (float& c : *v) c = key_range(key).clamp(c, 0.0f);
   for (auto [key, m] : {std::pair{"lab.wq", &l.wq}, std::pair{"lab.wk", &l.wk}, std::pair{"lab.wv", &l.wv}})
@@ -150,24 +150,24 @@ void clamp_lab(LabSettings& l) {
   l.dk = key_range("lab.dk").clamp(l.dk);
   l.temperature = key_range("lab.temperature").clamp(l.temperature, 1.0f);
   if (l.row.empty()) l.row = {0.0f};
-  if (l.row.size() > static_cast<size_t>(kLabMaxRow)) l.row.resize(kLabMaxRow);
+  if (l.row.size() > static_cast<size_t>(kScalingLabMaxRow)) l.row.resize(kScalingLabMaxRow);
   for (float& x : l.row) x = key_range("lab.row").clamp(x, 0.0f);
 }
 
 }  // namespace
 
 bool update_results(AppState& state) {
-  clamp_lab(state.settings.lab);
+  clamp_scaling_lab(state.settings.scaling_lab);
   // The lab's figures only while a lab panel shows them: the page's first frame does not
   // wait for them, and each sampled figure only for the panel that draws it.
-  if (is_lab_panel(state.settings.panel)) {
+  if (is_scaling_lab_panel(state.settings.panel)) {
     const bool variance = state.settings.panel == Panel::Variance;
     const bool saturation = state.settings.panel == Panel::Saturation;
-    if (!state.has_lab || !(state.settings.lab == state.lab_computed_for) ||
-        (variance && !state.lab.has_variance_for(state.settings.lab)) || (saturation && !state.lab.has_saturation())) {
-      update_lab(state.settings.lab, state.has_lab ? &state.lab_computed_for : nullptr, state.lab, variance, saturation);
-      state.lab_computed_for = state.settings.lab;
-      state.has_lab = true;
+    if (!state.has_scaling_lab || !(state.settings.scaling_lab == state.scaling_lab_computed_for) ||
+        (variance && !state.scaling_lab.has_variance_for(state.settings.scaling_lab)) || (saturation && !state.scaling_lab.has_saturation())) {
+      update_scaling_lab(state.settings.scaling_lab, state.has_scaling_lab ? &state.scaling_lab_computed_for : nullptr, state.scaling_lab, variance, saturation);
+      state.scaling_lab_computed_for = state.settings.scaling_lab;
+      state.has_scaling_lab = true;
     }
   }
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
@@ -449,7 +449,7 @@ json settings_json(const Settings& s) {
   j["hideSpecial"] = s.hide_special;
   j["renormalise"] = s.renormalise;
   j["variants"] = variant_settings_json(s.variants);
-  const LabSettings& l = s.lab;
+  const ScalingLabSettings& l = s.scaling_lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
               {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
               {"wq", l.wq}, {"wk", l.wk}, {"wv", l.wv}};
@@ -498,15 +498,15 @@ std::string state_to_json(const AppState& state) {
   }
   // The lab's figures exist while (and once) a lab panel has shown them; the sampled ones
   // once their panel has ("variance" absent, empty saturation curves until then).
-  if (state.has_lab && state.lab_computed_for == s.lab) {
-    const LabResults& r = state.lab;
+  if (state.has_scaling_lab && state.scaling_lab_computed_for == s.scaling_lab) {
+    const ScalingLabResults& r = state.scaling_lab;
     json lab;
     lab["dotProduct"] = {{"qNorm", r.q_norm}, {"kNorm", r.k_norm}, {"cos", r.cos_qk}, {"dot", r.dot_qk},
                          {"kLongNorm", r.k_long_norm}, {"cosLong", r.cos_q_long}, {"dotLong", r.dot_q_long}};
     json var = json::array();
     for (const VariancePoint& p : r.variance) var.push_back({{"dk", p.dk}, {"raw", p.raw}, {"scaled", p.scaled}});
-    if (r.has_variance_for(s.lab))
-      lab["variance"] = {{"curve", var}, {"dk", s.lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
+    if (r.has_variance_for(s.scaling_lab))
+      lab["variance"] = {{"curve", var}, {"dk", s.scaling_lab.dk}, {"raw", r.var_raw_at_dk}, {"scaled", r.var_scaled_at_dk},
                          {"histRaw", r.hist_raw.counts}, {"histScaled", r.hist_scaled.counts}};
     json sat_raw = json::array(), sat_scaled = json::array();
     for (const SaturationPoint& p : r.saturation_raw)
@@ -645,14 +645,14 @@ Status read_lab_numbers(const json& l, const char* key, std::array<float, N>& ou
 }
 
 // The scaling and softmax lab's settings, under "lab".
-Status read_lab(const json& j, LabSettings& out) {
+Status read_lab(const json& j, ScalingLabSettings& out) {
   if (!j.contains("lab")) return Status::success();
   const json& l = j["lab"];
   if (!l.is_object()) return Status::error("'lab' must be an object");
   if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, " in 'lab'");
       !st.ok)
     return st;
-  LabSettings lab = out;
+  ScalingLabSettings lab = out;
   for (auto [key, target] : {std::pair{"q", &lab.q}, std::pair{"k", &lab.k}, std::pair{"kLong", &lab.k_long}})
     if (Status st = read_lab_numbers(l, key, *target); !st.ok) return st;
   for (auto [key, target] : {std::pair{"wq", &lab.wq}, std::pair{"wk", &lab.wk}, std::pair{"wv", &lab.wv}})
@@ -666,8 +666,8 @@ Status read_lab(const json& j, LabSettings& out) {
   if (l.contains("row")) {
     const json& r = l["row"];
     const KeyRange range = key_range("lab.row");
-    if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kLabMaxRow))
-      return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kLabMaxRow) + " numbers");
+    if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kScalingLabMaxRow))
+      return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kScalingLabMaxRow) + " numbers");
     std::vector<float> row;
     for (const json& x : r) {
       if (!x.is_number() || x.get<double>() < range.min || x.get<double>() > range.max)
@@ -710,7 +710,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = read_scene(j, state, s); !st.ok) return st;
   if (Status st = read_view(j, s); !st.ok) return st;
   if (Status st = read_both_sides(j, s); !st.ok) return st;
-  if (Status st = read_lab(j, s.lab); !st.ok) return st;
+  if (Status st = read_lab(j, s.scaling_lab); !st.ok) return st;
   if (j.contains("variants"))
     if (Status st = read_variants_json(j["variants"], s.variants); !st.ok) return st;
   TrainSettings training = state.train.settings;

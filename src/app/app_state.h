@@ -12,7 +12,7 @@
 // Sections: 1 settings  2 results  3 operations  4 JSON schema
 #pragma once
 
-#include "app/lab_state.h"
+#include "app/scaling_lab.h"
 #include "app/mask_edit.h"
 #include "app/panel_registry.h"
 #include "app/variants_state.h"
@@ -94,7 +94,7 @@ struct Settings {
   float ui_scale = 1.0f;
   UiLanguage language = UiLanguage::English;
   // the scaling and softmax lab (its own figures, recomputed when these change)
-  LabSettings lab;
+  ScalingLabSettings scaling_lab;
   // the mask, scoring and efficient-attention panels (app/variants_state.h)
   VariantSettings variants;
   // imported scenes: which file (bumped on every load), special tokens hidden, rows renormalised
@@ -132,9 +132,9 @@ struct AppState {
   PipelineTrace compare_trace;  // side B, when compare is on
   std::vector<HeadMetrics> head_metrics;  // per head of side A
   std::uint64_t revision = 0;  // bumped on every recompute, so the GL side knows to re-upload
-  LabSettings lab_computed_for;
-  bool has_lab = false;
-  LabResults lab;
+  ScalingLabSettings scaling_lab_computed_for;
+  bool has_scaling_lab = false;
+  ScalingLabResults scaling_lab;
   std::string notice;          // the last refused change, shown to the user
   EditHistory<MaskSettings> mask_history;  // undo/redo of side A's mask (the mask editor)
   VariantResults variants;     // the scoring and efficient-attention panels' figures

@@ -22,7 +22,7 @@ void set_imported(AppState& state, ImportedAttention data, const std::string& na
   s.diff_head = state.imported->heads > 1 ? 1 : 0;
   s.cursor = 0;
   s.compare = false;
-  s.panel = Panel::Model;
+  s.panel = Panel::ModelView;
   state.notice.clear();
 }
 

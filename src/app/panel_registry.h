@@ -33,7 +33,7 @@ enum class Chapter { Similarity, Scaling, Softmax, WeightedValues, Order, Masks,
 enum PanelFlags : unsigned {
   kPanelNone = 0,
   kPanelHeatmaps = 1u << 0,     // draws heatmaps with the GL heatmap program (needs a GL context)
-  kPanelScalingLab = 1u << 1,   // draws the scaling and softmax lab's figures (LabResults)
+  kPanelScalingLab = 1u << 1,   // draws the scaling and softmax lab's figures (ScalingLabResults)
   kPanelNeedsScores = 1u << 2,  // shows raw or scaled scores: an imported file needs Q/K/V for it
 };
 
@@ -70,8 +70,8 @@ enum PanelFlags : unsigned {
   X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
   X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
     kPanelNone)                                                                                                \
-  X(Model, "model", Chapter::YourModel, panel_model, draw_model_panel, "layer head cursor hideSpecial renormalise", \
-    kPanelHeatmaps)
+  X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                          \
+    "layer head cursor hideSpecial renormalise", kPanelHeatmaps)
 
 enum class Panel {
 #define ATTNLAB_PANEL_ENUM(name, id, chapter, title, draw, keys, flags) name,
@@ -107,8 +107,8 @@ inline constexpr const PanelInfo& panel_info(Panel p) { return kPanels[static_ca
 // Its id: "pipeline", "dot-product", ...
 inline constexpr const char* to_string(Panel p) { return panel_info(p).id; }
 
-// The scaling and softmax lab's panels: the ones that draw LabResults.
-inline constexpr bool is_lab_panel(Panel p) { return panel_info(p).has(kPanelScalingLab); }
+// The scaling and softmax lab's panels: the ones that draw ScalingLabResults.
+inline constexpr bool is_scaling_lab_panel(Panel p) { return panel_info(p).has(kPanelScalingLab); }
 
 // The panel `steps` places after p in the registry's order, wrapping around (keys cycle tabs).
 inline constexpr Panel panel_after(Panel p, int steps) {

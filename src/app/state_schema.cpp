@@ -1,7 +1,7 @@
 #include "app/state_schema.h"
 
 #include "app/app_state.h"
-#include "app/lab_state.h"
+#include "app/scaling_lab.h"
 #include "app/panel_registry.h"
 #include "core/io/import_attention.h"
 #include "core/train/model.h"
@@ -77,7 +77,7 @@ std::vector<Key> make_keys() {
       {"lab.dk", "int", 1, 1024},
       {"lab.scaled", "bool"},
       {"lab.temperature", "number", 0.05, 20},
-      {"lab.row", "list", -1e4, 1e4, {}, kLabMaxRow},
+      {"lab.row", "list", -1e4, 1e4, {}, kScalingLabMaxRow},
       {"lab.half", "bool"},
       {"lab.wq", "vector", -10, 10, {}, 4},
       {"lab.wk", "vector", -10, 10, {}, 4},

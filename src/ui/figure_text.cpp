@@ -47,11 +47,11 @@ std::string describe_attention(const AppState& state) {
 
 std::string describe_figure(const AppState& state) {
   const Settings& s = state.settings;
-  const LabResults& r = state.lab;
-  if (!state.has_lab) return describe_attention(state);
+  const ScalingLabResults& r = state.scaling_lab;
+  if (!state.has_scaling_lab) return describe_attention(state);
   switch (s.panel) {
     case Panel::DotProduct: return format(S::aria_dot, r.dot_qk, r.cos_qk, r.dot_q_long, r.cos_q_long);
-    case Panel::Variance: return format(S::aria_variance, s.lab.dk, r.var_raw_at_dk, r.var_scaled_at_dk);
+    case Panel::Variance: return format(S::aria_variance, s.scaling_lab.dk, r.var_raw_at_dk, r.var_scaled_at_dk);
     case Panel::Saturation:
       return format(S::aria_saturation, r.example_max[0], r.example_max[1], r.example_max[2]);
     case Panel::Softmax: {

@@ -17,9 +17,10 @@ struct ControlsOptions {
 void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions& options);
 
 // Every panel's draw function, declared from the registry (app/panel_registry.h); each is
-// defined in the file of its group: panels.cpp (the explorer), lab_panels.cpp (the scaling
-// and softmax lab), variant_panels.cpp (masks, scoring, efficient attention), train_panels.cpp
-// (training), import_panels.cpp (the imported file's model view).
+// defined in the file of its group: explorer_panels.cpp (pipeline, token, heads, compare, and
+// the controls), scaling_lab_panels.cpp (the scaling and softmax lab), variant_panels.cpp
+// (masks, scoring, efficient attention), train_panels.cpp (training), model_view_panel.cpp
+// (the imported file's model view).
 #define ATTNLAB_PANEL_DECLARE(name, id, chapter, title, draw, keys, flags) void draw(AppState& state, UiContext& ctx);
 ATTNLAB_PANELS(ATTNLAB_PANEL_DECLARE)
 #undef ATTNLAB_PANEL_DECLARE

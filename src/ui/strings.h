@@ -621,7 +621,7 @@ namespace attn::ui {
   X(weights_raw_note, \
     "Weights raw: rows do not sum to 1 once tokens are hidden.", \
     "原始权重：隐藏词元后各行之和不为 1。") \
-  X(panel_model, \
+  X(panel_model_view, \
     "Model view", \
     "模型视图") \
   X(layer, \

@@ -62,7 +62,7 @@ TEST_CASE("imported scene: the selected layer is the trace, one head per file he
   set_imported(state, sample(), "sample.npz");
   update_results(state);
   CHECK(state.settings.source == SceneSource::Imported);
-  CHECK(state.settings.panel == Panel::Model);
+  CHECK(state.settings.panel == Panel::ModelView);
   REQUIRE(state.trace.heads.size() == 2);
   CHECK(state.tokens == std::vector<std::string>{"[CLS]", "a", "b", "[SEP]"});
   CHECK(state.trace.heads[1].weights(2, 0) == 0.4f);

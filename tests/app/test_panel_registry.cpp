@@ -85,8 +85,8 @@ TEST_CASE("panels cycle in the registry's order, both ways, wrapping around", "[
 }
 
 TEST_CASE("registry flags: the scaling lab's panels, and the panels that need scores", "[app][panels]") {
-  REQUIRE(attn::is_lab_panel(attn::Panel::Variance));
-  REQUIRE_FALSE(attn::is_lab_panel(attn::Panel::Pipeline));
+  REQUIRE(attn::is_scaling_lab_panel(attn::Panel::Variance));
+  REQUIRE_FALSE(attn::is_scaling_lab_panel(attn::Panel::Pipeline));
   REQUIRE(attn::panel_info(attn::Panel::Pipeline).has(attn::kPanelNeedsScores));
   REQUIRE_FALSE(attn::panel_info(attn::Panel::Heads).has(attn::kPanelNeedsScores));
 }

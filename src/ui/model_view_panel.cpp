@@ -4,7 +4,7 @@
 //                     layer selector, the focused head large with its attention sink
 #include "app/import_state.h"
 #include "ui/heatmap_widget.h"
-#include "ui/import_panels.h"
+#include "ui/model_view_panel.h"
 #include "ui/panels.h"
 #include "ui/strings.h"
 
@@ -163,7 +163,7 @@ void draw_focused_head(AppState& state, UiContext& ctx) {
 
 }  // namespace
 
-void draw_model_panel(AppState& state, UiContext& ctx) {
+void draw_model_view_panel(AppState& state, UiContext& ctx) {
   if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
       state.trace.heads.empty()) {
     ImGui::TextWrapped("%s", tr(S::import_hint));

@@ -9,7 +9,7 @@
 
 #include "core/base/utf8.h"
 #include "ui/heatmap_widget.h"
-#include "ui/import_panels.h"
+#include "ui/model_view_panel.h"
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"

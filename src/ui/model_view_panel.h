@@ -1,4 +1,4 @@
-// The imported scene's summary in the controls (its model view, draw_model_panel, is a
+// The imported scene's summary in the controls (its model view, draw_model_view_panel, is a
 // registered panel: ui/panels.h).
 #pragma once
 

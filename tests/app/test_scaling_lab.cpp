@@ -1,5 +1,5 @@
 #include "app/app_state.h"
-#include "app/lab_state.h"
+#include "app/scaling_lab.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -7,9 +7,9 @@
 #include <cmath>
 
 TEST_CASE("lab: figures are computed once, then only what a changed setting needs", "[lab]") {
-  attn::LabSettings s;
-  attn::LabResults r;
-  REQUIRE(attn::update_lab(s, nullptr, r));
+  attn::ScalingLabSettings s;
+  attn::ScalingLabResults r;
+  REQUIRE(attn::update_scaling_lab(s, nullptr, r));
   REQUIRE(r.variance.size() == 11);  // d_k = 1 ... 1024
   for (const auto& p : r.variance) {
     INFO("d_k " << p.dk);
@@ -22,22 +22,22 @@ TEST_CASE("lab: figures are computed once, then only what a changed setting need
   REQUIRE(r.cos_qk > r.cos_q_long);
   // The worked example by default.
   REQUIRE(r.walk.weights(0, 1) == Approx(0.6698f).margin(1e-4));
-  const attn::LabSettings same = s;
-  REQUIRE_FALSE(attn::update_lab(s, &same, r));
+  const attn::ScalingLabSettings same = s;
+  REQUIRE_FALSE(attn::update_scaling_lab(s, &same, r));
   REQUIRE(r.has_variance_for(s));
   REQUIRE(r.has_saturation());
   const auto entropy_before = r.example_entropy;
-  attn::LabSettings hotter = s;
+  attn::ScalingLabSettings hotter = s;
   hotter.temperature = 10.0f;
-  REQUIRE(attn::update_lab(hotter, &s, r));
+  REQUIRE(attn::update_scaling_lab(hotter, &s, r));
   for (int i = 0; i < 3; ++i) REQUIRE(r.example_entropy[i] > entropy_before[i]);
 }
 
 TEST_CASE("lab: softmax steps and stability figures", "[lab]") {
-  attn::LabSettings s;
+  attn::ScalingLabSettings s;
   s.row = {12.0f, 3.0f, 1.0f, -2.0f};
-  attn::LabResults r;
-  attn::update_lab(s, nullptr, r);
+  attn::ScalingLabResults r;
+  attn::update_scaling_lab(s, nullptr, r);
   REQUIRE(r.row_max == 12.0f);
   REQUIRE(r.exps[0] == 1.0f);
   float total = 0;
@@ -56,13 +56,13 @@ TEST_CASE("lab settings in the state JSON are validated", "[lab][state]") {
   attn::AppState state;
   REQUIRE(attn::apply_state_json(state, R"({"panel":"walkthrough","lab":{"wq":[1,0,0,1],"dk":128}})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.walk.raw_scores(0, 0) == 2.0f);  // q0 = (1, 0), k0 = (2, 1)
+  REQUIRE(state.scaling_lab.walk.raw_scores(0, 0) == 2.0f);  // q0 = (1, 0), k0 = (2, 1)
   for (const char* bad : {R"({"lab":{"dk":0}})", R"({"lab":{"q":[1]}})", R"({"lab":{"row":[]}})",
                           R"({"lab":{"wq":[1,2,3]}})", R"({"lab":{"temperature":0}})", R"({"lab":{"magic":1}})"}) {
     INFO(bad);
     REQUIRE_FALSE(attn::apply_state_json(state, bad).ok);
   }
-  REQUIRE(state.settings.lab.dk == 128);
+  REQUIRE(state.settings.scaling_lab.dk == 128);
 }
 
 namespace {
@@ -72,40 +72,40 @@ nlohmann::json figures_of(const attn::AppState& state) { return nlohmann::json::
 TEST_CASE("lab: figures only while a lab panel is shown, each panel's samples only for that panel", "[lab][state]") {
   attn::AppState state;
   attn::update_results(state);  // the pipeline: no lab figures at all
-  REQUIRE_FALSE(state.has_lab);
+  REQUIRE_FALSE(state.has_scaling_lab);
   REQUIRE_FALSE(figures_of(state).contains("lab"));
 
   REQUIRE(attn::apply_state_json(state, R"({"panel":"softmax","lab":{"row":[1,2,3]}})").ok);
   attn::update_results(state);  // softmax: the cheap figures, no sampling
-  REQUIRE(state.has_lab);
-  REQUIRE(state.lab.weights.size() == 3);
-  REQUIRE(state.lab.variance.empty());
-  REQUIRE(state.lab.hist_raw.counts.empty());
+  REQUIRE(state.has_scaling_lab);
+  REQUIRE(state.scaling_lab.weights.size() == 3);
+  REQUIRE(state.scaling_lab.variance.empty());
+  REQUIRE(state.scaling_lab.hist_raw.counts.empty());
   REQUIRE_FALSE(figures_of(state)["lab"].contains("variance"));
 
   REQUIRE(attn::apply_state_json(state, R"({"panel":"variance","lab":{"dk":16}})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.has_variance_for(state.settings.lab));
-  REQUIRE_FALSE(state.lab.has_saturation());  // the saturation panel's own samples wait for it
-  REQUIRE(state.lab.variance.size() == 11);
-  REQUIRE(std::fabs(state.lab.var_raw_at_dk / 16 - 1.0) < 0.05);
+  REQUIRE(state.scaling_lab.has_variance_for(state.settings.scaling_lab));
+  REQUIRE_FALSE(state.scaling_lab.has_saturation());  // the saturation panel's own samples wait for it
+  REQUIRE(state.scaling_lab.variance.size() == 11);
+  REQUIRE(std::fabs(state.scaling_lab.var_raw_at_dk / 16 - 1.0) < 0.05);
   REQUIRE(figures_of(state)["lab"]["variance"]["dk"] == 16);
   REQUIRE(figures_of(state)["lab"]["saturation"]["unscaled"].empty());
 
   REQUIRE(attn::apply_state_json(state, R"({"panel":"saturation"})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.has_saturation());
-  REQUIRE(state.lab.saturation_raw.size() == 9);  // d_k = 4 ... 1024
+  REQUIRE(state.scaling_lab.has_saturation());
+  REQUIRE(state.scaling_lab.saturation_raw.size() == 9);  // d_k = 4 ... 1024
   REQUIRE(figures_of(state)["lab"]["saturation"]["unscaled"].size() == 9);
 
   // A lab setting changed on another panel: the figures are stale until a lab panel shows.
   REQUIRE(attn::apply_state_json(state, R"({"panel":"pipeline","lab":{"row":[4,4]}})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.weights.size() == 3);
+  REQUIRE(state.scaling_lab.weights.size() == 3);
   REQUIRE_FALSE(figures_of(state).contains("lab"));
   REQUIRE(attn::apply_state_json(state, R"({"panel":"stability"})").ok);
   attn::update_results(state);
-  REQUIRE(state.lab.weights.size() == 2);
+  REQUIRE(state.scaling_lab.weights.size() == 2);
   REQUIRE(figures_of(state)["lab"]["softmax"]["weights"][0] == Approx(0.5));
 }
 

@@ -1,4 +1,4 @@
-#include "app/lab_state.h"
+#include "app/scaling_lab.h"
 
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
@@ -22,7 +22,7 @@ std::vector<float> softmax_of(const std::vector<float>& row, SoftmaxForm form, P
 }
 
 // Lengths, dot products and cosines of q against k and against the longer k.
-void compute_dot_products(const LabSettings& s, LabResults& r) {
+void compute_dot_products(const ScalingLabSettings& s, ScalingLabResults& r) {
   r.q_norm = norm2(s.q);
   r.k_norm = norm2(s.k);
   r.k_long_norm = norm2(s.k_long);
@@ -33,21 +33,21 @@ void compute_dot_products(const LabSettings& s, LabResults& r) {
 }
 
 // Variance against d_k: fixed, drawn once (raw and scaled from the same draws).
-void compute_variance_curve(LabResults& r) {
+void compute_variance_curve(ScalingLabResults& r) {
   for (int dk = 1; dk <= 1024; dk *= 2) {
     const DotProductPair pair = sample_dot_product_pair(dk, 4000, kLabSeed + dk);
     r.variance.push_back({dk, pair.raw.variance, pair.scaled.variance});
   }
 }
 
-void compute_saturation_curves(LabResults& r) {
+void compute_saturation_curves(ScalingLabResults& r) {
   const std::vector<int> dks = {4, 8, 16, 32, 64, 128, 256, 512, 1024};
   r.saturation_raw = saturation_curve(dks, false, 128, 16, kLabSeed);
   r.saturation_scaled = saturation_curve(dks, true, 128, 16, kLabSeed);
 }
 
 // Histograms of raw and scaled dot products at the chosen d_k.
-void compute_histograms(const LabSettings& s, LabResults& r) {
+void compute_histograms(const ScalingLabSettings& s, ScalingLabResults& r) {
   const DotProductPair pair = sample_dot_product_pair(s.dk, 20000, kLabSeed, true);
   const float spread = 4.0f * std::sqrt(static_cast<float>(s.dk));
   r.hist_raw = histogram(pair.raw.values, 40, -spread, spread);
@@ -58,7 +58,7 @@ void compute_histograms(const LabSettings& s, LabResults& r) {
 }
 
 // One random query against 16 random keys at each d_k: how sharp does softmax get?
-void compute_sharpness_examples(const LabSettings& s, LabResults& r) {
+void compute_sharpness_examples(const ScalingLabSettings& s, ScalingLabResults& r) {
   const int dks[3] = {4, 64, 512};
   for (int i = 0; i < 3; ++i) {
     Rng rng(kLabSeed + 17);
@@ -76,7 +76,7 @@ void compute_sharpness_examples(const LabSettings& s, LabResults& r) {
 }
 
 // The softmax of the editable row step by step: its max, the shifted row, exps, their sum.
-void compute_softmax_steps(const std::vector<float>& row, LabResults& r) {
+void compute_softmax_steps(const std::vector<float>& row, ScalingLabResults& r) {
   r.row_max = -std::numeric_limits<float>::infinity();
   for (float x : row) r.row_max = std::max(r.row_max, x);
   r.shifted.clear();
@@ -92,7 +92,7 @@ void compute_softmax_steps(const std::vector<float>& row, LabResults& r) {
 }
 
 // The same row through naive and stable softmax, in float32 and simulated float16.
-void compute_precision_forms(const std::vector<float>& row, LabResults& r) {
+void compute_precision_forms(const std::vector<float>& row, ScalingLabResults& r) {
   SoftmaxFlags f;
   r.naive32 = softmax_of(row, SoftmaxForm::Naive, Precision::Float32, &f);
   r.naive32_overflow = f.overflow || f.nan;
@@ -105,7 +105,7 @@ void compute_precision_forms(const std::vector<float>& row, LabResults& r) {
 }
 
 // The last key masked, then every key masked: -inf against the tutorial's -1e9.
-void compute_masked_rows(const std::vector<float>& row, LabResults& r) {
+void compute_masked_rows(const std::vector<float>& row, ScalingLabResults& r) {
   SoftmaxFlags f;
   std::vector<float> masked = row, fully(row.size());
   masked.back() = -std::numeric_limits<float>::infinity();
@@ -120,7 +120,7 @@ void compute_masked_rows(const std::vector<float>& row, LabResults& r) {
 }
 
 // Attention over the walkthrough's 2 x 2 q, k, v.
-void compute_walkthrough(const LabSettings& s, LabResults& r) {
+void compute_walkthrough(const ScalingLabSettings& s, ScalingLabResults& r) {
   const Mat q = Eigen::Map<const Mat>(s.wq.data(), 2, 2), k = Eigen::Map<const Mat>(s.wk.data(), 2, 2),
             v = Eigen::Map<const Mat>(s.wv.data(), 2, 2);
   r.walk = attention(q, k, v);
@@ -129,7 +129,7 @@ void compute_walkthrough(const LabSettings& s, LabResults& r) {
 }  // namespace
 
 // Each figure is recomputed only when what it depends on changed (or was never computed).
-bool update_lab(const LabSettings& s, const LabSettings* prev, LabResults& r, bool variance, bool saturation) {
+bool update_scaling_lab(const ScalingLabSettings& s, const ScalingLabSettings* prev, ScalingLabResults& r, bool variance, bool saturation) {
   bool changed = false;
   if (!prev || s.q != prev->q || s.k != prev->k || s.k_long != prev->k_long) {
     compute_dot_products(s, r);

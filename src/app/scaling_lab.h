@@ -21,7 +21,7 @@
 
 namespace attn {
 
-struct LabSettings {
+struct ScalingLabSettings {
   std::array<float, 2> q = {2.0f, 1.0f};       // the dot-product panel's vectors, draggable
   std::array<float, 2> k = {1.5f, 1.5f};
   std::array<float, 2> k_long = {4.0f, -0.5f};  // a long key at a worse angle
@@ -32,7 +32,7 @@ struct LabSettings {
   bool half = false;        // stability panel: float16 simulation
   // walkthrough: the tutorial's worked example, editable (2 tokens, d_k = 2), row-major
   std::array<float, 4> wq = {1, 2, 2, 1}, wk = {2, 1, 1, 2}, wv = {3, 0, 0, 3};
-  bool operator==(const LabSettings&) const = default;
+  bool operator==(const ScalingLabSettings&) const = default;
 };
 
 struct VariancePoint {
@@ -40,11 +40,11 @@ struct VariancePoint {
   double raw = 0, scaled = 0;  // sample variances of q.k and q.k / sqrt(d_k)
 };
 
-struct LabResults {
-  // The Monte-Carlo figures below are drawn only when update_lab is asked for them: the
+struct ScalingLabResults {
+  // The Monte-Carlo figures below are drawn only when update_scaling_lab is asked for them: the
   // variance panel's (curve, histograms at hist_dk) and the saturation panel's (curves).
   // Empty until then.
-  bool has_variance_for(const LabSettings& s) const { return !variance.empty() && hist_dk == s.dk; }
+  bool has_variance_for(const ScalingLabSettings& s) const { return !variance.empty() && hist_dk == s.dk; }
   bool has_saturation() const { return !saturation_raw.empty(); }
   int hist_dk = 0;  // the d_k the histograms were drawn for (0: not yet)
   // dot product
@@ -72,13 +72,13 @@ struct LabResults {
   AttentionResult walk;
 };
 
-inline constexpr int kLabMaxRow = 16;
+inline constexpr int kScalingLabMaxRow = 16;
 
 // Recomputes what depends on changed settings. `previous` is what `results` was computed
 // for (null = nothing yet). With `variance` / `saturation`, also draws that panel's
 // Monte-Carlo figures where they are missing (or, for the histograms, d_k changed).
 // Returns true if anything was recomputed.
-bool update_lab(const LabSettings& settings, const LabSettings* previous, LabResults& results, bool variance = true,
+bool update_scaling_lab(const ScalingLabSettings& settings, const ScalingLabSettings* previous, ScalingLabResults& results, bool variance = true,
                 bool saturation = true);
 
 }  // namespace attn

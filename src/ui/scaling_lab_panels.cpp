@@ -86,8 +86,8 @@ const ImU32 kBlue = IM_COL32(90, 160, 255, 255), kOrange = IM_COL32(255, 160, 60
 // ---- 2 dot product as geometry ------------------------------------------------------------
 
 void draw_dot_product_panel(AppState& state, UiContext& ctx) {
-  LabSettings& l = state.settings.lab;
-  const LabResults& r = state.lab;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::dot_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::min(avail.x * 0.6f, avail.y - ImGui::GetFontSize() * 2);
@@ -151,8 +151,8 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
 // ---- 3 variance against d_k -----------------------------------------------------------------
 
 void draw_variance_panel(AppState& state, UiContext&) {
-  LabSettings& l = state.settings.lab;
-  const LabResults& r = state.lab;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::variance_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = avail.x * 0.5f - 8, h = avail.y * 0.5f - ImGui::GetFontSize() * 2;
@@ -195,8 +195,8 @@ void draw_variance_panel(AppState& state, UiContext&) {
 // ---- 4 saturation ----------------------------------------------------------------------------
 
 void draw_saturation_panel(AppState& state, UiContext&) {
-  LabSettings& l = state.settings.lab;
-  const LabResults& r = state.lab;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::saturation_hint));
   ImGui::Checkbox(tr(S::with_scaling), &l.scaled);
   ImGui::SameLine();
@@ -228,8 +228,8 @@ void draw_saturation_panel(AppState& state, UiContext&) {
 // ---- 5 softmax step by step ------------------------------------------------------------------
 
 void draw_softmax_panel(AppState& state, UiContext&) {
-  LabSettings& l = state.settings.lab;
-  const LabResults& r = state.lab;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::softmax_hint));
   if (ImGui::BeginTable("steps", static_cast<int>(l.row.size()) + 1, ImGuiTableFlags_Borders)) {
     ImGui::TableNextRow();
@@ -260,7 +260,7 @@ void draw_softmax_panel(AppState& state, UiContext&) {
   for (float w : r.weights) total += w;
   ImGui::Text("max = %.3f   sum of exp = %.4f   sum of weights = %.6f", r.row_max, r.exp_sum, total);
   bars(tr(S::weights), r.weights, ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 6), 0.0f, 1.0f, kBlue);
-  if (l.row.size() < static_cast<size_t>(kLabMaxRow) && ImGui::Button("+")) l.row.push_back(0.0f);
+  if (l.row.size() < static_cast<size_t>(kScalingLabMaxRow) && ImGui::Button("+")) l.row.push_back(0.0f);
   ImGui::SameLine();
   if (l.row.size() > 1 && ImGui::Button("-")) l.row.pop_back();
 }
@@ -268,8 +268,8 @@ void draw_softmax_panel(AppState& state, UiContext&) {
 // ---- 6 stability -----------------------------------------------------------------------------
 
 void draw_stability_panel(AppState& state, UiContext&) {
-  LabSettings& l = state.settings.lab;
-  const LabResults& r = state.lab;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::stability_hint));
   ImGui::TextUnformatted("scores (try 12, or 100):");
   for (size_t j = 0; j < l.row.size(); ++j) {
@@ -317,8 +317,8 @@ void draw_stability_panel(AppState& state, UiContext&) {
 // ---- 7 the worked example, step by step ------------------------------------------------------
 
 void draw_walkthrough_panel(AppState& state, UiContext&) {
-  LabSettings& l = state.settings.lab;
-  const AttentionResult& w = state.lab.walk;
+  ScalingLabSettings& l = state.settings.scaling_lab;
+  const AttentionResult& w = state.scaling_lab.walk;
   ImGui::TextWrapped("%s", tr(S::walk_hint));
   const float width = ImGui::GetFontSize() * 12;
   const struct {
