@@ -14,7 +14,8 @@
 //
 // makeHandle() is the handle itself over a running module; web/app.js uses it for the
 // full page's window.attnlab. Every value goes through the app's C++ validation.
-import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
+import { chooseBuild } from './builds.mjs';
+import { compileBuild, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
 
@@ -189,7 +190,7 @@ export function bridgeTouch(canvas) {
 // ---- loading the app ----------------------------------------------------------------------
 
 // One compiled module per build, shared by every lab of the page. Which build (with or
-// without WebAssembly SIMD) and the files' published names are loader.mjs's business.
+// without WebAssembly SIMD) is builds.mjs's business, the files' published names loader.mjs's.
 let compiled = null;
 
 function compileApp() {

@@ -8,10 +8,11 @@
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
-// Which build runs (with or without WebAssembly SIMD) and where its files come from is
-// loader.mjs's business.
+// Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
+// files come from loader.mjs's.
 import { bridgeTouch, makeHandle } from './api.mjs';
-import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
+import { chooseBuild } from './builds.mjs';
+import { compileBuild, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';

@@ -33,24 +33,19 @@ import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
-import { hasWasmSimd } from './wasm-simd.mjs';
+import { BUILDS, chooseBuild } from './builds.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
-// Two builds of the math: with WebAssembly SIMD and without it (older browsers), chosen by
-// feature detection (wasm-simd.mjs).
-const BUILDS = {
-  simd: { glue: () => import('./attnlab-core-wasm.mjs'), wasm: () => new URL('./attnlab-core-wasm.wasm', import.meta.url) },
-  scalar: { glue: () => import('./attnlab-core-wasm-nosimd.mjs'), wasm: () => new URL('./attnlab-core-wasm-nosimd.wasm', import.meta.url) },
-};
-
 export default async function createAttnlabCore(moduleOptions = {}) {
   const options = { ...moduleOptions };
-  const build = hasWasmSimd() ? 'simd' : 'scalar';
+  // With WebAssembly SIMD or without it (older browsers): the same choice as the page's.
+  const build = chooseBuild();
+  const { glue, wasm: wasmName } = BUILDS[build].core;
   if (!options.wasmBinary) {
     // The bytes are read here, beside this file: Node's fetch cannot read file paths, and a
     // module worker or a page in another folder would resolve the runtime's own name wrongly.
-    const url = BUILDS[build].wasm();
+    const url = new URL(wasmName, import.meta.url);
     if (isNode) {
       const { readFile } = await import('node:fs/promises');
       options.wasmBinary = await readFile(url);
@@ -60,7 +55,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       options.wasmBinary = await response.arrayBuffer();
     }
   }
-  const { default: factory } = await BUILDS[build].glue();
+  const { default: factory } = await import(new URL(glue, import.meta.url).href);
   const wasm = await factory(options);
 
   return {
