@@ -19,7 +19,8 @@ import { compileBuild, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
 
-function nextFrame() {
+// Resolves at the browser's next animation frame (the page's other scripts wait with it too).
+export function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 

@@ -10,7 +10,7 @@
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
 // Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
 // files come from loader.mjs's.
-import { bridgeTouch, makeHandle } from './api.mjs';
+import { bridgeTouch, makeHandle, nextFrame } from './api.mjs';
 import { chooseBuild } from './builds.mjs';
 import { compileBuild, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
@@ -62,10 +62,6 @@ function createGLContext() {
   } catch {
     return null;
   }
-}
-
-function nextFrame() {
-  return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
 async function start() {
