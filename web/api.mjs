@@ -241,9 +241,6 @@ function offscreenTurn(fn) {
 // ---- createLab ----------------------------------------------------------------------------
 
 const kShowing = 0.001;  // the fraction of a lab in view from which it runs
-// Hangul jamo, CJK punctuation to CJK ideographs, hangul syllables, compatibility ideographs
-// and full-width forms: what the CJK font draws.
-const kCjk = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 // The canvas's size comes from a style sheet: Emscripten removes inline width and height
 // from the canvas whenever it sets the backing store. A constructed sheet needs no inline
@@ -351,15 +348,14 @@ export async function createLab(container, options = {}) {
     handle.suspended = true;
   }
 
-  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the figure
-  // shows CJK text: the Chinese UI, CJK in the sentence or the tokens, or the controls (whose
-  // preset buttons name Chinese sentences); given again to a lab that comes back.
+  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the app says
+  // the figure draws characters beyond the default font (src/ui/font_coverage.h: the Chinese
+  // UI, such characters in the sentence or the tokens, or the controls, whose preset buttons
+  // name Chinese sentences); asked whenever the link changes, and given again to a lab that
+  // comes back.
   let cjk = null;
   const loadCjkFontIfNeeded = async () => {
-    const s = handle.getState();
-    const needed = s && (s.language === 'zh' || options.controls !== false ||
-      kCjk.test(s.sentence) || (s.tokens ?? []).some((t) => kCjk.test(t)));
-    if (cjk || !needed) return;
+    if (cjk || !module?.needsCjkFont()) return;
     cjk = loadAsset('fonts/cjk.ttf');
     try {
       const bytes = await cjk;
@@ -393,10 +389,12 @@ export async function createLab(container, options = {}) {
     visible = true;
   }
 
-  await use(() => handle.poll());
-  if (startError) throw new Error(startError);
   handle.on('change', loadCjkFontIfNeeded);
-  loadCjkFontIfNeeded();
+  await use(() => {
+    handle.poll();
+    loadCjkFontIfNeeded();
+  });
+  if (startError) throw new Error(startError);
   handle.element = root;
   handle.canvas = () => canvas;
   return handle;

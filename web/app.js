@@ -107,7 +107,7 @@ async function start() {
   wirePage(handle);
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
-  loadCjkFont(module);
+  loadCjkFontWhenNeeded(module, handle);
   return handle;
 }
 
@@ -150,14 +150,23 @@ function bridgeSentenceField(handle) {
 }
 
 // CJK glyphs come from a font of their own, fetched after the first frame so the page
-// never waits for it; the app rebuilds its glyph atlas with the characters in use.
-async function loadCjkFont(module) {
-  try {
-    module.loadCjkFont(await loadAsset('fonts/cjk.ttf'));
-    window.attnlab.cjkFontLoaded = true;
-  } catch (error) {
-    console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
-  }
+// never waits for it, and only once the app says the figure draws characters beyond the
+// default font (src/ui/font_coverage.h; the controls' preset buttons alone do); the app
+// rebuilds its glyph atlas with the characters in use.
+function loadCjkFontWhenNeeded(module, handle) {
+  let asked = false;
+  const check = async () => {
+    if (asked || !module.needsCjkFont()) return;
+    asked = true;
+    try {
+      module.loadCjkFont(await loadAsset('fonts/cjk.ttf'));
+      window.attnlab.cjkFontLoaded = true;
+    } catch (error) {
+      console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
+    }
+  };
+  handle.on('change', check);
+  check();
 }
 
 const ready = start().catch((error) => {
