@@ -28,7 +28,7 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 //   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
-import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
+import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
@@ -65,15 +65,10 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     ...statisticsApi(wasm),
     ...trainApi(wasm),
     attention({ q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = {}) {
-      checkDim('nq', nq); checkDim('nk', nk); checkDim('dk', dk); checkDim('dv', dv);
-      checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);
+      checkFloat32('q', q); checkFloat32('k', k); checkFloat32('v', v);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
-      if (returnWeights && nq * nk > 1 << 24)
-        throw new RangeError(`nq*nk = ${nq * nk} is over 2^24 with weights: pass returnWeights: false`);
-      const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights }));
     },
     tokenize(text) {
       if (typeof text !== 'string') throw new TypeError('text must be a string');
@@ -86,22 +81,12 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       return wasm.softmax(Float32Array.from(row), !!stable, precision === 'float16');
     },
     multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {
-      checkDim('nq', nq); checkDim('dModel', dModel); checkDim('heads', heads);
-      checkArray('x', x, nq * dModel);
-      for (const [name, w] of [['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkArray(name, w, dModel * dModel);
-      // One nq x nq weight matrix per head: the same 2^24 cap as attention() with weights.
-      if (nq * nq * heads > 1 << 24)
-        throw new RangeError(`nq*nq*heads = ${nq * nq * heads} is over 2^24 weights: use multiHeadAttentionOutput`);
-      const result = wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      for (const [name, m] of [['x', x], ['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkFloat32(name, m);
+      return refused(wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal }));
     },
     randomNormal({ seed, rows, cols } = {}) {
       if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number >= 0');
-      checkDim('rows', rows); checkDim('cols', cols);
-      // Each dimension may be up to 2^20, but not both: the draws are one allocation.
-      if (rows * cols > 1 << 26) throw new RangeError(`rows*cols = ${rows * cols} is over 2^26 numbers`);
-      return wasm.randomNormal(seed, rows, cols);
+      return refused(wasm.randomNormal(seed, rows, cols));
     },
   };
 }
