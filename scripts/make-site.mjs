@@ -13,7 +13,9 @@
 //     Debian copyright files (licenses/README.txt says which file covers what).
 //   3 attnlab-offline.html: index.html with everything inlined (styles, the modules bundled
 //     into one script, the runtimes as inline scripts, wasm and font base64-encoded in data
-//     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://).
+//     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://). It has
+//     no math module: the math module's files (attnlab-core*), which the shared build table
+//     names beside the app's, stay out of it.
 // It is not a general bundler: the modules it bundles use only named imports of local files,
 // and it stops with an error on anything else rather than guess.
 import crypto from 'node:crypto';
@@ -34,6 +36,8 @@ function parseArgs(argv) {
 
 const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
 const ENTRY_MODULES = new Set(['attnlab-core.mjs', 'attnlab-core-offthread.mjs']);
+// The math module: its entries, the modules behind them, its runtime glue and wasm.
+const isMathModule = (name) => /^attnlab-core[.-]/.test(name);
 const isText = (name) => TEXT.has(path.extname(name));
 const sha256 = (data, encoding = 'hex') => crypto.createHash('sha256').update(data).digest(encoding);
 
@@ -196,13 +200,15 @@ function writeOfflinePage(from, to) {
   const module = /<script type="module" src="([^"]+)"><\/script>/.exec(html);
   if (!module) throw new Error('make-site: index.html has no <script type="module" src=...>');
   const bundle = bundleModules(from, module[1]);
+  const mathInBundle = bundle.files.filter(isMathModule);
+  if (mathInBundle.length) throw new Error(`make-site: the page imports the math module (${mathInBundle.join(', ')}), which the offline page does not carry`);
   // What the bundled modules name: runtime scripts run inline, other files travel as data.
   const named = new Set();
   for (const f of bundle.files)
     for (const r of referencesIn(f, fs.readFileSync(path.join(from, f), 'utf8'), files)) named.add(r.target);
   const blocks = [];
   for (const target of [...named].sort()) {
-    if (bundle.files.includes(target) || target.endsWith('.html')) continue;
+    if (bundle.files.includes(target) || target.endsWith('.html') || isMathModule(target)) continue;
     if (target.endsWith('.mjs')) throw new Error(`make-site: ${target} is loaded as a module at run time; the offline page cannot carry it`);
     if (target.endsWith('.js')) {
       const code = inlineScriptText(fs.readFileSync(path.join(from, target), 'utf8'), target);

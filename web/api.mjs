@@ -14,11 +14,13 @@
 //
 // makeHandle() is the handle itself over a running module; web/app.js uses it for the
 // full page's window.attnlab. Every value goes through the app's C++ validation.
-import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
+import { chooseBuild } from './builds.mjs';
+import { compileBuild, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
 
-function nextFrame() {
+// Resolves at the browser's next animation frame (the page's other scripts wait with it too).
+export function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
@@ -189,7 +191,7 @@ export function bridgeTouch(canvas) {
 // ---- loading the app ----------------------------------------------------------------------
 
 // One compiled module per build, shared by every lab of the page. Which build (with or
-// without WebAssembly SIMD) and the files' published names are loader.mjs's business.
+// without WebAssembly SIMD) is builds.mjs's business, the files' published names loader.mjs's.
 let compiled = null;
 
 function compileApp() {
@@ -239,9 +241,6 @@ function offscreenTurn(fn) {
 // ---- createLab ----------------------------------------------------------------------------
 
 const kShowing = 0.001;  // the fraction of a lab in view from which it runs
-// Hangul jamo, CJK punctuation to CJK ideographs, hangul syllables, compatibility ideographs
-// and full-width forms: what the CJK font draws.
-const kCjk = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
 
 // The canvas's size comes from a style sheet: Emscripten removes inline width and height
 // from the canvas whenever it sets the backing store. A constructed sheet needs no inline
@@ -349,15 +348,14 @@ export async function createLab(container, options = {}) {
     handle.suspended = true;
   }
 
-  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the figure
-  // shows CJK text: the Chinese UI, CJK in the sentence or the tokens, or the controls (whose
-  // preset buttons name Chinese sentences); given again to a lab that comes back.
+  // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the app says
+  // the figure draws characters beyond the default font (src/ui/font_coverage.h: the Chinese
+  // UI, such characters in the sentence or the tokens, or the controls, whose preset buttons
+  // name Chinese sentences); asked whenever the link changes, and given again to a lab that
+  // comes back.
   let cjk = null;
   const loadCjkFontIfNeeded = async () => {
-    const s = handle.getState();
-    const needed = s && (s.language === 'zh' || options.controls !== false ||
-      kCjk.test(s.sentence) || (s.tokens ?? []).some((t) => kCjk.test(t)));
-    if (cjk || !needed) return;
+    if (cjk || !module?.needsCjkFont()) return;
     cjk = loadAsset('fonts/cjk.ttf');
     try {
       const bytes = await cjk;
@@ -391,10 +389,12 @@ export async function createLab(container, options = {}) {
     visible = true;
   }
 
-  await use(() => handle.poll());
-  if (startError) throw new Error(startError);
   handle.on('change', loadCjkFontIfNeeded);
-  loadCjkFontIfNeeded();
+  await use(() => {
+    handle.poll();
+    loadCjkFontIfNeeded();
+  });
+  if (startError) throw new Error(startError);
   handle.element = root;
   handle.canvas = () => canvas;
   return handle;

@@ -8,10 +8,11 @@
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
-// Which build runs (with or without WebAssembly SIMD) and where its files come from is
-// loader.mjs's business.
-import { bridgeTouch, makeHandle } from './api.mjs';
-import { chooseBuild, compileBuild, loadAsset, startApp } from './loader.mjs';
+// Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
+// files come from loader.mjs's.
+import { bridgeTouch, makeHandle, nextFrame } from './api.mjs';
+import { chooseBuild } from './builds.mjs';
+import { compileBuild, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
@@ -63,10 +64,6 @@ function createGLContext() {
   }
 }
 
-function nextFrame() {
-  return new Promise((resolve) => requestAnimationFrame(resolve));
-}
-
 async function start() {
   if (typeof WebAssembly !== 'object') throw new Error('This browser has no WebAssembly, which Attention Lab needs.');
   // The download and compile start first and run while the context is made (which holds
@@ -110,7 +107,7 @@ async function start() {
   wirePage(handle);
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
-  loadCjkFont(module);
+  loadCjkFontWhenNeeded(module, handle);
   return handle;
 }
 
@@ -153,14 +150,23 @@ function bridgeSentenceField(handle) {
 }
 
 // CJK glyphs come from a font of their own, fetched after the first frame so the page
-// never waits for it; the app rebuilds its glyph atlas with the characters in use.
-async function loadCjkFont(module) {
-  try {
-    module.loadCjkFont(await loadAsset('fonts/cjk.ttf'));
-    window.attnlab.cjkFontLoaded = true;
-  } catch (error) {
-    console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
-  }
+// never waits for it, and only once the app says the figure draws characters beyond the
+// default font (src/ui/font_coverage.h; the controls' preset buttons alone do); the app
+// rebuilds its glyph atlas with the characters in use.
+function loadCjkFontWhenNeeded(module, handle) {
+  let asked = false;
+  const check = async () => {
+    if (asked || !module.needsCjkFont()) return;
+    asked = true;
+    try {
+      module.loadCjkFont(await loadAsset('fonts/cjk.ttf'));
+      window.attnlab.cjkFontLoaded = true;
+    } catch (error) {
+      console.warn(`CJK font not loaded (${error.message}); CJK text will show as boxes`);
+    }
+  };
+  handle.on('change', check);
+  check();
 }
 
 const ready = start().catch((error) => {

@@ -1,13 +1,13 @@
-// Argument checks shared by the parts of attnlab-core.mjs: each throws a TypeError or
-// RangeError that names the argument, before anything reaches the wasm module.
-export const MAX_DIM = 1 << 20;
+// Argument checks shared by the parts of attnlab-core.mjs. Here are the JavaScript types
+// only: a wrong type throws a TypeError that names the argument. Ranges and caps are the
+// wasm module's (src/bindings/core_limits.h, the one place their numbers are written): it
+// answers a refused value with {error: message}, which refused() throws as a RangeError.
 
-export function checkDim(name, value) {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_DIM)
-    throw new RangeError(`${name} must be a whole number from 1 to ${MAX_DIM}, got ${value}`);
+export function checkFloat32(name, value) {
+  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
 }
 
-export function checkArray(name, value, length) {
-  if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
-  if (value.length !== length) throw new RangeError(`${name} must hold ${length} numbers, got ${value.length}`);
+export function refused(result) {
+  if (result?.error !== undefined) throw new RangeError(result.error);
+  return result;
 }

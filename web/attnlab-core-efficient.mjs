@@ -31,7 +31,7 @@
 //   n >= fitMinN, null with fewer than two such n), fitPoints, multiplyAddsFormula,
 //   memoryFormula, pairsFormula}], fitMinN}. It blocks while it measures: the default
 //   chart takes tens of seconds.
-import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
+import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 
 const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
 function checkFlag(name, value) {
@@ -44,14 +44,11 @@ function checkSeed(seed) {
   return seed;
 }
 
-// The variants' shared parameters, checked (each given one, whichever variant uses it).
+// The variants' shared parameters (each given one, whichever variant uses it; the wasm module
+// checks their range), the causal flag and the seed.
 function variantParameters(args, defaults) {
   const out = {};
-  for (const name of ['window', 'stride', 'block', 'features', 'rank']) {
-    const value = args[name] ?? defaults[name];
-    checkDim(name, value);
-    out[name] = value;
-  }
+  for (const name of ['window', 'stride', 'block', 'features', 'rank']) out[name] = args[name] ?? defaults[name];
   out.causal = checkFlag('causal', args.causal);
   out.seed = checkSeed(args.seed ?? 0);
   return out;
@@ -63,17 +60,14 @@ export default function efficientApi(wasm) {
       const { variant, q, k, v, n, dk, dv, projection = 'random' } = args;
       if (typeof variant !== 'string') throw new TypeError('variant must be a string');
       if (!VARIANTS.includes(variant)) throw new RangeError(`variant must be one of ${VARIANTS.join(', ')}, got '${variant}'`);
-      checkDim('n', n); checkDim('dk', dk); checkDim('dv', dv);
-      checkArray('q', q, n * dk); checkArray('k', k, n * dk); checkArray('v', v, n * dv);
+      checkFloat32('q', q); checkFloat32('k', k); checkFloat32('v', v);
       if (projection !== 'random' && projection !== 'identity')
         throw new RangeError(`projection must be 'random' or 'identity', got '${projection}'`);
       const params = variantParameters(args, {
         window: 8, stride: 4, block: 16, features: 64, rank: projection === 'identity' ? n : Math.min(32, n),
       });
       const display = checkFlag('display', args.display);
-      const result = wasm.efficientAttention({ variant, q, k, v, n, dk, dv, projection, display, ...params });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      return refused(wasm.efficientAttention({ variant, q, k, v, n, dk, dv, projection, display, ...params }));
     },
 
     costChart(args = {}) {
@@ -86,19 +80,11 @@ export default function efficientApi(wasm) {
           throw new RangeError(`variants: unknown variant '${name}' (exact, ${VARIANTS.join(', ')})`);
       const ns = args.ns ?? [64, 128, 256, 512, 1024, 2048, 4096, 8192];
       if (!Array.isArray(ns) || ns.length < 1) throw new TypeError('ns must be a non-empty array of whole numbers');
-      ns.forEach((n, i) => checkDim(`ns[${i}]`, n));
       const dk = args.dk ?? 64, dv = args.dv ?? 64, fitMinN = args.fitMinN ?? 512;
-      checkDim('dk', dk); checkDim('dv', dv); checkDim('fitMinN', fitMinN);
       const minSeconds = args.minSeconds ?? 0.005, measurements = args.measurements ?? 5;
-      if (typeof minSeconds !== 'number' || !(minSeconds >= 0 && minSeconds <= 60))
-        throw new RangeError(`minSeconds must be a number from 0 to 60, got ${minSeconds}`);
-      if (!Number.isInteger(measurements) || measurements < 1 || measurements > 1000)
-        throw new RangeError(`measurements must be a whole number from 1 to 1000, got ${measurements}`);
-      const result = wasm.costChart({
+      return refused(wasm.costChart({
         variants, ns, dk, dv, minSeconds, measurements, fitMinN, projection: 'random', ...params,
-      });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      }));
     },
   };
 }

@@ -11,18 +11,14 @@
 //   ('simd128' in the browser), floats per vector, the GEMM register tile.
 // wasmMemoryBytes() -> number: the size of this instance's WebAssembly memory in bytes
 //   (it only grows: after a call it is that call's high-water mark, plus what came before).
-import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
+import { checkFloat32, refused } from './attnlab-core-checks.mjs';
+
 export default function kernelsApi(wasm) {
   return {
     multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {
-      checkDim('nq', nq); checkDim('dModel', dModel); checkDim('heads', heads);
-      if (dModel % heads !== 0) throw new RangeError(`dModel ${dModel} is not divisible by heads ${heads}`);
       if (typeof causal !== 'boolean') throw new TypeError('causal must be true or false');
-      checkArray('x', x, nq * dModel);
-      for (const [name, w] of [['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkArray(name, w, dModel * dModel);
-      const result = wasm.multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      for (const [name, m] of [['x', x], ['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkFloat32(name, m);
+      return refused(wasm.multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal }));
     },
     kernelInfo() {
       return wasm.kernelInfo();

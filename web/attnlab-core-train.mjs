@@ -1,7 +1,7 @@
 // attnlab-core-train.mjs: training the lab's tiny Transformer, as methods merged into the
 // API of attnlab-core.mjs (which calls trainApi(wasm) with the raw wasm module).
-// Every argument is checked here: a wrong type throws a TypeError, a value out of range a
-// RangeError, each naming the argument; nothing invalid reaches the wasm module.
+// A wrong type throws a TypeError here, a value out of range a RangeError from the wasm
+// module's check (the training caps are the core's: src/core/train), each naming the argument.
 //
 // Options shared by trainTask and createTrainer (all optional except task):
 //   task     'copy' | 'reverse' | 'sort' | 'previous' | 'induction'
@@ -40,13 +40,13 @@
 //     loaded run continues exactly as if it had never stopped.
 //   dispose() frees the wasm memory; any later call throws.
 
+import { refused } from './attnlab-core-checks.mjs';
+
 const TASKS = ['copy', 'reverse', 'sort', 'previous', 'induction'];
 const OPTION_NAMES = new Set(['task', 'layers', 'heads', 'dModel', 'dMlp', 'batch', 'lr', 'seed', 'noScale', 'init']);
 
-function checkInt(name, value, lo, hi) {
+function checkNumber(name, value) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${typeof value}`);
-  if (!Number.isInteger(value) || value < lo || value > hi)
-    throw new RangeError(`${name} must be a whole number from ${lo} to ${hi}, got ${value}`);
 }
 
 function checkObject(name, value) {
@@ -65,15 +65,8 @@ function runOptions(options, extra) {
   } = options;
   if (typeof task !== 'string') throw new TypeError(`task must be a string (${TASKS.join(', ')})`);
   if (!TASKS.includes(task)) throw new RangeError(`task must be one of ${TASKS.join(', ')}, got '${task}'`);
-  checkInt('layers', layers, 1, 2);
-  checkInt('heads', heads, 1, 4);
-  checkInt('dModel', dModel, 1, 128);
-  if (dModel % heads !== 0) throw new RangeError(`dModel ${dModel} is not divisible by heads ${heads}`);
-  checkInt('dMlp', dMlp, 0, 512);
-  checkInt('batch', batch, 1, 256);
-  if (typeof lr !== 'number') throw new TypeError(`lr must be a number, got ${typeof lr}`);
-  if (!(lr > 0 && lr <= 1)) throw new RangeError(`lr must be in (0, 1], got ${lr}`);
-  checkInt('seed', seed, 0, Number.MAX_SAFE_INTEGER);
+  for (const [name, value] of [['layers', layers], ['heads', heads], ['dModel', dModel], ['dMlp', dMlp], ['batch', batch],
+    ['lr', lr], ['seed', seed]]) checkNumber(name, value);
   if (typeof noScale !== 'boolean') throw new TypeError('noScale must be true or false');
   if (init !== 'unit' && init !== 'small') throw new RangeError(`init must be 'unit' or 'small', got '${init}'`);
   return {
@@ -90,20 +83,20 @@ function wrapTrainer(handle) {
   };
   return {
     step(n = 1) {
-      checkInt('n', n, 0, 1000000);
-      const error = use().step(n);
-      if (error) throw new Error(error);
+      checkNumber('n', n);
+      const { failure } = refused(use().step(n));
+      if (failure) throw new Error(failure);
       return handle.steps();
     },
     get steps() { return use().steps(); },
     history({ from = 0 } = {}) {
-      checkInt('from', from, 0, Number.MAX_SAFE_INTEGER);
+      checkNumber('from', from);
       const h = use();
-      return { from, loss: h.lossHistory(from), accuracy: h.accuracyHistory(from) };
+      return { from, loss: refused(h.lossHistory(from)), accuracy: refused(h.accuracyHistory(from)) };
     },
     evaluate({ sequences = 500 } = {}) {
-      checkInt('sequences', sequences, 1, 100000);
-      return use().evaluate(sequences);
+      checkNumber('sequences', sequences);
+      return refused(use().evaluate(sequences));
     },
     headScores() { return use().headScores(); },
     probe() { return use().probe(); },
@@ -127,10 +120,9 @@ export default function trainApi(wasm) {
     trainTask(options = {}) {
       const run = runOptions(options, new Set(['steps', 'evalSequences']));
       const { steps = defaultSteps[options.task], evalSequences = 1000 } = options;
-      checkInt('steps', steps, 0, 1000000);
-      checkInt('evalSequences', evalSequences, 1, 100000);
-      const r = wasm.trainTask(run, steps, evalSequences);
-      if (r.error) throw new RangeError(r.error);
+      checkNumber('steps', steps);
+      checkNumber('evalSequences', evalSequences);
+      const r = refused(wasm.trainTask(run, steps, evalSequences));
       return {
         ...r, finalLoss: r.loss.length ? r.loss[r.loss.length - 1] : null, heldOutAccuracy: r.heldOut.tokenAccuracy,
         stepsPerSecond: r.seconds > 0 ? steps / r.seconds : 0,

@@ -28,29 +28,24 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 //   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
-import { MAX_DIM, checkArray, checkDim } from './attnlab-core-checks.mjs';
+import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
-import { hasWasmSimd } from './wasm-simd.mjs';
+import { BUILDS, chooseBuild } from './builds.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 
-// Two builds of the math: with WebAssembly SIMD and without it (older browsers), chosen by
-// feature detection (wasm-simd.mjs).
-const BUILDS = {
-  simd: { glue: () => import('./attnlab-core-wasm.mjs'), wasm: () => new URL('./attnlab-core-wasm.wasm', import.meta.url) },
-  scalar: { glue: () => import('./attnlab-core-wasm-nosimd.mjs'), wasm: () => new URL('./attnlab-core-wasm-nosimd.wasm', import.meta.url) },
-};
-
 export default async function createAttnlabCore(moduleOptions = {}) {
   const options = { ...moduleOptions };
-  const build = hasWasmSimd() ? 'simd' : 'scalar';
+  // With WebAssembly SIMD or without it (older browsers): the same choice as the page's.
+  const build = chooseBuild();
+  const { glue, wasm: wasmName } = BUILDS[build].core;
   if (!options.wasmBinary) {
     // The bytes are read here, beside this file: Node's fetch cannot read file paths, and a
     // module worker or a page in another folder would resolve the runtime's own name wrongly.
-    const url = BUILDS[build].wasm();
+    const url = new URL(wasmName, import.meta.url);
     if (isNode) {
       const { readFile } = await import('node:fs/promises');
       options.wasmBinary = await readFile(url);
@@ -60,7 +55,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       options.wasmBinary = await response.arrayBuffer();
     }
   }
-  const { default: factory } = await BUILDS[build].glue();
+  const { default: factory } = await import(new URL(glue, import.meta.url).href);
   const wasm = await factory(options);
 
   return {
@@ -70,15 +65,10 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     ...statisticsApi(wasm),
     ...trainApi(wasm),
     attention({ q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = {}) {
-      checkDim('nq', nq); checkDim('nk', nk); checkDim('dk', dk); checkDim('dv', dv);
-      checkArray('q', q, nq * dk); checkArray('k', k, nk * dk); checkArray('v', v, nk * dv);
+      checkFloat32('q', q); checkFloat32('k', k); checkFloat32('v', v);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
-      if (returnWeights && nq * nk > 1 << 24)
-        throw new RangeError(`nq*nk = ${nq * nk} is over 2^24 with weights: pass returnWeights: false`);
-      const result = wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights }));
     },
     tokenize(text) {
       if (typeof text !== 'string') throw new TypeError('text must be a string');
@@ -91,22 +81,12 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       return wasm.softmax(Float32Array.from(row), !!stable, precision === 'float16');
     },
     multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {
-      checkDim('nq', nq); checkDim('dModel', dModel); checkDim('heads', heads);
-      checkArray('x', x, nq * dModel);
-      for (const [name, w] of [['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkArray(name, w, dModel * dModel);
-      // One nq x nq weight matrix per head: the same 2^24 cap as attention() with weights.
-      if (nq * nq * heads > 1 << 24)
-        throw new RangeError(`nq*nq*heads = ${nq * nq * heads} is over 2^24 weights: use multiHeadAttentionOutput`);
-      const result = wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal });
-      if (result.error) throw new RangeError(result.error);
-      return result;
+      for (const [name, m] of [['x', x], ['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkFloat32(name, m);
+      return refused(wasm.multiHeadAttention({ x, wq, wk, wv, wo, nq, dModel, heads, causal: !!causal }));
     },
     randomNormal({ seed, rows, cols } = {}) {
       if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError('seed must be a whole number >= 0');
-      checkDim('rows', rows); checkDim('cols', cols);
-      // Each dimension may be up to 2^20, but not both: the draws are one allocation.
-      if (rows * cols > 1 << 26) throw new RangeError(`rows*cols = ${rows * cols} is over 2^26 numbers`);
-      return wasm.randomNormal(seed, rows, cols);
+      return refused(wasm.randomNormal(seed, rows, cols));
     },
   };
 }

@@ -19,13 +19,10 @@
 //     exportMatrix(name, {format, scale, head})  {bytes: Uint8Array, mime, name} (no download)
 //     exportPanel({scale})           the panel window as PNG at scale times the screen's
 //                                    pixels: {bytes, mime, name, width, height} (no download)
+import { nextFrame } from './api.mjs';
 
 const SLICE_BYTES = 4 << 20;
 const STEP_MS = 8;  // the finish phase's work per animation frame
-
-function nextFrame() {
-  return new Promise((resolve) => requestAnimationFrame(resolve));
-}
 
 export function setupImport(module, handle) {
   const input = document.getElementById('import-file');

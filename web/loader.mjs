@@ -1,13 +1,11 @@
-// loader.mjs: fetches the build of the app this browser can run and its other assets.
+// loader.mjs: fetches the build of the app this browser can run (builds.mjs chooses it) and
+// its other assets.
 //
-// Two builds of the app ship side by side: with WebAssembly SIMD (the fast one) and without it
-// (older Safari, classroom tablets), chosen by feature detection, never by user agent.
 // Assets are named relative to this file, so a page in a subfolder loads the same ones; in the
-// published site (scripts/make-site.mjs) every name below becomes its content-hashed name. The
+// published site (scripts/make-site.mjs) every name becomes its content-hashed name. The
 // single-file offline page carries the assets inline (data blocks and inline scripts) and this
 // loader takes them from there instead of the network.
 //
-//   chooseBuild()                 'simd' or 'scalar'
 //   compileBuild(build, onProgress)
 //                                 {wasm: WebAssembly.Module, factory, build}: the build compiled
 //                                 as it downloads, and its Emscripten factory
@@ -15,16 +13,7 @@
 //   loadAppFactory(build)         the Emscripten factory of that build (its glue script loaded)
 //   loadAsset(name, onProgress)   Uint8Array of an asset; onProgress(fraction) while downloading
 
-import { hasWasmSimd } from './wasm-simd.mjs';
-
-export const BUILDS = {
-  simd: { script: 'attnlab.js', wasm: 'attnlab.wasm', factory: 'createAttnlabApp' },
-  scalar: { script: 'attnlab-nosimd.js', wasm: 'attnlab-nosimd.wasm', factory: 'createAttnlabAppNoSimd' },
-};
-
-export function chooseBuild() {
-  return hasWasmSimd() ? 'simd' : 'scalar';
-}
+import { BUILDS } from './builds.mjs';
 
 // The offline page keeps each binary asset base64-encoded in a non-executed data block.
 function inlineAsset(name) {
@@ -96,7 +85,7 @@ async function compileAsset(name, onProgress) {
 }
 
 export async function compileBuild(build, onProgress = () => {}) {
-  const [wasm, factory] = await Promise.all([compileAsset(BUILDS[build].wasm, onProgress), loadAppFactory(build)]);
+  const [wasm, factory] = await Promise.all([compileAsset(BUILDS[build].app.wasm, onProgress), loadAppFactory(build)]);
   return { wasm, factory, build };
 }
 
@@ -127,7 +116,7 @@ function loadScript(name) {
 }
 
 export async function loadAppFactory(build) {
-  const { script, factory } = BUILDS[build];
+  const { script, factory } = BUILDS[build].app;
   // The offline page defines the factories in inline scripts before this module runs.
   if (typeof globalThis[factory] !== 'function') await loadScript(script);
   if (typeof globalThis[factory] !== 'function') throw new Error(`${script} did not define ${factory}`);

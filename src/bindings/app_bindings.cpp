@@ -8,6 +8,7 @@
 #include "platform/web_handle.h"
 #include "ui/app.h"
 #include "ui/figure_text.h"
+#include "ui/font_coverage.h"
 #include "ui/panel_views.h"
 
 #include <emscripten/bind.h>
@@ -139,6 +140,10 @@ void load_cjk_font(val bytes) {
   if (!g_app) return;
   g_app->set_cjk_font(emscripten::convertJSArrayToNumberVector<unsigned char>(bytes), 0);
 }
+
+// Whether the figure draws characters only the CJK font has (ui/font_coverage.h): the page
+// fetches the font only then.
+bool needs_cjk_font() { return g_app && attn::ui::needs_cjk_font(g_app->state(), g_app->controls_shown()); }
 
 // ---- course pages: links, sessions, embeds, messages, text alternatives ----
 
@@ -292,6 +297,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
   emscripten::function("loadCjkFont", &load_cjk_font);
+  emscripten::function("needsCjkFont", &needs_cjk_font);
   emscripten::function("settingsJson", &settings_json);
   emscripten::function("fragment", &fragment);
   emscripten::function("loadFragment", &load_fragment);

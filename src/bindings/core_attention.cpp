@@ -1,13 +1,15 @@
-// Embind bindings of the math core, behind web/attnlab-core.mjs (which validates the
-// arguments and turns an `error` field into a thrown Error): attention, the generator,
-// the tokenizer, softmax and multi-head attention. Other groups live in core_*.cpp files
-// of their own, each with its own EMSCRIPTEN_BINDINGS block.
+// Embind bindings of the math core, behind web/attnlab-core.mjs: attention, the generator,
+// the tokenizer, softmax and multi-head attention. Each checks its arguments against the
+// module's caps (core_limits.h) and answers {error} for a refused one, which the wrapper
+// throws. Other groups live in core_*.cpp files of their own, each with its own
+// EMSCRIPTEN_BINDINGS block.
 #include "core/attention/attention.h"
 #include "core/attention/pipeline.h"
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
 #include "core/attention/streaming.h"
 #include "core/attention/tokenizer.h"
+#include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>
@@ -18,9 +20,9 @@
 #include <vector>
 
 using emscripten::val;
+using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
 using attn::bindings::float32_copy;
-using attn::bindings::read_matrix;
 
 namespace {
 
@@ -28,17 +30,23 @@ namespace {
 //   -> {scores, weights, output, scale} | {error}
 //   returnWeights false: streaming attention (online softmax, no n x n matrix) -> {output}
 val attention_js(val args) {
-  const int nq = args["nq"].as<int>(), nk = args["nk"].as<int>();
-  const int dk = args["dk"].as<int>(), dv = args["dv"].as<int>();
+  ArgumentCheck check;
+  const int nq = check.dimension("nq", args["nq"]), nk = check.dimension("nk", args["nk"]);
+  const int dk = check.dimension("dk", args["dk"]), dv = check.dimension("dv", args["dv"]);
   attn::Mat q, k, v;
-  if (!read_matrix(args["q"], nq, dk, q)) return error_result("q must hold nq*dk numbers");
-  if (!read_matrix(args["k"], nk, dk, k)) return error_result("k must hold nk*dk numbers");
-  if (!read_matrix(args["v"], nk, dv, v)) return error_result("v must hold nk*dv numbers");
+  check.matrix("q", args["q"], nq, dk, q);
+  check.matrix("k", args["k"], nk, dk, k);
+  check.matrix("v", args["v"], nk, dv, v);
+  const bool with_weights = !args["returnWeights"].isFalse();
+  if (with_weights)
+    check.at_most_power_of_two("nq*nk", static_cast<double>(nq) * nk, attn::bindings::kMaxWeightsLog2,
+                               " with weights: pass returnWeights: false");
+  if (check.refused()) return check.error();
   attn::AttentionOptions options;
   options.causal = args["causal"].as<bool>();
   const val scale = args["scale"];
   if (!scale.isUndefined() && !scale.isNull()) options.scale = scale.as<float>();
-  if (args["returnWeights"].isFalse()) {
+  if (!with_weights) {
     // Same checks as the full path (shapes, finite inputs), then the streaming kernel.
     const attn::Status st = attn::validate_attention_inputs(q, k, v, options);
     if (!st.ok) return error_result(st.message);
@@ -61,9 +69,14 @@ val attention_js(val args) {
   return out;
 }
 
-// randomNormal({seed, rows, cols}) -> Float32Array, the project's generator (identical
-// draws to the desktop build for the same seed).
-val random_normal_js(double seed, int rows, int cols) {
+// randomNormal(seed, rows, cols) -> Float32Array | {error}, the project's generator
+// (identical draws to the desktop build for the same seed).
+val random_normal_js(double seed, val rows_js, val cols_js) {
+  ArgumentCheck check;
+  const int rows = check.dimension("rows", rows_js), cols = check.dimension("cols", cols_js);
+  // Each dimension may be up to 2^20, but not both: the draws are one allocation.
+  check.at_most_power_of_two("rows*cols", static_cast<double>(rows) * cols, attn::bindings::kMaxDrawsLog2, " numbers");
+  if (check.refused()) return check.error();
   attn::Rng rng(static_cast<std::uint64_t>(seed));
   const attn::Mat m = rng.normal_matrix(rows, cols);
   return float32_copy(m.data(), m.size());
@@ -102,13 +115,18 @@ val softmax_js(val row, bool stable, bool half) {
 
 // multiHeadAttention({x, wq, wk, wv, wo, nq, dModel, heads, causal}) -> {output, weights: [per head]}
 val multi_head_attention_js(val args) {
-  const int d = args["dModel"].as<int>(), heads = args["heads"].as<int>();
+  ArgumentCheck check;
+  const attn::bindings::MultiHeadShape shape = attn::bindings::multi_head_shape(args, check);
   attn::Mat x;
   attn::ProjectionWeights w;
-  if (const std::string bad = attn::bindings::read_multi_head_args(args, x, w); !bad.empty()) return error_result(bad);
+  attn::bindings::multi_head_matrices(args, shape, check, x, w);
+  // One nq x nq weight matrix per head.
+  check.at_most_power_of_two("nq*nq*heads", static_cast<double>(shape.nq) * shape.nq * shape.heads,
+                             attn::bindings::kMaxWeightsLog2, " weights: use multiHeadAttentionOutput");
+  if (check.refused()) return check.error();
   attn::PipelineConfig config;
-  config.d_model = d;
-  config.heads = heads;
+  config.d_model = shape.d_model;
+  config.heads = shape.heads;
   config.mask.causal = args["causal"].as<bool>();
   const attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, config);
   if (!t.status.ok) return error_result(t.status.message);

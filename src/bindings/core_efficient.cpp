@@ -1,32 +1,35 @@
-// Embind bindings of efficient attention (src/core/efficient_*.h), behind
-// web/attnlab-core-efficient.mjs, which validates the arguments, fills in the defaults and
-// turns an `error` field into a thrown RangeError.
+// Embind bindings of efficient attention (src/core/efficient/), behind
+// web/attnlab-core-efficient.mjs, which checks the JavaScript types and fills in the
+// defaults. The dimensions, the variants' parameters and the timing are checked here against
+// the module's caps (core_limits.h); a refused one answers {error}, which the wrapper throws.
 #include "core/efficient/attention.h"
 #include "core/efficient/cost.h"
+#include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
 using emscripten::val;
+using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
 using attn::bindings::float32_copy;
-using attn::bindings::read_matrix;
 
 namespace {
 
 // The variants' parameters from an argument object whose fields the wrapper filled in.
-attn::EfficientConfig read_variant_config(const val& args) {
+attn::EfficientConfig read_variant_config(const val& args, ArgumentCheck& check) {
   attn::EfficientConfig c;
-  c.window = args["window"].as<int>();
-  c.stride = args["stride"].as<int>();
-  c.block = args["block"].as<int>();
-  c.features = args["features"].as<int>();
-  c.rank = args["rank"].as<int>();
+  c.window = check.whole_int("window", args["window"], 1, attn::kEfficientMaxParameter);
+  c.stride = check.whole_int("stride", args["stride"], 1, attn::kEfficientMaxParameter);
+  c.block = check.whole_int("block", args["block"], 1, attn::kEfficientMaxParameter);
+  c.features = check.whole_int("features", args["features"], 1, attn::kEfficientMaxParameter);
+  c.rank = check.whole_int("rank", args["rank"], 1, attn::kEfficientMaxParameter);
   c.causal = args["causal"].as<bool>();
   c.seed = static_cast<std::uint64_t>(args["seed"].as<double>());
   c.projection = args["projection"].as<std::string>() == "identity" ? attn::LinformerProjection::Identity
@@ -48,14 +51,18 @@ val cost_object(const attn::EfficientCost& cost) {
 // efficientAttention({variant, q, k, v, n, dk, dv, window, stride, block, features, rank,
 //   causal, seed, projection, display}) -> {output, relativeError, cost, [display]} | {error}
 val efficient_attention_js(val args) {
-  const int n = args["n"].as<int>(), dk = args["dk"].as<int>(), dv = args["dv"].as<int>();
-  attn::EfficientConfig config = read_variant_config(args);
-  if (!attn::parse_efficient_kind(args["variant"].as<std::string>(), config.kind))
-    return error_result("unknown variant");
+  attn::EfficientKind kind;
+  if (!attn::parse_efficient_kind(args["variant"].as<std::string>(), kind)) return error_result("unknown variant");
+  ArgumentCheck check;
+  const int n = check.dimension("n", args["n"]), dk = check.dimension("dk", args["dk"]);
+  const int dv = check.dimension("dv", args["dv"]);
   attn::Mat q, k, v;
-  if (!read_matrix(args["q"], n, dk, q)) return error_result("q must hold n*dk numbers");
-  if (!read_matrix(args["k"], n, dk, k)) return error_result("k must hold n*dk numbers");
-  if (!read_matrix(args["v"], n, dv, v)) return error_result("v must hold n*dv numbers");
+  check.matrix("q", args["q"], n, dk, q);
+  check.matrix("k", args["k"], n, dk, k);
+  check.matrix("v", args["v"], n, dv, v);
+  attn::EfficientConfig config = read_variant_config(args, check);
+  if (check.refused()) return check.error();
+  config.kind = kind;
   const bool display = args["display"].as<bool>();
   const attn::EfficientReport rep = attn::efficient_report(q, k, v, config, display);
   if (!rep.status.ok) return error_result(rep.status.message);
@@ -80,21 +87,25 @@ val efficient_attention_js(val args) {
 // costChart({variants, ns, dk, dv, window, stride, block, features, rank, causal, seed,
 //   minSeconds, measurements, fitMinN}) -> {series: [...], fitMinN} | {error}
 val cost_chart_js(val args) {
+  ArgumentCheck check;
   attn::CostChartConfig config;
-  config.variant = read_variant_config(args);
+  config.variant = read_variant_config(args, check);
   config.variant.projection = attn::LinformerProjection::Random;
   const val variants = args["variants"];
   for (int i = 0; i < variants["length"].as<int>(); ++i) {
     attn::EfficientKind kind;
-    if (!attn::parse_efficient_kind(variants[i].as<std::string>(), kind)) return error_result("unknown variant");
+    if (!attn::parse_efficient_kind(variants[i].as<std::string>(), kind)) check.refuse("unknown variant");
     config.kinds.push_back(kind);
   }
-  config.ns = emscripten::convertJSArrayToNumberVector<int>(args["ns"]);
-  config.d_k = args["dk"].as<int>();
-  config.d_v = args["dv"].as<int>();
-  config.timing.min_seconds = args["minSeconds"].as<double>();
-  config.timing.measurements = args["measurements"].as<int>();
-  config.fit_min_n = args["fitMinN"].as<int>();  // wall-clock time (see TimingClock)
+  const val ns = args["ns"];
+  const int points = check.array_length(ns, 1, std::numeric_limits<int>::max(), "ns must be a non-empty array of whole numbers");
+  for (int i = 0; i < points; ++i) config.ns.push_back(check.dimension("ns[" + std::to_string(i) + "]", ns[i]));
+  config.d_k = check.dimension("dk", args["dk"]);
+  config.d_v = check.dimension("dv", args["dv"]);
+  config.fit_min_n = check.dimension("fitMinN", args["fitMinN"]);
+  config.timing.min_seconds = check.number("minSeconds", args["minSeconds"], 0.0, attn::bindings::kMaxMinSeconds);  // wall-clock (see TimingClock)
+  config.timing.measurements = check.whole_int("measurements", args["measurements"], 1, attn::bindings::kMaxMeasurements);
+  if (check.refused()) return check.error();
   const attn::CostChart chart = attn::measure_cost_chart(config);
   if (!chart.status.ok) return error_result(chart.status.message);
   val series = val::array();

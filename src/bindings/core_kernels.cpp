@@ -1,12 +1,13 @@
 // Embind group "kernels": the output-only fast paths and what the SIMD kernels report,
-// behind web/attnlab-core-kernels.mjs (which validates arguments and turns an `error`
-// field into a thrown Error).
+// behind web/attnlab-core-kernels.mjs. Arguments are checked against the module's caps
+// (core_limits.h); a refused one answers {error}, which the wrapper throws.
 //   multiHeadAttentionOutput({x, wq, wk, wv, wo, nq, dModel, heads, causal}) -> {output}
 //   kernelInfo() -> {isa, lanes, tileRows, tileCols}
 //   wasmMemoryBytes() -> the size of this instance's linear memory
 #include "core/kernels/dispatch.h"
 #include "core/attention/pipeline.h"
 #include "core/attention/streaming.h"
+#include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>
@@ -16,21 +17,25 @@
 #include <string>
 
 using emscripten::val;
-using attn::bindings::read_matrix;
+using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
 using attn::bindings::float32_copy;
 
 namespace {
 
 val multi_head_attention_output_js(val args) {
-  const int heads = args["heads"].as<int>();
+  ArgumentCheck check;
+  const attn::bindings::MultiHeadShape shape = attn::bindings::multi_head_shape(args, check);
+  if (!check.refused() && shape.d_model % shape.heads != 0)
+    check.refuse("dModel " + std::to_string(shape.d_model) + " is not divisible by heads " + std::to_string(shape.heads));
   attn::Mat x;
   attn::ProjectionWeights w;
-  if (const std::string bad = attn::bindings::read_multi_head_args(args, x, w); !bad.empty()) return error_result(bad);
+  attn::bindings::multi_head_matrices(args, shape, check, x, w);
+  if (check.refused()) return check.error();
   if (!x.allFinite()) return error_result("x contains NaN or Inf");
   attn::StreamingOptions options;
   options.causal = args["causal"].as<bool>();
-  const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, heads, options);
+  const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, shape.heads, options);
   if (!r.status.ok) return error_result(r.status.message);
   val out = val::object();
   out.set("output", float32_copy(r.output.data(), r.output.size()));

@@ -1,6 +1,8 @@
-// Embind bindings for the scaling and softmax lab's figures (web/attnlab-core-statistics.mjs
-// validates the arguments): the Monte-Carlo variance and histogram of q.k, the saturation
-// curve, and softmax in two precisions.
+// Embind bindings for the scaling and softmax lab's figures, behind
+// web/attnlab-core-statistics.mjs: the Monte-Carlo variance and histogram of q.k, the
+// saturation curve, and softmax in two precisions. Sizes are checked against the module's
+// caps (core_limits.h); a refused one answers {error}, which the wrapper throws.
+#include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
 #include "core/attention/softmax.h"
 #include "core/attention/statistics.h"
@@ -9,17 +11,31 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <vector>
 
 using emscripten::val;
+using attn::bindings::ArgumentCheck;
+namespace limits = attn::bindings;
 
 namespace {
 
-double dot_product_variance_js(int dk, int samples, double seed, bool scaled) {
-  return attn::sample_dot_products(dk, samples, static_cast<std::uint64_t>(seed), scaled).variance;
+// dotProductVariance(dk, samples, seed, scaled) -> number | {error}
+val dot_product_variance_js(val dk_js, val samples_js, double seed, bool scaled) {
+  ArgumentCheck check;
+  const int dk = check.whole_int("dk", dk_js, 1, limits::kMaxStatisticsDk);
+  const int samples = check.whole_int("samples", samples_js, 2, limits::kMaxSamples);
+  if (check.refused()) return check.error();
+  return val(attn::sample_dot_products(dk, samples, static_cast<std::uint64_t>(seed), scaled).variance);
 }
 
-// Bins over +-4 standard deviations of the theory (sqrt(d_k) unscaled, 1 scaled).
-val dot_product_histogram_js(int dk, int samples, double seed, bool scaled, int bins) {
+// dotProductHistogram(dk, samples, seed, scaled, bins) -> {lo, hi, counts, variance, mean} | {error},
+// bins over +-4 standard deviations of the theory (sqrt(d_k) unscaled, 1 scaled).
+val dot_product_histogram_js(val dk_js, val samples_js, double seed, bool scaled, val bins_js) {
+  ArgumentCheck check;
+  const int dk = check.whole_int("dk", dk_js, 1, limits::kMaxStatisticsDk);
+  const int samples = check.whole_int("samples", samples_js, 2, limits::kMaxSamples);
+  const int bins = check.whole_int("bins", bins_js, 1, limits::kMaxBins);
+  if (check.refused()) return check.error();
   const attn::DotProductSample s = attn::sample_dot_products(dk, samples, static_cast<std::uint64_t>(seed), scaled, true);
   const float spread = 4.0f * (scaled ? 1.0f : std::sqrt(static_cast<float>(dk)));
   const attn::Histogram h = attn::histogram(s.values, bins, -spread, spread);
@@ -34,8 +50,16 @@ val dot_product_histogram_js(int dk, int samples, double seed, bool scaled, int 
   return out;
 }
 
-val saturation_curve_js(val dks_js, bool scaled, int rows, int keys, double seed) {
-  const std::vector<int> dks = emscripten::vecFromJSArray<int>(dks_js);
+// saturationCurve(dks, scaled, rows, keys, seed) -> [{dk, maxWeight, entropy, jacobianNorm}] | {error}
+val saturation_curve_js(val dks_js, bool scaled, val rows_js, val keys_js, double seed) {
+  ArgumentCheck check;
+  const int widths = check.array_length(dks_js, 1, limits::kMaxCurveWidths,
+                                        "dks must be an array of 1 to " + std::to_string(limits::kMaxCurveWidths) + " widths");
+  std::vector<int> dks;
+  for (int i = 0; i < widths; ++i) dks.push_back(check.whole_int("each dk", dks_js[i], 1, limits::kMaxStatisticsDk));
+  const int rows = check.whole_int("rows", rows_js, 1, limits::kMaxCurveRows);
+  const int keys = check.whole_int("keys", keys_js, 1, limits::kMaxCurveKeys);
+  if (check.refused()) return check.error();
   const auto curve = attn::saturation_curve(dks, scaled, rows, keys, static_cast<std::uint64_t>(seed));
   val out = val::array();
   for (size_t i = 0; i < curve.size(); ++i) {

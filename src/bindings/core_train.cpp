@@ -1,6 +1,7 @@
-// Embind bindings of training (src/core/train_*.h), behind web/attnlab-core-train.mjs, which
-// validates every argument (and turns an `error` field or message into a thrown error) before
-// anything reaches this file:
+// Embind bindings of training (src/core/train/), behind web/attnlab-core-train.mjs, which
+// checks the JavaScript types (and the task and init names) and turns an `error` field or
+// message into a thrown error. The sizes are checked here against the core's training caps
+// (core/train: layers, heads, d_model, d_mlp, batch, seed, steps and sequences per call):
 //   TrainerHandle   a training run driven a slice at a time (the app's training panel):
 //                   reset, load, save, step, history, evaluate, headScores, probe, config
 //   trainTask       a whole run in one call, returning the loss curve (the CLI's `train`)
@@ -9,6 +10,7 @@
 #include "core/train/config.h"
 #include "core/train/heads.h"
 #include "core/train/trainer.h"
+#include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
 
 #include <emscripten/bind.h>
@@ -21,6 +23,7 @@
 #include <vector>
 
 using emscripten::val;
+using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
 using attn::bindings::float32_copy;
 namespace tr = attn::train;
@@ -35,19 +38,26 @@ val uint8_copy(const std::uint8_t* data, std::size_t size) {
   return val::global("Uint8Array").new_(emscripten::typed_memory_view(size, data));
 }
 
-// The wrapper passes every field, already checked: task is an index, init 0 (unit) / 1 (small).
-tr::TrainConfig config_from(const val& o) {
+// The wrapper passes every field, its type checked: task is an index, init 0 (unit) / 1
+// (small); the sizes are checked here, in the order the options are documented.
+tr::TrainConfig config_from(const val& o, ArgumentCheck& check) {
   tr::TrainConfig c;
-  c.task = static_cast<tr::TrainTask>(o["task"].as<int>());
-  c.layers = o["layers"].as<int>();
-  c.heads = o["heads"].as<int>();
-  c.d_model = o["dModel"].as<int>();
-  c.d_mlp = o["dMlp"].as<int>();
+  c.task = static_cast<tr::TrainTask>(check.whole_int("task", o["task"], 0, static_cast<int>(tr::all_tasks().size()) - 1));
+  c.layers = check.whole_int("layers", o["layers"], 1, tr::kMaxLayers);
+  c.heads = check.whole_int("heads", o["heads"], 1, tr::kMaxHeads);
+  c.d_model = check.whole_int("dModel", o["dModel"], 1, tr::kMaxDModel);
+  if (!check.refused() && c.d_model % c.heads != 0)
+    check.refuse("dModel " + std::to_string(c.d_model) + " is not divisible by heads " + std::to_string(c.heads));
+  c.d_mlp = check.whole_int("dMlp", o["dMlp"], 0, tr::kMaxDMlp);
+  c.batch = check.whole_int("batch", o["batch"], 1, tr::kMaxBatch);
+  const val lr = o["lr"];
+  if (!check.refused()) {
+    if (lr.isNumber() && lr.as<double>() > 0.0 && lr.as<double>() <= 1.0) c.learning_rate = lr.as<float>();
+    else check.refuse("lr must be in (0, 1], got " + attn::bindings::js_text(lr));
+  }
+  c.seed = static_cast<std::uint64_t>(check.whole("seed", o["seed"], 0.0, static_cast<double>(tr::kMaxSeed)));
   c.scale_scores = o["scale"].as<bool>();
   c.init = o["init"].as<int>() == 1 ? tr::InitScheme::Small : tr::InitScheme::Unit;
-  c.batch = o["batch"].as<int>();
-  c.learning_rate = o["lr"].as<float>();
-  c.seed = static_cast<std::uint64_t>(o["seed"].as<double>());
   return c;
 }
 
@@ -97,15 +107,21 @@ val heads_to_js(const std::vector<tr::HeadScore>& scores) {
   return out;
 }
 
-val history_slice(const std::vector<float>& v, int from) {
-  const std::size_t start = from < 0 ? 0 : std::min(static_cast<std::size_t>(from), v.size());
+val history_slice(const std::vector<float>& v, double from) {
+  const std::size_t start = static_cast<std::size_t>(std::min(from, static_cast<double>(v.size())));
   return float32_copy(v.data() + start, v.size() - start);
 }
 
 // A run the page owns: new TrainerHandle(), then reset or load; .delete() frees it.
 class TrainerHandle {
  public:
-  std::string reset(val options) { return trainer_.reset(config_from(options)).message; }
+  // "" or why the options are refused.
+  std::string reset(val options) {
+    ArgumentCheck check;
+    const tr::TrainConfig config = config_from(options, check);
+    if (check.refused()) return check.message();
+    return trainer_.reset(config).message;
+  }
   std::string load(val bytes) {
     const std::vector<std::uint8_t> b = emscripten::convertJSArrayToNumberVector<std::uint8_t>(bytes);
     return trainer_.load(b.data(), b.size()).message;
@@ -114,11 +130,25 @@ class TrainerHandle {
     const std::vector<std::uint8_t> b = trainer_.save(with_optimizer);
     return uint8_copy(b.data(), b.size());
   }
-  std::string step(int n) { return trainer_.step(n).message; }
+  // {} after n steps; {error} if n is refused; {failure} if the loss stopped being finite.
+  val step(val n_js) {
+    ArgumentCheck check;
+    const int n = check.whole_int("n", n_js, 0, tr::kMaxStepsPerCall);
+    if (check.refused()) return check.error();
+    val out = val::object();
+    if (const attn::Status st = trainer_.step(n); !st.ok) out.set("failure", st.message);
+    return out;
+  }
   double steps() const { return static_cast<double>(trainer_.steps()); }
-  val loss_history(int from) const { return history_slice(trainer_.loss_history(), from); }
-  val accuracy_history(int from) const { return history_slice(trainer_.accuracy_history(), from); }
-  val evaluate(int sequences) const { return evaluation_to_js(trainer_.evaluate(sequences)); }
+  // The entries from step `from` on (a Float32Array), or {error}.
+  val loss_history(val from) const { return history(trainer_.loss_history(), from); }
+  val accuracy_history(val from) const { return history(trainer_.accuracy_history(), from); }
+  val evaluate(val sequences_js) const {
+    ArgumentCheck check;
+    const int sequences = check.whole_int("sequences", sequences_js, 1, tr::kMaxEvalSequences);
+    if (check.refused()) return check.error();
+    return evaluation_to_js(trainer_.evaluate(sequences));
+  }
   val head_scores() const { return heads_to_js(trainer_.head_scores()); }
   val config() const { return config_to_js(trainer_); }
   val probe() const {
@@ -139,13 +169,25 @@ class TrainerHandle {
   }
 
  private:
+  static val history(const std::vector<float>& v, const val& from_js) {
+    ArgumentCheck check;
+    const double from = check.whole("from", from_js, 0.0, attn::bindings::kMaxSafeInteger);
+    if (check.refused()) return check.error();
+    return history_slice(v, from);
+  }
+
   tr::Trainer trainer_;
 };
 
 // trainTask(options, steps, evalSequences) -> {loss, accuracy, heldOut, heads, config, seconds} | {error}
-val train_task_js(val options, int steps, int eval_sequences) {
+val train_task_js(val options, val steps_js, val eval_sequences_js) {
+  ArgumentCheck check;
+  const tr::TrainConfig config = config_from(options, check);
+  const int steps = check.whole_int("steps", steps_js, 0, tr::kMaxStepsPerCall);
+  const int eval_sequences = check.whole_int("evalSequences", eval_sequences_js, 1, tr::kMaxEvalSequences);
+  if (check.refused()) return check.error();
   tr::Trainer t;
-  if (attn::Status st = t.reset(config_from(options)); !st.ok) return error_result(st.message);
+  if (attn::Status st = t.reset(config); !st.ok) return error_result(st.message);
   const auto t0 = std::chrono::steady_clock::now();
   if (attn::Status st = t.step(steps); !st.ok) return error_result(st.message);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

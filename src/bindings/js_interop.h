@@ -3,7 +3,6 @@
 // their memory, so they stay valid when the wasm heap grows.
 #pragma once
 
-#include "core/attention/pipeline.h"
 #include "core/base/types.h"
 
 #include <emscripten/val.h>
@@ -26,25 +25,15 @@ inline emscripten::val error_result(const std::string& message) {
 }
 
 // Copies a typed array into a (rows, cols) matrix in one pass (TypedArray.set onto a view
-// of the matrix's memory); false if its length is not rows*cols.
+// of the matrix's memory); false if it is missing or its length is not rows*cols.
 inline bool read_matrix(const emscripten::val& array, int rows, int cols, Mat& out) {
   const size_t count = static_cast<size_t>(rows) * static_cast<size_t>(cols);
-  if (array["length"].as<double>() != static_cast<double>(count)) return false;
+  if (array.isUndefined() || array.isNull()) return false;
+  const emscripten::val length = array["length"];
+  if (!length.isNumber() || length.as<double>() != static_cast<double>(count)) return false;
   out.resize(rows, cols);
   emscripten::val(emscripten::typed_memory_view(count, out.data())).call<void>("set", array);
   return true;
-}
-
-// Reads x (nq, dModel) and wq, wk, wv, wo (dModel, dModel) of the multi-head functions.
-// Returns "" or what is wrong with which argument.
-inline std::string read_multi_head_args(const emscripten::val& args, Mat& x, ProjectionWeights& w) {
-  const int nq = args["nq"].as<int>(), d = args["dModel"].as<int>();
-  if (!read_matrix(args["x"], nq, d, x)) return "x must hold nq*dModel numbers";
-  if (!read_matrix(args["wq"], d, d, w.wq)) return "wq must hold dModel*dModel numbers";
-  if (!read_matrix(args["wk"], d, d, w.wk)) return "wk must hold dModel*dModel numbers";
-  if (!read_matrix(args["wv"], d, d, w.wv)) return "wv must hold dModel*dModel numbers";
-  if (!read_matrix(args["wo"], d, d, w.wo)) return "wo must hold dModel*dModel numbers";
-  return "";
 }
 
 }  // namespace attn::bindings

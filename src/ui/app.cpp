@@ -4,6 +4,7 @@
 #include "app/import_state.h"
 #include "core/base/utf8.h"
 #include "platform/gl.h"
+#include "ui/font_coverage.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
 
@@ -91,22 +92,16 @@ void App::set_cjk_font(std::vector<unsigned char> bytes, int face_index) {
 }
 
 void App::update_glyph_set() {
-  // CJK and other non-Latin characters in the tokens, the sentence and the presets.
+  // The characters beyond Latin-1 the figure may draw (ui/font_coverage.h).
   const bool chinese = state_.settings.language == UiLanguage::Chinese;
-  if (glyphs_checked_revision_ == state_.revision && glyphs_checked_language_ == state_.settings.language) return;
+  if (glyphs_checked_revision_ == state_.revision && glyphs_checked_language_ == state_.settings.language &&
+      glyphs_checked_controls_ == show_controls_)
+    return;
   glyphs_checked_revision_ = state_.revision;
   glyphs_checked_language_ = state_.settings.language;
-  std::string text = state_.settings.sentence;
-  for (const std::string& t : state_.tokens) text += t;
-  text += tr(S::preset_cat_mouse);
-  text += tr(S::preset_mouse_cat);
-  std::string ui_text;  // the Chinese UI's own characters
-  if (chinese)
-    for (int id = 0; id < static_cast<int>(S::count); ++id) ui_text += tr(static_cast<S>(id), Language::Chinese);
-  text += ui_text;
-  std::set<unsigned> needed;
-  for (std::uint32_t c : decode_utf8(text))
-    if (c >= 0x100 && c <= 0xFFFF) needed.insert(c);  // Latin-1 is in the default font; ImWchar is 16-bit
+  glyphs_checked_controls_ = show_controls_;
+  const std::set<unsigned> needed = glyphs_beyond_latin1(state_, show_controls_);
+  const std::string ui_text = chinese ? chinese_ui_text() : std::string();  // the Chinese UI's own characters
   // The atlas keeps characters of earlier texts, so typing back and forth does not rebuild
   // it each time; once those are many, it starts again from what the text needs now, so its
   // size follows the current text, not everything ever typed.

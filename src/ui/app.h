@@ -52,6 +52,7 @@ class App {
     show_controls_ = controls;
     show_tabs_ = tabs;
   }
+  bool controls_shown() const { return show_controls_; }
   // Whether the page has its own text field for the sentence (the full page does: IMEs and
   // paste need one). Without it (an embed, a lab in a host page) the controls edit the
   // sentence in place.
@@ -97,6 +98,7 @@ class App {
   std::uint64_t glyphs_checked_revision_ = ~0ull;
   int missing_glyphs_ = 0;
   UiLanguage glyphs_checked_language_ = UiLanguage::English;
+  bool glyphs_checked_controls_ = true;
   bool show_controls_ = true, show_tabs_ = true;
   float preferred_height_ = 0.0f;
   std::uint64_t frames_drawn_ = 0;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { distDir } from '../support/paths.mjs';
+import { distDir, distFile } from '../support/paths.mjs';
 import { cliRunner } from '../support/cli.mjs';
 
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
@@ -50,6 +50,32 @@ test('randomNormal: rows*cols over 2^26 is a RangeError (each alone may be up to
   const r = core.randomNormal({ seed: 1, rows: 1 << 20, cols: 1 });
   assert.equal(r.length, 1 << 20);
   assert.ok(Number.isFinite(r[r.length - 1]) && r[r.length - 1] !== 0);
+});
+
+test('the raw Embind module holds to the same caps: a refused argument answers {error}, nothing is computed', async () => {
+  // The caps live in the wasm bindings (src/bindings/core_limits.h), not only in the wrapper.
+  const { default: factory } = await import(distFile('attnlab-core-wasm.mjs'));
+  const raw = await factory({ wasmBinary: fs.readFileSync(distFile('attnlab-core-wasm.wasm')) });
+  const w = new Float32Array(1);
+  assert.match(raw.multiHeadAttention({ x: new Float32Array(4097), wq: w, wk: w, wv: w, wo: w, nq: 4097, dModel: 1, heads: 1, causal: false }).error,
+    /^nq\*nq\*heads = 16785409 is over 2\^24 weights/);
+  const n = 5000, big = new Float32Array(n);
+  assert.match(raw.attention({ q: big, k: big, v: big, nq: n, nk: n, dk: 1, dv: 1, causal: false, scale: null, returnWeights: true }).error,
+    /^nq\*nk = 25000000 is over 2\^24 with weights/);
+  assert.match(raw.randomNormal(1, 1 << 20, 1 << 20).error, /^rows\*cols = 1099511627776 is over 2\^26 numbers/);
+  assert.match(raw.attention({ q: w, k: w, v: w, nq: 1.5, nk: 1, dk: 1, dv: 1, causal: false, scale: null, returnWeights: true }).error,
+    /^nq must be a whole number from 1 to 1048576, got 1.5/);
+  assert.match(raw.dotProductVariance(4097, 100, 1, false).error, /^dk must be a whole number from 1 to 4096, got 4097/);
+  assert.match(raw.saturationCurve([64], false, 1, 1e6, 1).error, /^keys must be a whole number from 1 to 4096/);
+  const run = { task: 0, layers: 3, heads: 2, dModel: 32, dMlp: 0, batch: 16, lr: 0.003, seed: 1, scale: true, init: 0 };
+  assert.match(raw.trainTask(run, 10, 10).error, /^layers must be a whole number from 1 to 2, got 3/);
+  assert.match(raw.trainTask({ ...run, layers: 1 }, 2e6, 10).error, /^steps must be a whole number from 0 to 1000000/);
+  const trainer = new raw.TrainerHandle();
+  assert.match(trainer.reset({ ...run, layers: 1, batch: 1000 }), /^batch must be a whole number from 1 to 256, got 1000/);
+  assert.equal(trainer.reset({ ...run, layers: 1 }), '');
+  assert.match(trainer.step(2e6).error, /^n must be a whole number from 0 to 1000000/);
+  assert.match(trainer.evaluate(0).error, /^sequences must be a whole number from 1 to 100000/);
+  trainer.delete();
 });
 
 test('attnlab-cli sdpa: the batch counts toward the 2^26 cap on weights', () => {

@@ -1,0 +1,38 @@
+// builds.mjs: the WebAssembly builds that ship side by side, and the one this engine runs.
+//
+// The app (the page's runtime glue and wasm, started by loader.mjs) and the math module (the
+// glue and wasm behind attnlab-core.mjs) each come twice: with WebAssembly SIMD (the fast
+// build) and without it (older Safari, classroom tablets). One probe chooses for both, by
+// feature detection, never by user agent. Names are relative to this file, which sits beside
+// them; in the published site (scripts/make-site.mjs) each becomes its content-hashed name,
+// and the single-file offline page, which has no math module, leaves the math module's out.
+//
+//   BUILDS[build].app    {script, wasm, factory}: the classic script that defines the global
+//                        Emscripten factory `factory`, and its wasm
+//   BUILDS[build].core   {glue, wasm}: the math module's ES module glue and its wasm
+//   chooseBuild()        'simd' or 'scalar'
+
+export const BUILDS = {
+  simd: {
+    app: { script: 'attnlab.js', wasm: 'attnlab.wasm', factory: 'createAttnlabApp' },
+    core: { glue: 'attnlab-core-wasm.mjs', wasm: 'attnlab-core-wasm.wasm' },
+  },
+  scalar: {
+    app: { script: 'attnlab-nosimd.js', wasm: 'attnlab-nosimd.wasm', factory: 'createAttnlabAppNoSimd' },
+    core: { glue: 'attnlab-core-wasm-nosimd.mjs', wasm: 'attnlab-core-wasm-nosimd.wasm' },
+  },
+};
+
+// A minimal module whose one function uses a SIMD128 instruction (i8x16.splat): it validates
+// exactly where the engine has WebAssembly SIMD.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,   // magic, version
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b,         // type: () -> v128
+  0x03, 0x02, 0x01, 0x00,                           // one function of type 0
+  0x0a, 0x08, 0x01, 0x06, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0x0b,  // i32.const 0; i8x16.splat
+]);
+
+export function chooseBuild() {
+  const simd = typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  return simd ? 'simd' : 'scalar';
+}
