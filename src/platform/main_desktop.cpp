@@ -1,11 +1,10 @@
 // Desktop entry point: GLFW window with an OpenGL 3.3 core context, a plain while loop.
 // Everything above this file is shared with the browser build.
 #include "app/png_writer.h"
-#include "platform/gl.h"
+#include "platform/glfw.h"
+#include "platform/imgui_host.h"
 #include "platform/native_import.h"
 #include "ui/app.h"
-
-#include <GLFW/glfw3.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -14,10 +13,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-namespace attn::platform {
-const char* glsl_prelude() { return "#version 330 core\n"; }
-}  // namespace attn::platform
 
 namespace {
 
@@ -228,10 +223,11 @@ int main(int argc, char** argv) {
   float scale_x = 1.0f, scale_y = 1.0f;
   glfwGetWindowContentScale(window, &scale_x, &scale_y);
   attn::ui::App app;
+  attn::platform::ImGuiHost host(window, app);
   std::string error;
   attn::ui::AppOptions options;
   options.ignore_mouse = !screenshot_path.empty() || !panel_path.empty();
-  if (!app.init(window, "#version 330 core", scale_x, options, error)) {
+  if (!app.init(host, scale_x, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     glfwDestroyWindow(window);
     glfwTerminate();
@@ -250,10 +246,11 @@ int main(int argc, char** argv) {
     }
   }
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
-    auto* dropped_on = static_cast<attn::ui::App*>(glfwGetWindowUserPointer(w));
-    if (!dropped_on || count < 1) return;
-    const attn::Status st = attn::platform::import_file(dropped_on->state(), paths[0], attn::ImportOptions());
-    if (!st.ok) dropped_on->state().notice = st.message;  // the previous scene stays
+    attn::platform::ImGuiHost* host = attn::platform::ImGuiHost::of(w);
+    if (!host || count < 1) return;
+    attn::AppState& state = host->app().state();
+    const attn::Status st = attn::platform::import_file(state, paths[0], attn::ImportOptions());
+    if (!st.ok) state.notice = st.message;  // the previous scene stays
   });
   if (!state_json.empty()) {
     const attn::Status st = attn::apply_state_json(app.state(), state_json);  // checked above (without the import)
