@@ -1,9 +1,9 @@
 // Desktop entry point: GLFW window with an OpenGL 3.3 core context, a plain while loop.
 // Everything above this file is shared with the browser build.
+#include "app/native/file_import.h"
 #include "app/png_writer.h"
 #include "platform/glfw.h"
 #include "platform/imgui_host.h"
-#include "platform/native_import.h"
 #include "ui/app.h"
 
 #include <cstdio>
@@ -236,7 +236,7 @@ int main(int argc, char** argv) {
   app.state().train = std::move(training);
   // A file given with --import (or dropped on the window later) becomes the scene.
   if (!import_path.empty()) {
-    const attn::Status st = attn::platform::import_file(app.state(), import_path, attn::ImportOptions());
+    const attn::Status st = attn::native::import_file(app.state(), import_path, attn::ImportOptions());
     if (!st.ok) {
       std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
       app.shutdown();
@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
     attn::platform::ImGuiHost* host = attn::platform::ImGuiHost::of(w);
     if (!host || count < 1) return;
     attn::AppState& state = host->app().state();
-    const attn::Status st = attn::platform::import_file(state, paths[0], attn::ImportOptions());
+    const attn::Status st = attn::native::import_file(state, paths[0], attn::ImportOptions());
     if (!st.ok) state.notice = st.message;  // the previous scene stays
   });
   if (!state_json.empty()) {
