@@ -5,6 +5,7 @@
 #include "platform/glfw.h"
 #include "platform/imgui_host.h"
 #include "ui/app.h"
+#include "ui/layout_json.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -75,25 +76,15 @@ bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& e
   return attn::write_png_rgba(path, flipped.data(), w, h, error);
 }
 
-// Beside a screenshot: where each heatmap landed and its colour range, so tests can find
-// cells in the picture (the web build reports the same through window.attnlab.layout()).
+// Beside a screenshot: where each heatmap landed and its colour range (ui/layout_json.h, what
+// the page's attnlab.layout() reports), so tests can find cells in the picture.
 bool write_layout(const attn::ui::App& app, const std::string& path, std::string& error) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    error = "cannot write " + path;
-    return false;
-  }
-  std::fprintf(f, "{\"heatmaps\": {");
-  bool first = true;
-  for (const auto& [id, p] : app.ui().placements) {
-    std::fprintf(f, "%s\"%s\": {\"x\": %g, \"y\": %g, \"w\": %g, \"h\": %g, \"rows\": %d, \"cols\": %d, "
-                    "\"viewX0\": %g, \"viewY0\": %g, \"viewW\": %g, \"viewH\": %g, \"rangeLo\": %g, \"rangeHi\": %g}",
-                 first ? "" : ", ", id.c_str(), p.x, p.y, p.w, p.h, p.rows, p.cols, p.view.x0, p.view.y0, p.view.w,
-                 p.view.h, p.range_lo, p.range_hi);
-    first = false;
-  }
-  std::fprintf(f, "}}\n");
-  return std::fclose(f) == 0;
+  std::ofstream out(path);
+  out << attn::ui::layout_json(app) << '\n';
+  out.close();
+  if (out) return true;
+  error = "cannot write " + path;
+  return false;
 }
 
 // The panel drawn offscreen at `scale` (App::capture_panel), as a PNG.
