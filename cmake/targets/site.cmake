@@ -43,11 +43,11 @@ function(attnlab_scalar_twin target twin)
 endfunction()
 
 # The app: the UI library (no SIMD in it) is linked as its archive, so its objects are built
-# once; its interface (include folders, ImGui's definitions) comes from imgui and the state.
+# once; its interface (include folders, ImGui's definitions) comes from ImGui and the state.
 attnlab_scalar_twin(attnlab attnlab-nosimd createAttnlabAppNoSimd)
 add_dependencies(attnlab-nosimd attnlab_ui)
 target_include_directories(attnlab-nosimd PRIVATE "${CMAKE_BINARY_DIR}/generated")
-target_link_libraries(attnlab-nosimd PRIVATE $<TARGET_FILE:attnlab_ui> attnlab_state_nosimd imgui)
+target_link_libraries(attnlab-nosimd PRIVATE $<TARGET_FILE:attnlab_ui> attnlab_state_nosimd imgui_backends)
 
 attnlab_scalar_twin(attnlab-core-wasm attnlab-core-wasm-nosimd)
 target_link_libraries(attnlab-core-wasm-nosimd PRIVATE attnlab_core_nosimd)

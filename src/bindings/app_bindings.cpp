@@ -9,6 +9,7 @@
 #include "ui/app.h"
 #include "ui/figure_text.h"
 #include "ui/font_coverage.h"
+#include "ui/layout_json.h"
 #include "ui/panel_views.h"
 
 #include <emscripten/bind.h>
@@ -53,52 +54,10 @@ double frames_drawn() { return g_app ? static_cast<double>(g_app->frames_drawn()
 double frame_ms() { return g_app ? g_app->ui().frame_ms : 0.0; }
 
 // Where each heatmap and each panel tab landed last frame (canvas pixels), what is hovered,
-// glyph coverage.
+// glyph coverage: ui/layout_json.h's text, as the object the page reads.
 val layout() {
-  val out = val::object();
-  if (!g_app) return out;
-  const attn::ui::UiContext& ui = g_app->ui();
-  val heatmaps = val::object();
-  for (const auto& [id, p] : ui.placements) {
-    val h = val::object();
-    h.set("x", p.x);
-    h.set("y", p.y);
-    h.set("w", p.w);
-    h.set("h", p.h);
-    h.set("rows", p.rows);
-    h.set("cols", p.cols);
-    h.set("viewX0", p.view.x0);
-    h.set("viewY0", p.view.y0);
-    h.set("viewW", p.view.w);
-    h.set("viewH", p.view.h);
-    h.set("rangeLo", p.range_lo);
-    h.set("rangeHi", p.range_hi);
-    heatmaps.set(id, h);
-  }
-  out.set("heatmaps", heatmaps);
-  val tabs = val::object();
-  for (const auto& [name, r] : ui.tabs) {
-    val t = val::object();
-    t.set("x", r[0]);
-    t.set("y", r[1]);
-    t.set("w", r[2]);
-    t.set("h", r[3]);
-    tabs.set(name, t);
-  }
-  out.set("tabs", tabs);
-  val hover = val::object();
-  hover.set("heatmap", ui.hover.heatmap);
-  hover.set("row", ui.hover.row);
-  hover.set("col", ui.hover.col);
-  hover.set("derivation", ui.hover.derivation);
-  out.set("hover", hover);
-  out.set("framebufferWidth", ui.framebuffer_w);
-  out.set("framebufferHeight", ui.framebuffer_h);
-  out.set("playing", ui.playing);
-  out.set("missingGlyphs", g_app->missing_glyphs());
-  out.set("cjkFont", g_app->has_cjk_font());
-  out.set("textures", static_cast<int>(ui.program.texture_count()));
-  return out;
+  if (!g_app) return val::object();
+  return val::global("JSON").call<val>("parse", attn::ui::layout_json(*g_app));
 }
 
 val matrix_to_val(const attn::Mat& m) {

@@ -7,8 +7,8 @@
 #include "app/app_state.h"
 #include "app/export_figure.h"
 #include "app/import_state.h"
+#include "app/native/file_import.h"
 #include "cli/cli_common.h"
-#include "platform/native_import.h"
 
 #include <cstdio>
 
@@ -36,7 +36,7 @@ Status run_export(const Args& args) {
   ImportOptions options;
   options.batch_index = static_cast<int>(batch);
   options.uint16_is_bfloat16 = o.flag("--bfloat16");
-  if (Status s = platform::import_file(state, o.get("--in"), options); !s.ok) return s;
+  if (Status s = native::import_file(state, o.get("--in"), options); !s.ok) return s;
   const ImportedAttention& d = *state.imported;
   if (layer >= d.layers) return Status::error("--layer " + std::to_string(layer) + ": the file has " + std::to_string(d.layers) + " layers");
   if (head >= d.heads) return Status::error("--head " + std::to_string(head) + ": the file has " + std::to_string(d.heads) + " heads");

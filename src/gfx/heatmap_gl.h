@@ -8,7 +8,7 @@
 #pragma once
 
 #include "app/colormap.h"
-#include "platform/gl.h"
+#include "gfx/gl.h"
 
 #include <cstdint>
 #include <map>

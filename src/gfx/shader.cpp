@@ -7,7 +7,7 @@ namespace {
 
 GLuint compile(GLenum type, const char* body, std::string& error) {
   const GLuint shader = glCreateShader(type);
-  const char* sources[2] = {platform::glsl_prelude(), body};
+  const char* sources[2] = {glsl_prelude(), body};
   glShaderSource(shader, 2, sources, nullptr);
   glCompileShader(shader);
   GLint ok = 0;

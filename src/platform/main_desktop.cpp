@@ -1,25 +1,45 @@
-// Desktop entry point: GLFW window with an OpenGL 3.3 core context, a plain while loop.
-// Everything above this file is shared with the browser build.
+// Desktop entry point: a GLFW window with an OpenGL 3.3 core context and a plain while loop,
+// in the steps of Dear ImGui's example mains: parse the options, read the files they name,
+// set up (window, app, scene), loop, clean up. Everything above this file is shared with the
+// browser build.
+//
+// Sections: 1 options  2 files read before any window opens  3 set-up  4 the loop and what it
+// saves  5 clean-up  6 main
+#include "app/native/file_import.h"
 #include "app/png_writer.h"
-#include "platform/gl.h"
-#include "platform/native_import.h"
+#include "platform/glfw.h"
+#include "platform/imgui_host.h"
 #include "ui/app.h"
+#include "ui/layout_json.h"
 
-#include <GLFW/glfw3.h>
-
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-namespace attn::platform {
-const char* glsl_prelude() { return "#version 330 core\n"; }
-}  // namespace attn::platform
-
 namespace {
+
+constexpr int kGoOn = -1;  // a step's result when main goes on (else main's exit code)
+
+// ---------------------------------------------------------------------------------------
+// 1 options
+// ---------------------------------------------------------------------------------------
+
+struct Options {
+  int width = 1280, height = 800;
+  int frames = 0;  // 0 = until the window is closed
+  int export_scale = 1;
+  std::string state_path, screenshot_path, run_path, import_path, panel_path;
+  std::string trained_path;
+  bool trained_path_given = false;
+  bool presentation = false;
+};
 
 void print_usage(std::FILE* out) {
   std::fprintf(out,
@@ -50,10 +70,66 @@ bool parse_int(const char* text, int lo, int hi, int& out) {
   return true;
 }
 
-constexpr const char* kCjkFontPaths[] = {
-    "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
-    "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-};
+// The argument at argv[i] and its value, if it takes one (i then moves past the value).
+int parse_argument(int argc, char** argv, int& i, Options& o) {
+  const std::string arg = argv[i];
+  if (arg == "--help" || arg == "-h") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (arg == "--present") {
+    o.presentation = true;
+    return kGoOn;
+  }
+  const struct {
+    const char* flag;
+    int lo, hi;
+    int* value;
+  } number_flags[] = {{"--width", 200, 16384, &o.width},
+                      {"--height", 200, 16384, &o.height},
+                      {"--frames", 0, 1000000, &o.frames},
+                      {"--export-scale", 1, 4, &o.export_scale}};
+  for (const auto& f : number_flags) {
+    if (arg != f.flag) continue;
+    if (i + 1 >= argc || !parse_int(argv[i + 1], f.lo, f.hi, *f.value)) {
+      std::fprintf(stderr, "attnlab: %s needs a whole number from %d to %d\n", arg.c_str(), f.lo, f.hi);
+      return 2;
+    }
+    ++i;
+    return kGoOn;
+  }
+  const std::pair<const char*, std::string*> file_flags[] = {
+      {"--state", &o.state_path},   {"--screenshot", &o.screenshot_path}, {"--load-run", &o.run_path},
+      {"--import", &o.import_path}, {"--export-panel", &o.panel_path},    {"--trained-model", &o.trained_path}};
+  for (const auto& [flag, path] : file_flags) {
+    if (arg != flag) continue;
+    if (i + 1 >= argc || !argv[i + 1][0]) {
+      std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
+      return 2;
+    }
+    *path = argv[++i];
+    if (arg == "--trained-model") o.trained_path_given = true;
+    return kGoOn;
+  }
+  std::fprintf(stderr, "attnlab: unknown argument '%s'\n", arg.c_str());
+  print_usage(stderr);
+  return 2;
+}
+
+int parse_options(int argc, char** argv, Options& o) {
+#ifdef ATTNLAB_TRAINED_MODEL
+  o.trained_path = ATTNLAB_TRAINED_MODEL;  // the shipped model in the source tree (cmake/targets/train_app.cmake)
+#endif
+  for (int i = 1; i < argc; ++i)
+    if (const int code = parse_argument(argc, argv, i, o); code != kGoOn) return code;
+  // A picture needs a few frames: ImGui settles its layout over the first ones.
+  if ((!o.screenshot_path.empty() || !o.panel_path.empty()) && o.frames == 0) o.frames = 4;
+  return kGoOn;
+}
+
+// ---------------------------------------------------------------------------------------
+// 2 files read before any window opens, so a bad one is a quick, clear error
+// ---------------------------------------------------------------------------------------
 
 bool read_file(const std::string& path, std::string& text) {
   std::ifstream in(path, std::ios::binary);
@@ -63,6 +139,143 @@ bool read_file(const std::string& path, std::string& text) {
   text = buffer.str();
   return true;
 }
+
+// A named model file that cannot be used is an error; the default trained model is optional
+// (without it the trained scene is disabled).
+int load_model_files(const Options& o, attn::TrainState& training) {
+  if (!o.run_path.empty()) {
+    const attn::Status st = attn::train_load_file(training, o.run_path);
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: %s: %s\n", o.run_path.c_str(), st.message.c_str());
+      return 2;
+    }
+  }
+  if (o.trained_path.empty()) return kGoOn;
+  std::string bytes;
+  attn::Status st = read_file(o.trained_path, bytes) ? attn::Status::success() : attn::Status::error("cannot read the file");
+  if (st.ok) {
+    const std::string name = o.trained_path.substr(o.trained_path.find_last_of('/') + 1);
+    st = attn::load_trained_scene(training, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name);
+  }
+  if (!st.ok && o.trained_path_given) {
+    std::fprintf(stderr, "attnlab: --trained-model %s: %s\n", o.trained_path.c_str(), st.message.c_str());
+    return 2;
+  }
+  if (!st.ok) std::fprintf(stderr, "attnlab: no trained scene (%s: %s)\n", o.trained_path.c_str(), st.message.c_str());
+  return kGoOn;
+}
+
+// The state file's text, checked by applying it to a scratch state (which may choose the
+// trained scene, so it carries the one just loaded).
+int read_state_file(const Options& o, const attn::TrainState& training, std::string& state_json) {
+  if (o.state_path.empty()) return kGoOn;
+  // Not read at all when over the state's cap (a large file would only be refused after).
+  std::error_code size_error;
+  const std::uintmax_t bytes = std::filesystem::file_size(o.state_path, size_error);
+  if (!size_error && bytes > static_cast<std::uintmax_t>(attn::kMaxStateBytes)) {
+    std::fprintf(stderr, "attnlab: state file %s is %ju bytes; at most %d are read\n", o.state_path.c_str(), bytes,
+                 attn::kMaxStateBytes);
+    return 2;
+  }
+  if (!read_file(o.state_path, state_json)) {
+    std::fprintf(stderr, "attnlab: cannot read state file %s\n", o.state_path.c_str());
+    return 2;
+  }
+  attn::AppState probe;
+  probe.train.trained = training.trained;
+  const attn::Status st = attn::apply_state_json(probe, state_json);
+  if (!st.ok) {
+    std::fprintf(stderr, "attnlab: state file %s: %s\n", o.state_path.c_str(), st.message.c_str());
+    return 2;
+  }
+  return kGoOn;
+}
+
+// ---------------------------------------------------------------------------------------
+// 3 set-up: window, app, scene
+// ---------------------------------------------------------------------------------------
+
+// A window with a current OpenGL 3.3 core context, or null (said on stderr).
+GLFWwindow* open_window(const Options& o) {
+  if (!glfwInit()) {
+    std::fprintf(stderr, "attnlab: could not start GLFW (is there a display?)\n");
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(o.width, o.height, "Attention Lab", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "attnlab: could not create an OpenGL 3.3 core window\n");
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(1);
+  return window;
+}
+
+bool start_app(attn::ui::App& app, attn::platform::ImGuiHost& host, const Options& o) {
+  float scale_x = 1.0f, scale_y = 1.0f;
+  glfwGetWindowContentScale(host.window(), &scale_x, &scale_y);
+  attn::ui::AppOptions options;
+  options.ignore_mouse = !o.screenshot_path.empty() || !o.panel_path.empty();
+  std::string error;
+  if (app.init(host, scale_x, options, error)) return true;
+  std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+  return false;
+}
+
+// A file dropped on the window becomes the scene; when it cannot, the previous scene stays.
+void import_dropped_file(GLFWwindow* window, int count, const char** paths) {
+  attn::platform::ImGuiHost* host = attn::platform::ImGuiHost::of(window);
+  if (!host || count < 1) return;
+  attn::AppState& state = host->app().state();
+  const attn::Status st = attn::native::import_file(state, paths[0], attn::ImportOptions());
+  if (!st.ok) state.notice = st.message;
+}
+
+// CJK glyphs come from a Debian font package when it is installed.
+void load_cjk_font(attn::ui::App& app) {
+  constexpr const char* kCjkFontPaths[] = {
+      "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+      "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+  };
+  for (const char* path : kCjkFontPaths) {
+    std::string bytes;
+    if (read_file(path, bytes)) {
+      app.set_cjk_font(std::vector<unsigned char>(bytes.begin(), bytes.end()), 0);
+      return;
+    }
+  }
+}
+
+// What the command line asked to show: the training run and trained scene, an imported file,
+// the state (checked in step 2, though without the import), presentation mode.
+int open_scene(attn::ui::App& app, GLFWwindow* window, const Options& o, attn::TrainState training,
+               const std::string& state_json) {
+  app.state().train = std::move(training);
+  if (!o.import_path.empty()) {
+    const attn::Status st = attn::native::import_file(app.state(), o.import_path, attn::ImportOptions());
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
+      return 2;
+    }
+  }
+  glfwSetDropCallback(window, import_dropped_file);
+  if (!state_json.empty()) {
+    const attn::Status st = attn::apply_state_json(app.state(), state_json);
+    if (!st.ok) std::fprintf(stderr, "attnlab: state file %s: %s\n", o.state_path.c_str(), st.message.c_str());
+  }
+  if (o.presentation) app.state().settings.presentation = true;
+  load_cjk_font(app);
+  return kGoOn;
+}
+
+// ---------------------------------------------------------------------------------------
+// 4 the loop, and the pictures it saves
+// ---------------------------------------------------------------------------------------
 
 // Reads the back buffer (bottom-up in GL) into top-down RGBA rows and writes a PNG.
 bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& error) {
@@ -80,25 +293,15 @@ bool save_screenshot(GLFWwindow* window, const std::string& path, std::string& e
   return attn::write_png_rgba(path, flipped.data(), w, h, error);
 }
 
-// Beside a screenshot: where each heatmap landed and its colour range, so tests can find
-// cells in the picture (the web build reports the same through window.attnlab.layout()).
+// Beside a screenshot: where each heatmap landed and its colour range (ui/layout_json.h, what
+// the page's attnlab.layout() reports), so tests can find cells in the picture.
 bool write_layout(const attn::ui::App& app, const std::string& path, std::string& error) {
-  std::FILE* f = std::fopen(path.c_str(), "w");
-  if (!f) {
-    error = "cannot write " + path;
-    return false;
-  }
-  std::fprintf(f, "{\"heatmaps\": {");
-  bool first = true;
-  for (const auto& [id, p] : app.ui().placements) {
-    std::fprintf(f, "%s\"%s\": {\"x\": %g, \"y\": %g, \"w\": %g, \"h\": %g, \"rows\": %d, \"cols\": %d, "
-                    "\"viewX0\": %g, \"viewY0\": %g, \"viewW\": %g, \"viewH\": %g, \"rangeLo\": %g, \"rangeHi\": %g}",
-                 first ? "" : ", ", id.c_str(), p.x, p.y, p.w, p.h, p.rows, p.cols, p.view.x0, p.view.y0, p.view.w,
-                 p.view.h, p.range_lo, p.range_hi);
-    first = false;
-  }
-  std::fprintf(f, "}}\n");
-  return std::fclose(f) == 0;
+  std::ofstream out(path);
+  out << attn::ui::layout_json(app) << '\n';
+  out.close();
+  if (out) return true;
+  error = "cannot write " + path;
+  return false;
 }
 
 // The panel drawn offscreen at `scale` (App::capture_panel), as a PNG.
@@ -108,188 +311,70 @@ bool save_panel(attn::ui::App& app, int scale, const std::string& path, std::str
   return app.capture_panel(scale, rgba, w, h, error) && attn::write_png_rgba(path, rgba.data(), w, h, error);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  int width = 1280, height = 800, frames = 0, export_scale = 1;
-  std::string state_path, screenshot_path, run_path, import_path, panel_path;
-  std::string trained_path;
-#ifdef ATTNLAB_TRAINED_MODEL
-  trained_path = ATTNLAB_TRAINED_MODEL;  // the shipped model in the source tree (cmake/targets/train_app.cmake)
-#endif
-  bool trained_path_given = false;
-  bool presentation = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&](int lo, int hi, int& out) {
-      if (i + 1 >= argc || !parse_int(argv[i + 1], lo, hi, out)) {
-        std::fprintf(stderr, "attnlab: %s needs a whole number from %d to %d\n", arg.c_str(), lo, hi);
-        std::exit(2);
-      }
-      ++i;
-    };
-    if (arg == "--help" || arg == "-h") {
-      print_usage(stdout);
-      return 0;
-    } else if (arg == "--width") {
-      value(200, 16384, width);
-    } else if (arg == "--height") {
-      value(200, 16384, height);
-    } else if (arg == "--present") {
-      presentation = true;
-    } else if (arg == "--frames") {
-      value(0, 1000000, frames);
-    } else if (arg == "--export-scale") {
-      value(1, 4, export_scale);
-    } else if (arg == "--state" || arg == "--screenshot" || arg == "--load-run" || arg == "--trained-model" ||
-               arg == "--import" || arg == "--export-panel") {
-      if (i + 1 >= argc || !argv[i + 1][0]) {
-        std::fprintf(stderr, "attnlab: %s needs a file name\n", arg.c_str());
-        return 2;
-      }
-      std::string& target = arg == "--state" ? state_path : arg == "--screenshot" ? screenshot_path
-                            : arg == "--load-run" ? run_path : arg == "--import" ? import_path
-                            : arg == "--export-panel" ? panel_path : trained_path;
-      target = argv[++i];
-      if (arg == "--trained-model") trained_path_given = true;
-    } else {
-      std::fprintf(stderr, "attnlab: unknown argument '%s'\n", arg.c_str());
-      print_usage(stderr);
-      return 2;
-    }
-  }
-
-  // Model files: a named file that cannot be used is an error before any window opens;
-  // the default trained model is optional (without it the trained scene is disabled).
-  attn::TrainState training;
-  if (!run_path.empty()) {
-    const attn::Status st = attn::train_load_file(training, run_path);
-    if (!st.ok) {
-      std::fprintf(stderr, "attnlab: %s: %s\n", run_path.c_str(), st.message.c_str());
-      return 2;
-    }
-  }
-  if (!trained_path.empty()) {
-    std::string bytes;
-    attn::Status st = read_file(trained_path, bytes) ? attn::Status::success() : attn::Status::error("cannot read the file");
-    if (st.ok) {
-      const std::string name = trained_path.substr(trained_path.find_last_of('/') + 1);
-      st = attn::load_trained_scene(training, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), name);
-    }
-    if (!st.ok && trained_path_given) {
-      std::fprintf(stderr, "attnlab: --trained-model %s: %s\n", trained_path.c_str(), st.message.c_str());
-      return 2;
-    }
-    if (!st.ok) std::fprintf(stderr, "attnlab: no trained scene (%s: %s)\n", trained_path.c_str(), st.message.c_str());
-  }
-  // The state file is checked before any window opens, so a bad file is a quick, clear error.
-  std::string state_json;
-  if (!state_path.empty()) {
-    // Not read at all when over the state's cap (a large file would only be refused after).
-    std::error_code size_error;
-    const std::uintmax_t bytes = std::filesystem::file_size(state_path, size_error);
-    if (!size_error && bytes > static_cast<std::uintmax_t>(attn::kMaxStateBytes)) {
-      std::fprintf(stderr, "attnlab: state file %s is %ju bytes; at most %d are read\n", state_path.c_str(), bytes,
-                   attn::kMaxStateBytes);
-      return 2;
-    }
-    if (!read_file(state_path, state_json)) {
-      std::fprintf(stderr, "attnlab: cannot read state file %s\n", state_path.c_str());
-      return 2;
-    }
-    attn::AppState probe;
-    probe.train.trained = training.trained;  // a state may choose the trained scene
-    const attn::Status st = attn::apply_state_json(probe, state_json);
-    if (!st.ok) {
-      std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
-      return 2;
-    }
-  }
-  // A screenshot needs a few frames: ImGui settles its layout over the first ones.
-  if ((!screenshot_path.empty() || !panel_path.empty()) && frames == 0) frames = 4;
-
-  if (!glfwInit()) {
-    std::fprintf(stderr, "attnlab: could not start GLFW (is there a display?)\n");
-    return 1;
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(width, height, "Attention Lab", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "attnlab: could not create an OpenGL 3.3 core window\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(1);
-
-  float scale_x = 1.0f, scale_y = 1.0f;
-  glfwGetWindowContentScale(window, &scale_x, &scale_y);
-  attn::ui::App app;
+// After the last frame of a counted run: the screenshot and its layout, the panel. Returns
+// the exit code (1 if a picture could not be saved).
+int save_pictures(attn::ui::App& app, GLFWwindow* window, const Options& o) {
   std::string error;
-  attn::ui::AppOptions options;
-  options.ignore_mouse = !screenshot_path.empty() || !panel_path.empty();
-  if (!app.init(window, "#version 330 core", scale_x, options, error)) {
+  int exit_code = 0;
+  if (!o.screenshot_path.empty() &&
+      (!save_screenshot(window, o.screenshot_path, error) || !write_layout(app, o.screenshot_path + ".json", error))) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-    glfwDestroyWindow(window);
-    glfwTerminate();
-    return 1;
+    exit_code = 1;
   }
-  app.state().train = std::move(training);
-  // A file given with --import (or dropped on the window later) becomes the scene.
-  if (!import_path.empty()) {
-    const attn::Status st = attn::platform::import_file(app.state(), import_path, attn::ImportOptions());
-    if (!st.ok) {
-      std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
-      app.shutdown();
-      glfwDestroyWindow(window);
-      glfwTerminate();
-      return 2;
-    }
+  if (!o.panel_path.empty() && !save_panel(app, o.export_scale, o.panel_path, error)) {
+    std::fprintf(stderr, "attnlab: %s\n", error.c_str());
+    exit_code = 1;
   }
-  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
-    auto* dropped_on = static_cast<attn::ui::App*>(glfwGetWindowUserPointer(w));
-    if (!dropped_on || count < 1) return;
-    const attn::Status st = attn::platform::import_file(dropped_on->state(), paths[0], attn::ImportOptions());
-    if (!st.ok) dropped_on->state().notice = st.message;  // the previous scene stays
-  });
-  if (!state_json.empty()) {
-    const attn::Status st = attn::apply_state_json(app.state(), state_json);  // checked above (without the import)
-    if (!st.ok) std::fprintf(stderr, "attnlab: state file %s: %s\n", state_path.c_str(), st.message.c_str());
-  }
-  if (presentation) app.state().settings.presentation = true;
-  // CJK glyphs come from a Debian font package when it is installed.
-  for (const char* path : kCjkFontPaths) {
-    std::string bytes;
-    if (read_file(path, bytes)) {
-      app.set_cjk_font(std::vector<unsigned char>(bytes.begin(), bytes.end()), 0);
-      break;
-    }
-  }
+  return exit_code;
+}
+
+int run_loop(attn::ui::App& app, GLFWwindow* window, const Options& o) {
   int drawn = 0, exit_code = 0;
-  while (!glfwWindowShouldClose(window) && (frames == 0 || drawn < frames)) {
+  while (!glfwWindowShouldClose(window) && (o.frames == 0 || drawn < o.frames)) {
     glfwPollEvents();
     app.frame();
     ++drawn;
-    if (!screenshot_path.empty() && drawn == frames) {
-      if (!save_screenshot(window, screenshot_path, error)) {
-        std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-        exit_code = 1;
-      } else if (!write_layout(app, screenshot_path + ".json", error)) {
-        std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-        exit_code = 1;
-      }
-    }
-    if (!panel_path.empty() && drawn == frames && !save_panel(app, export_scale, panel_path, error)) {
-      std::fprintf(stderr, "attnlab: %s\n", error.c_str());
-      exit_code = 1;
-    }
+    if (drawn == o.frames) exit_code = save_pictures(app, window, o);
     glfwSwapBuffers(window);
   }
-  app.shutdown();
+  return exit_code;
+}
+
+// ---------------------------------------------------------------------------------------
+// 5 clean-up
+// ---------------------------------------------------------------------------------------
+
+void close_window(GLFWwindow* window) {
   glfwDestroyWindow(window);
   glfwTerminate();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// 6 main
+// ---------------------------------------------------------------------------------------
+
+int main(int argc, char** argv) {
+  Options options;
+  if (const int code = parse_options(argc, argv, options); code != kGoOn) return code;
+  attn::TrainState training;
+  std::string state_json;
+  if (const int code = load_model_files(options, training); code != kGoOn) return code;
+  if (const int code = read_state_file(options, training, state_json); code != kGoOn) return code;
+
+  GLFWwindow* window = open_window(options);
+  if (!window) return 1;
+  attn::ui::App app;
+  attn::platform::ImGuiHost host(window, app);
+  if (!start_app(app, host, options)) {
+    close_window(window);
+    return 1;
+  }
+  int exit_code = open_scene(app, window, options, std::move(training), state_json);
+  if (exit_code == kGoOn) exit_code = run_loop(app, window, options);
+
+  app.shutdown();
+  close_window(window);
   return exit_code;
 }

@@ -1,26 +1,24 @@
 // Browser entry point: Emscripten's GLFW on a WebGL2 canvas, driven by the browser's
 // animation frames. Everything above this file is shared with the desktop build.
-#include "platform/gl.h"
+#include "platform/glfw.h"
+#include "platform/imgui_host.h"
 #include "platform/web_handle.h"
 #include "ui/app.h"
 
-#include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
-
-namespace attn::platform {
-const char* glsl_prelude() { return "#version 300 es\nprecision highp float;\nprecision highp int;\n"; }
-}  // namespace attn::platform
 
 namespace {
 
 GLFWwindow* g_window = nullptr;
 attn::ui::App g_app;
+std::unique_ptr<attn::platform::ImGuiHost> g_host;  // the ImGui backends on g_window
 
 // This GLFW has no HiDPI support: keep the canvas's backing store at its CSS size times
 // the device pixel ratio, so the picture is crisp at DPR 2, and tell the app the ratio.
@@ -111,6 +109,7 @@ void stop_app() {
   g_app.shutdown();
   glfwDestroyWindow(g_window);
   glfwTerminate();
+  g_host.reset();
   g_window = nullptr;
 }
 }  // namespace attn::platform
@@ -145,13 +144,14 @@ int main() {
   attn::ui::AppOptions options;
   options.controls.sentence_in_html_field = true;  // IMEs and paste need a real text field
   options.controls.model_files_in_page = true;     // download button and file picker (web/train-ui.mjs)
-  if (!g_app.init(g_window, "#version 300 es", dpr, options, error)) {
+  g_host = std::make_unique<attn::platform::ImGuiHost>(g_window, g_app);
+  if (!g_app.init(*g_host, dpr, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());
     EM_ASM({ if (Module.onFatal) Module.onFatal(UTF8ToString($0)); }, error.c_str());
     return 1;
   }
   glfwSetScrollCallback(g_window, web_scroll);  // replaces ImGui's, which web_scroll calls
-  glfwSetKeyCallback(g_window, web_key);        // likewise; ImGui's then calls the app's
+  glfwSetKeyCallback(g_window, web_key);        // likewise; ImGui's then calls the host's
   glfwSetCharCallback(g_window, web_char);
   watch_context_loss();
   attn::platform::expose_app(&g_app);

@@ -3,15 +3,13 @@
 
 #include "app/import_state.h"
 #include "core/base/utf8.h"
-#include "platform/gl.h"
+#include "gfx/gl.h"
 #include "ui/font_coverage.h"
+#include "ui/keys.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
 
-#include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,10 +22,8 @@ namespace attn::ui {
 // 1 init / shutdown
 // ---------------------------------------------------------------------------------------
 
-bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale, const AppOptions& options,
-               std::string& error) {
-  window_ = window;
-  glsl_version_ = glsl_version;
+bool App::init(AppHost& host, float content_scale, const AppOptions& options, std::string& error) {
+  host_ = &host;
   options_ = options;
   content_scale_ = content_scale > 0.0f ? content_scale : 1.0f;
   // The results first, before any GL call: a new context's GPU side is still being set up
@@ -39,18 +35,8 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is ours, not a file's (the web has no file system)
-  // Installed before ImGui's backend, which keeps it and calls it from its own callback.
-  glfwSetWindowUserPointer(window, this);
-  glfwSetKeyCallback(window, &App::key_callback);
   if (options.ignore_mouse) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
-  if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
-    error = "ImGui GLFW backend failed to start";
-    return false;
-  }
-  if (!ImGui_ImplOpenGL3_Init(glsl_version)) {
-    error = "ImGui OpenGL backend failed to start";
-    return false;
-  }
+  if (!host.start(error)) return false;
   if (!ctx_.program.init(error)) return false;
   ctx_.model_files_on_disk = !options.controls.model_files_in_page;
   return true;
@@ -58,21 +44,18 @@ bool App::init(GLFWwindow* window, const char* glsl_version, float content_scale
 
 void App::shutdown() {
   release_gl();
-  ImGui_ImplGlfw_Shutdown();
+  host_->stop();
   ImGui::DestroyContext();
 }
 
 void App::release_gl() {
   ctx_.draws.clear();
   ctx_.program.shutdown();
-  ImGui_ImplOpenGL3_Shutdown();
+  host_->stop_renderer();
 }
 
 bool App::restore_gl(std::string& error) {
-  if (!ImGui_ImplOpenGL3_Init(glsl_version_.c_str())) {
-    error = "ImGui OpenGL backend failed to start again";
-    return false;
-  }
+  if (!host_->restart_renderer(error)) return false;
   fonts_dirty_ = true;  // the font atlas texture is rebuilt on the next frame
   return ctx_.program.init(error);
 }
@@ -151,8 +134,7 @@ void App::rebuild_fonts() {
                                    reinterpret_cast<const ImWchar*>(glyph_ranges_.data()));
   }
   io.Fonts->Build();
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  host_->upload_fonts();
   fonts_built_for_ = scale;
   fonts_dirty_ = false;
   glyphs_checked_revision_ = ~0ull;  // recount what is missing
@@ -191,10 +173,8 @@ void App::apply_theme() {
 // 3 keys: query cursor, panels, heads, play, presentation (never while typing in a field)
 // ---------------------------------------------------------------------------------------
 
-void App::key_callback(GLFWwindow* window, int key, int, int action, int mods) {
-  auto* app = static_cast<App*>(glfwGetWindowUserPointer(window));
-  if (app && (action == GLFW_PRESS || action == GLFW_REPEAT) && app->pending_keys_.size() < 64)
-    app->pending_keys_.push_back(key | (mods & GLFW_MOD_CONTROL ? kCtrlKey : 0));
+void App::press_key(int key, bool ctrl) {
+  if (pending_keys_.size() < 64) pending_keys_.push_back(key | (ctrl ? kCtrlKey : 0));
 }
 
 void App::handle_keys() {
@@ -230,7 +210,7 @@ void App::frame() {
 
   // Training runs a time-budgeted slice per frame (nothing when paused); then compute only
   // what changed; textures follow the results' revision.
-  train_tick(state_.train, state_.train.slice_ms, glfwGetTime());
+  train_tick(state_.train, state_.train.slice_ms, host_->seconds());
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);
@@ -238,8 +218,7 @@ void App::frame() {
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
 
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  host_->new_frame();
   if (capture_scale_ > 0) {  // capture_panel: the same layout, larger, without the pointer
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(io.DisplaySize.x * capture_scale_, io.DisplaySize.y * capture_scale_);
@@ -322,14 +301,14 @@ void App::frame() {
 
   ImGui::Render();
   int fb_w = 0, fb_h = 0;
-  glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+  host_->framebuffer_size(fb_w, fb_h);
   ctx_.framebuffer_w = fb_w;
   ctx_.framebuffer_h = fb_h;
   glViewport(0, 0, fb_w, fb_h);
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  host_->render(ImGui::GetDrawData());
   ctx_.program.end_frame();
   ++frames_drawn_;
   ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

@@ -1,9 +1,11 @@
 // The application shell shared by browser and desktop: owns the state, the UI context and
 // the ImGui context, and draws one frame. The platform layer creates the window and GL
-// context, then calls init() once and frame() each time the display wants a picture.
+// context and an AppHost for them (the ImGui backends), then calls init() once and frame()
+// each time the display wants a picture.
 #pragma once
 
 #include "app/app_state.h"
+#include "ui/app_host.h"
 #include "ui/panels.h"
 #include "ui/ui_context.h"
 
@@ -11,8 +13,6 @@
 #include <set>
 #include <string>
 #include <vector>
-
-struct GLFWwindow;
 
 namespace attn::ui {
 
@@ -23,9 +23,9 @@ struct AppOptions {
 
 class App {
  public:
-  // `content_scale` is the device pixel ratio (web) or monitor scale (desktop).
-  bool init(GLFWwindow* window, const char* glsl_version, float content_scale, const AppOptions& options,
-            std::string& error);
+  // `content_scale` is the device pixel ratio (web) or monitor scale (desktop). `host` is
+  // used until shutdown().
+  bool init(AppHost& host, float content_scale, const AppOptions& options, std::string& error);
   void frame();
   void shutdown();
   // WebGL context loss: every GL object is gone. release_gl() forgets them (while the context
@@ -38,6 +38,10 @@ class App {
   const UiContext& ui() const { return ctx_; }
   std::uint64_t frames_drawn() const { return frames_drawn_; }
   void set_content_scale(float scale);
+  // A key pressed (or repeating) in the window, numbered as GLFW numbers keys (ui/keys.h).
+  // Presses are queued as they arrive, so a press and release between two slow frames (a
+  // loaded machine, SwiftShader) is still seen; the next frame consumes the queue.
+  void press_key(int key, bool ctrl);
 
   // A font with CJK glyphs (TTF/OTF bytes, or a TTC and the face index). The atlas then
   // carries the CJK characters the current text uses, rebuilt when new ones appear.
@@ -72,15 +76,11 @@ class App {
   void rebuild_fonts();
   void apply_theme();
   void handle_keys();
-  // Key presses are queued as they arrive, so a press and release between two slow frames
-  // (a loaded machine, SwiftShader) is still seen; handle_keys() consumes the queue.
-  static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
   static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
   std::vector<int> pending_keys_;
   void update_glyph_set();
 
-  GLFWwindow* window_ = nullptr;
-  std::string glsl_version_;
+  AppHost* host_ = nullptr;
   AppState state_;
   UiContext ctx_;
   AppOptions options_;

@@ -2,10 +2,9 @@
 // framebuffer `scale` times the window's pixels (fonts and sizes scaled alike, so the
 // layout is the one on screen) and reads the panel window's rectangle back. The window's
 // own framebuffer is not touched, so the picture on screen does not flicker.
-#include "platform/gl.h"
+#include "gfx/gl.h"
 #include "ui/app.h"
 
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 #include <algorithm>
@@ -19,7 +18,7 @@ bool App::capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, 
     return false;
   }
   int fb_w = 0, fb_h = 0;
-  glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+  host_->framebuffer_size(fb_w, fb_h);
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
   if (fb_w < 1 || fb_h < 1 || fb_w * scale > max_size || fb_h * scale > max_size) {

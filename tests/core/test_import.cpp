@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #ifndef __EMSCRIPTEN__
-#include "platform/native_import.h"
+#include "app/native/file_import.h"
 #include <zlib.h>
 #endif
 
@@ -117,7 +117,7 @@ Bytes strings_npy(const std::vector<std::string>& items, int width) {
 
 Status import_bytes(const Bytes& b, ImportedAttention& out, ImportOptions options = {}) {
 #ifndef __EMSCRIPTEN__
-  return import_attention(b.data(), b.size(), options, platform::zlib_inflate, out);
+  return import_attention(b.data(), b.size(), options, native::zlib_inflate, out);
 #else
   return import_attention(b.data(), b.size(), options, InflateFn(), out);
 #endif
@@ -130,7 +130,7 @@ Status import_text(const std::string& text, ImportedAttention& out) {
 // The message of an import run as a job in steps of `budget` bytes ("" when it succeeds).
 std::string stepped_message(const Bytes& b, std::size_t budget, ImportOptions options = {}) {
 #ifndef __EMSCRIPTEN__
-  const InflateFn inflate = platform::zlib_inflate;
+  const InflateFn inflate = native::zlib_inflate;
 #else
   const InflateFn inflate;
 #endif

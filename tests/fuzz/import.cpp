@@ -9,7 +9,7 @@
 #include "core/io/import_attention.h"
 #include "core/io/import_job.h"
 #include "fuzz_check.h"
-#include "platform/native_import.h"
+#include "app/native/file_import.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -20,10 +20,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.uint16_is_bfloat16 = size > 0 && (data[size - 1] & 1);
   attn::ImportedAttention out;
   out.layers = -7;  // a marker: a refusal must leave the output untouched
-  const attn::Status st = attn::import_attention(data, size, options, attn::platform::zlib_inflate, out);
+  const attn::Status st = attn::import_attention(data, size, options, attn::native::zlib_inflate, out);
   // The same import as a job in small steps (as the page runs it) ends the same way.
   attn::ImportJob job;
-  attn::Status stepped = job.begin(data, size, options, attn::platform::zlib_inflate);
+  attn::Status stepped = job.begin(data, size, options, attn::native::zlib_inflate);
   // Small steps, but at most about 64 of them over a large inflated array (a fast target).
   const std::size_t budget = std::max<std::size_t>(1 + (size > 1 ? data[1] % 97 : 0), job.work_bytes() / 64);
   while (stepped.ok && job.active()) stepped = job.step(budget);

@@ -1,6 +1,7 @@
-// Import on the desktop and in the CLI: reading a file, and the native inflater for .npz
-// members compressed with deflate (zlib, linked only into the native targets; the browser
-// inflates with DecompressionStream instead).
+// Import from a file on disk, for the desktop app and the CLI: reading the file, and the
+// native inflater for .npz members compressed with deflate (zlib). Built only natively, as
+// its own library; the browser reads files through the page and inflates with
+// DecompressionStream instead.
 #pragma once
 
 #include "app/app_state.h"
@@ -8,7 +9,7 @@
 
 #include <string>
 
-namespace attn::platform {
+namespace attn::native {
 
 // Inflates a raw deflate stream to exactly `expected` bytes; refuses more or fewer.
 Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expected, std::vector<std::uint8_t>& out);
@@ -17,4 +18,4 @@ Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expe
 // the scene (app/import_state.h). Messages start with the file's name.
 Status import_file(AppState& state, const std::string& path, const ImportOptions& options);
 
-}  // namespace attn::platform
+}  // namespace attn::native

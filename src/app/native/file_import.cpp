@@ -1,4 +1,4 @@
-#include "platform/native_import.h"
+#include "app/native/file_import.h"
 
 #include "app/import_state.h"
 
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <limits>
 
-namespace attn::platform {
+namespace attn::native {
 
 Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expected, std::vector<std::uint8_t>& out) {
   // zlib counts in uInt (32 bits): the caps keep members far below that, and larger are refused.
@@ -69,4 +69,4 @@ Status import_file(AppState& state, const std::string& path, const ImportOptions
   return import_into_state(state, bytes.data(), bytes.size(), name, options, zlib_inflate);
 }
 
-}  // namespace attn::platform
+}  // namespace attn::native

@@ -1,0 +1,34 @@
+#include "ui/layout_json.h"
+
+#include "ui/app.h"
+
+#include <nlohmann/json.hpp>
+
+namespace attn::ui {
+
+std::string layout_json(const App& app) {
+  const UiContext& ui = app.ui();
+  nlohmann::json heatmaps = nlohmann::json::object();
+  for (const auto& [id, p] : ui.placements)
+    heatmaps[id] = {{"x", p.x}, {"y", p.y}, {"w", p.w}, {"h", p.h}, {"rows", p.rows}, {"cols", p.cols},
+                    {"viewX0", p.view.x0}, {"viewY0", p.view.y0}, {"viewW", p.view.w}, {"viewH", p.view.h},
+                    {"rangeLo", p.range_lo}, {"rangeHi", p.range_hi}};
+  nlohmann::json tabs = nlohmann::json::object();
+  for (const auto& [panel, r] : ui.tabs) tabs[panel] = {{"x", r[0]}, {"y", r[1]}, {"w", r[2]}, {"h", r[3]}};
+  const nlohmann::json layout = {
+      {"heatmaps", heatmaps},
+      {"tabs", tabs},
+      {"hover", {{"heatmap", ui.hover.heatmap}, {"row", ui.hover.row}, {"col", ui.hover.col}, {"derivation", ui.hover.derivation}}},
+      {"framebufferWidth", ui.framebuffer_w},
+      {"framebufferHeight", ui.framebuffer_h},
+      {"playing", ui.playing},
+      {"missingGlyphs", app.missing_glyphs()},
+      {"cjkFont", app.has_cjk_font()},
+      {"textures", static_cast<int>(ui.program.texture_count())},
+  };
+  // Token text may hold bytes that are not UTF-8 (an imported file's labels): replaced, not
+  // thrown on (the web build does not catch exceptions).
+  return layout.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace attn::ui
