@@ -36,8 +36,8 @@ for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
-# The deb-src entry for the source packages (imgui, zlib) is derived from the machine's own deb entry,
-# so no package host is written into this repository.
+# The deb-src entry for the source packages (imgui, zlib) is derived from the machine's own
+# deb entry, so no package host is written into this repository.
 src_list=/etc/apt/sources.list.d/attnlab-deb-src.sources
 need_update=0
 if [ ! -f "$src_list" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
