@@ -129,6 +129,9 @@ function writeLicenses(to, imguiDir) {
     ['dear-imgui.txt', 'Dear ImGui 1.86 with its stb_truetype, stb_rect_pack and stb_textedit (imgui source package): the UI, in attnlab*.wasm', imguiCopyright],
     ['emscripten.txt', "Emscripten 3.1.6: the runtime glue (attnlab*.js, attnlab-core-wasm*.mjs) with its GLFW and WebGL libraries, Embind, and the C/C++ libraries in every .wasm (musl, libc++, libc++abi, compiler-rt, dlmalloc)", '/usr/share/doc/emscripten/copyright'],
     ['nlohmann-json.txt', 'JSON for Modern C++ (nlohmann-json3-dev): the state parser in attnlab*.wasm', '/usr/share/doc/nlohmann-json3-dev/copyright'],
+    ['zlib.txt', 'zlib 1.2.13 (zlib source package, the same notice as zlib1g-dev): CRC-32 in every .wasm, and the PNG export\'s deflate in attnlab*.wasm', '/usr/share/doc/zlib1g-dev/copyright'],
+    ['stb.txt', 'stb_image_write.h (libstb-dev): the PNG export, in attnlab*.wasm', '/usr/share/doc/libstb-dev/copyright'],
+    ['fast-float.txt', 'fast_float 3.9 (libfast-float-dev): the numbers of the JSON import, in attnlab*.wasm', '/usr/share/doc/libfast-float-dev/copyright'],
     ['wqy-microhei.txt', 'WenQuanYi Micro Hei (fonts-wqy-microhei): fonts/cjk.ttf is a subset of it', '/usr/share/doc/fonts-wqy-microhei/copyright'],
   ];
   const dir = path.join(to, 'licenses');

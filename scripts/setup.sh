@@ -4,9 +4,12 @@
 #   scripts/setup.sh            build + test dependencies
 # What it installs:
 #   apt   emscripten toolchain, clang with its sanitizer and libFuzzer runtimes (build/asan),
-#         Eigen, GLFW, Catch2 v2, nlohmann-json, Chromium, Xvfb, ImageMagick, wabt,
+#         Eigen, GLFW, Catch2 v2, nlohmann-json, zlib, stb, fast_float, Chromium, Xvfb,
+#         ImageMagick, wabt,
 #         Debian's torch/numpy (reference numbers), a CJK font
-#   src   Dear ImGui 1.86 from Debian's source package, unpacked into build-deps/ (git-ignored)
+#   src   Dear ImGui 1.86 and zlib 1.2.13 from Debian's source packages, unpacked into
+#         build-deps/ (git-ignored), with copies of the header-only stb_image_write.h and
+#         fast_float (libstb-dev, libfast-float-dev) beside them
 #   npm   playwright-core (drives Debian's Chromium; never downloads a browser)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,7 +27,7 @@ apt_pkgs=(
   chromium xvfb xauth imagemagick
   python3-numpy python3-torch
   fonts-wqy-microhei fonttools
-  zlib1g-dev
+  zlib1g-dev libstb-dev libfast-float-dev
   dpkg-dev
 )
 
@@ -33,8 +36,8 @@ for p in "${apt_pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 
-# The deb-src entry for imgui's source package is derived from the machine's own deb entry,
-# so no package host is written into this repository.
+# The deb-src entry for the source packages (imgui, zlib) is derived from the machine's own
+# deb entry, so no package host is written into this repository.
 src_list=/etc/apt/sources.list.d/attnlab-deb-src.sources
 need_update=0
 if [ ! -f "$src_list" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
@@ -43,7 +46,7 @@ if [ ! -f "$src_list" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
   need_update=1
 fi
 
-if [ ${#missing[@]} -gt 0 ] || [ $need_update -eq 1 ] || [ ! -f "$deps/imgui/imgui.cpp" ]; then
+if [ ${#missing[@]} -gt 0 ] || [ $need_update -eq 1 ] || [ ! -f "$deps/imgui/imgui.cpp" ] || [ ! -f "$deps/zlib/zlib.h" ]; then
   log "apt-get update"
   sudo_if apt-get update -qq
 fi
@@ -66,6 +69,32 @@ if [ ! -f "$deps/imgui/imgui.cpp" ]; then
   # Debian's copyright file, shipped in the site's licenses/ (scripts/make-site.mjs).
   cp "$tmp"/imgui-src/debian/copyright "$deps/imgui/debian-copyright" 2>/dev/null || true
   rm -rf "$tmp"
+fi
+
+# zlib 1.2.13: its C files are compiled into the WebAssembly builds (cmake/libraries.cmake);
+# the desktop, the CLI and the native tests link Debian's libz (zlib1g-dev) instead.
+if [ ! -f "$deps/zlib/zlib.h" ]; then
+  log "fetching zlib sources (apt-get source zlib)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get source -qq --download-only zlib >/dev/null && dpkg-source -x zlib_*.dsc zlib-src >/dev/null)
+  rm -rf "$deps/zlib"
+  mkdir -p "$deps/zlib"
+  cp "$tmp"/zlib-src/*.c "$tmp"/zlib-src/*.h "$deps/zlib/"
+  rm -rf "$tmp"
+fi
+
+# Header-only libraries, copied out of /usr/include: em++ must never have /usr/include itself
+# on its include path (its libc headers would shadow Emscripten's). Both builds use the copies.
+if [ ! -f "$deps/stb/stb_image_write.h" ]; then
+  log "copying stb_image_write.h (libstb-dev)"
+  mkdir -p "$deps/stb"
+  cp /usr/include/stb/stb_image_write.h "$deps/stb/"
+fi
+if [ ! -f "$deps/fast_float/fast_float/fast_float.h" ]; then
+  log "copying fast_float (libfast-float-dev)"
+  rm -rf "$deps/fast_float"
+  mkdir -p "$deps/fast_float"
+  cp -r /usr/include/fast_float "$deps/fast_float/"
 fi
 
 # npm packages (playwright-core only drives the system Chromium).

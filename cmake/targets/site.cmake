@@ -4,7 +4,7 @@
 #
 #   attnlab-nosimd, attnlab-core-wasm-nosimd   the same sources and link options as attnlab and
 #       attnlab-core-wasm, with the math compiled without -msimd128 (their own copies of the
-#       core and app-state libraries; the UI and ImGui carry no SIMD and are shared).
+#       core and app-state libraries; the UI, ImGui and zlib carry no SIMD and are shared).
 #   site   scripts/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
 #       content-hashed asset names, the third-party licence notices and the single-file
 #       offline page. Runs on every build (a few hundred ms) so dist/ is never stale.
@@ -16,11 +16,11 @@ endif()
 set(ATTNLAB_SCALAR_MATH_FLAGS -O3)  # no -msimd128: plain wasm32 instructions only
 add_library(attnlab_core_nosimd STATIC ${ATTNLAB_CORE_SRC})
 target_include_directories(attnlab_core_nosimd PUBLIC src)
-target_link_libraries(attnlab_core_nosimd PUBLIC attnlab_eigen)
+target_link_libraries(attnlab_core_nosimd PUBLIC attnlab_eigen zlib PRIVATE fast_float)  # as cmake/libraries.cmake
 target_compile_options(attnlab_core_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 
 add_library(attnlab_state_nosimd STATIC ${ATTNLAB_STATE_SRC})
-target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr)
+target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
 target_compile_options(attnlab_state_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 
 # A twin of `target` (same sources, compile and link options) whose math libraries are the

@@ -1,90 +1,62 @@
 #include "app/png_writer.h"
 
-#include "app/deflate.h"
-#include "core/base/crc32.h"
+#include <zlib.h>
 
-#include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 
 namespace attn {
 namespace {
 
-void put_u32_be(std::vector<std::uint8_t>& out, std::uint32_t v) {
-  out.push_back(static_cast<std::uint8_t>(v >> 24));
-  out.push_back(static_cast<std::uint8_t>(v >> 16));
-  out.push_back(static_cast<std::uint8_t>(v >> 8));
-  out.push_back(static_cast<std::uint8_t>(v));
+// stb's compressor hook: the zlib stream of the filtered rows, in a buffer stb frees with
+// free(). `level` is stb's stbi_write_png_compression_level (8 unless set), on zlib's scale.
+unsigned char* zlib_compress_for_stb(unsigned char* data, int size, int* out_size, int level) {
+  uLongf bound = compressBound(static_cast<uLong>(size));
+  auto* out = static_cast<unsigned char*>(std::malloc(bound));
+  if (!out) return nullptr;
+  if (compress2(out, &bound, data, static_cast<uLong>(size), level) != Z_OK) {
+    std::free(out);
+    return nullptr;
+  }
+  *out_size = static_cast<int>(bound);
+  return out;
 }
 
-void put_chunk(std::vector<std::uint8_t>& out, const char type[4], const std::vector<std::uint8_t>& body) {
-  put_u32_be(out, static_cast<std::uint32_t>(body.size()));
-  const size_t type_at = out.size();
-  out.insert(out.end(), type, type + 4);
-  out.insert(out.end(), body.begin(), body.end());
-  put_u32_be(out, crc32(out.data() + type_at, body.size() + 4));
-}
+}  // namespace
+}  // namespace attn
 
-// The Paeth predictor (PNG, filter type 4): whichever neighbour is closest to a + b - c.
-int paeth(int a, int b, int c) {
-  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-  if (pa <= pb && pa <= pc) return a;
-  return pb <= pc ? b : c;
+// stb_image_write's code lives in this file only; its functions stay private to it.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STB_IMAGE_WRITE_STATIC
+#define STBI_WRITE_NO_STDIO
+#define STBIW_ZLIB_COMPRESS attn::zlib_compress_for_stb
+#define STBIW_CRC32(buffer, length) static_cast<unsigned int>(::crc32(0, buffer, static_cast<uInt>(length)))
+#include <stb_image_write.h>
+
+namespace attn {
+namespace {
+
+void append_bytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+  const auto* bytes = static_cast<const std::uint8_t*>(data);
+  out->insert(out->end(), bytes, bytes + size);
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> encode_png_rgba(const std::uint8_t* rgba, int width, int height) {
-  // Each scanline led by the filter that leaves the smallest sum of |byte| (the usual
-  // heuristic): none, sub (the pixel to the left), up (the one above) or Paeth.
-  const size_t stride = static_cast<size_t>(width) * 4;
-  std::vector<std::uint8_t> raw;
-  raw.reserve((stride + 1) * height);
-  std::array<std::vector<std::uint8_t>, 4> rows;
-  for (auto& r : rows) r.resize(stride);
-  const std::array<std::uint8_t, 4> types = {0, 1, 2, 4};
-  for (int y = 0; y < height; ++y) {
-    const std::uint8_t* x = rgba + y * stride;
-    const std::uint8_t* above = y > 0 ? x - stride : nullptr;
-    long best_sum = -1;
-    int best = 0;
-    for (int f = 0; f < 4; ++f) {
-      long sum = 0;
-      for (size_t i = 0; i < stride; ++i) {
-        const int a = i >= 4 ? x[i - 4] : 0, b = above ? above[i] : 0, c = above && i >= 4 ? above[i - 4] : 0;
-        int predicted = 0;
-        if (types[f] == 1) predicted = a;
-        else if (types[f] == 2) predicted = b;
-        else if (types[f] == 4) predicted = paeth(a, b, c);
-        const std::uint8_t v = static_cast<std::uint8_t>(x[i] - predicted);
-        rows[f][i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      if (best_sum < 0 || sum < best_sum) {
-        best_sum = sum;
-        best = f;
-      }
-    }
-    raw.push_back(types[best]);
-    raw.insert(raw.end(), rows[best].begin(), rows[best].end());
-  }
-  const std::vector<std::uint8_t> z = zlib_compress(raw.data(), raw.size());
-
-  std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  std::vector<std::uint8_t> header;
-  put_u32_be(header, static_cast<std::uint32_t>(width));
-  put_u32_be(header, static_cast<std::uint32_t>(height));
-  header.insert(header.end(), {8, 6, 0, 0, 0});  // 8 bits, RGBA, deflate, no filter set, no interlace
-  put_chunk(png, "IHDR", header);
-  put_chunk(png, "IDAT", z);
-  put_chunk(png, "IEND", {});
+  std::vector<std::uint8_t> png;
+  if (!stbi_write_png_to_func(append_bytes, &png, width, height, 4, rgba, width * 4)) png.clear();
   return png;
 }
 
 bool write_png_rgba(const std::string& path, const std::uint8_t* rgba, int width, int height,
                     std::string& error) {
   const std::vector<std::uint8_t> png = encode_png_rgba(rgba, width, height);
+  if (png.empty()) {
+    error = "not enough memory to encode " + path;
+    return false;
+  }
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) {
     error = "cannot open " + path + " for writing";

@@ -1,9 +1,13 @@
 #include "cli/cli_common.h"
 
+#include <fast_float/fast_float.h>
+
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <system_error>
 
 namespace attn::cli {
 
@@ -39,9 +43,15 @@ Status Options::parse(const Args& args, const std::set<std::string>& value_names
 }
 
 bool parse_float(const std::string& text, float& out) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end || !std::isfinite(v) || std::fabs(v) > 3.4e38) return false;
+  // strtod's syntax less hexadecimal: fast_float, like from_chars, takes neither leading
+  // spaces nor a '+', so those are stepped over here.
+  const char* first = text.data();
+  const char* last = first + text.size();
+  while (first != last && std::isspace(static_cast<unsigned char>(*first))) ++first;
+  if (last - first > 1 && *first == '+' && first[1] != '-') ++first;
+  double v = 0;
+  const fast_float::from_chars_result r = fast_float::from_chars(first, last, v);
+  if (r.ec != std::errc() || r.ptr != last || !std::isfinite(v) || std::fabs(v) > 3.4e38) return false;
   out = static_cast<float>(v);
   return true;
 }

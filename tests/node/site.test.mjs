@@ -54,6 +54,9 @@ test('licenses/ carries the notices of everything shipped, from the Debian copyr
     'dear-imgui.txt': /Omar Cornut/,
     'emscripten.txt': /Emscripten Authors[\s\S]*musl/,
     'nlohmann-json.txt': /Niels Lohmann/,
+    'zlib.txt': /Jean-loup Gailly and Mark Adler/,
+    'stb.txt': /Sean Barrett/,
+    'fast-float.txt': /Daniel Lemire/,
     'wqy-microhei.txt': /WenQuanYi/,
   };
   const index = read('licenses/README.txt').toString('utf8');

@@ -1,5 +1,6 @@
 // CRC-32 as zip, PNG and our model files compute it (reflected polynomial 0xEDB88320):
-// crc32("123456789") == 0xCBF43926. One table-driven copy for every reader and writer.
+// crc32("123456789") == 0xCBF43926. zlib's crc32 for every reader and writer, behind a
+// signature that keeps zlib.h out of the includers.
 #pragma once
 
 #include <cstddef>

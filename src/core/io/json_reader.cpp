@@ -5,9 +5,10 @@
 
 #include "core/base/utf8.h"
 
-#include <array>
+#include <fast_float/fast_float.h>
+
+#include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -19,98 +20,20 @@ const JsonValue* JsonValue::member(const std::string& key) const {
   return nullptr;
 }
 
-namespace {
-
-constexpr std::array<double, 23> kPow10 = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                           1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// A number as its significant digits (at most 19, in 64 bits) and a power of ten.
-struct Decimal {
-  bool negative = false;
-  std::uint64_t mantissa = 0;
-  int digits = 0, exponent = 0;
-  bool exact = true;   // no nonzero digit was left out
-  bool whole = false;  // every character was read
-};
-
-Decimal split_decimal(const char* text, std::size_t length) {
-  Decimal d;
-  std::size_t i = 0;
-  d.negative = length > 0 && text[0] == '-';
-  if (d.negative) ++i;
-  auto digit = [&d](char c, bool fraction) {
-    if (d.mantissa == 0 && c == '0') {  // a leading zero only scales
-      if (fraction) --d.exponent;
-    } else if (d.digits < 19) {
-      d.mantissa = d.mantissa * 10 + static_cast<std::uint64_t>(c - '0');
-      ++d.digits;
-      if (fraction) --d.exponent;
-    } else {
-      if (c != '0') d.exact = false;
-      if (!fraction) ++d.exponent;
-    }
-  };
-  for (; i < length && text[i] >= '0' && text[i] <= '9'; ++i) digit(text[i], false);
-  if (i < length && text[i] == '.')
-    for (++i; i < length && text[i] >= '0' && text[i] <= '9'; ++i) digit(text[i], true);
-  if (i < length && (text[i] == 'e' || text[i] == 'E')) {
-    ++i;
-    const bool minus = i < length && text[i] == '-';
-    if (i < length && (text[i] == '+' || text[i] == '-')) ++i;
-    int e = 0;
-    for (; i < length && text[i] >= '0' && text[i] <= '9'; ++i) e = std::min(e * 10 + (text[i] - '0'), 100000);
-    d.exponent += minus ? -e : e;
-  }
-  d.whole = i == length;
-  return d;
-}
-
-double strtod_of(const char* text, std::size_t length) {
-  char buffer[72];
-  const std::size_t n = std::min<std::size_t>(length, sizeof buffer - 1);
-  std::memcpy(buffer, text, n);
-  buffer[n] = '\0';
-  return std::strtod(buffer, nullptr);
-}
-
-}  // namespace
-
 double json_number_value(const char* text, std::size_t length) {
-  // Up to 15 digits and a power of ten up to 22 are both exact doubles, so one
-  // multiplication or division rounds once, as strtod does (Clinger's fast path).
-  const Decimal d = split_decimal(text, length);
-  if (d.whole && d.exact && d.digits <= 15 && d.exponent >= -22 && d.exponent <= 22) {
-    const double m = static_cast<double>(d.mantissa);
-    const double value = d.exponent < 0 ? m / kPow10[-d.exponent] : m * kPow10[d.exponent];
-    return d.negative ? -value : value;
-  }
-  return strtod_of(text, length);
+  // The text was checked against JSON's grammar (scan_number), which fast_float's general
+  // format accepts whole. It rounds correctly, as strtod does; out of range it gives
+  // +-infinity or +-0, as strtod does.
+  double value = 0;
+  fast_float::from_chars(text, text + length, value);
+  return value;
 }
 
 bool json_float_value(const char* text, std::size_t length, float& out) {
-  const Decimal d = split_decimal(text, length);
-  if (d.whole && d.mantissa == 0) {
-    out = d.negative ? -0.0f : 0.0f;
-    return true;
-  }
-  // Up to 19 digits and a power of ten up to 44 give a double within three roundings (a
-  // few units in its last place) of the number. Unless a halfway point between two floats
-  // lies that close, it rounds to the float that strtod's double rounds to.
-  if (d.whole && d.exact && d.exponent >= -44 && d.exponent <= 44) {
-    const int e = d.exponent < 0 ? -d.exponent : d.exponent, first = std::min(e, 22);
-    double value = static_cast<double>(d.mantissa);
-    value = d.exponent < 0 ? value / kPow10[first] / kPow10[e - first] : value * kPow10[first] * kPow10[e - first];
-    const float f = static_cast<float>(value);
-    const double margin = value * 0x1p-49;  // 16 units in the last place
-    const double below = (static_cast<double>(f) + static_cast<double>(std::nextafter(f, 0.0f))) / 2;
-    const double above =
-        (static_cast<double>(f) + static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity()))) / 2;
-    if (value < 3.0e38 && value - below > margin && above - value > margin) {
-      out = d.negative ? -f : f;
-      return true;
-    }
-  }
-  const double value = strtod_of(text, length);
+  // Through the double, not straight to float: (float)strtod rounds twice, and a decimal
+  // just beside a halfway point between two floats can land on that point as a double, then
+  // round to the other float than the decimal rounded once would.
+  const double value = json_number_value(text, length);
   if (!std::isfinite(value) || std::fabs(value) > std::numeric_limits<float>::max()) return false;
   out = static_cast<float>(value);
   return true;

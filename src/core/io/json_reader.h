@@ -95,11 +95,10 @@ class JsonReader {
 };
 
 // The number at text[0..length) (a JSON number, at most 64 characters) as strtod reads
-// it, through a fast path where that gives the same double. Exposed for its test.
+// it, to the bit, read by fast_float (strtod is slow in WebAssembly). Exposed for its test.
 double json_number_value(const char* text, std::size_t length);
-// The same number as float, as static_cast<float>(strtod(...)) gives it, bit for bit,
-// mostly without strtod (which is slow in WebAssembly); false when it is not finite or
-// beyond float's range (`out` then unchanged).
+// The same number as float, as static_cast<float>(strtod(...)) gives it, bit for bit; false
+// when it is not finite or beyond float's range (`out` then unchanged).
 bool json_float_value(const char* text, std::size_t length, float& out);
 
 }  // namespace attn
