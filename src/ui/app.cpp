@@ -205,6 +205,19 @@ void App::frame() {
   const auto started = std::chrono::steady_clock::now();
   set_language(state_.settings.language == UiLanguage::Chinese ? Language::Chinese : Language::English);
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
+  update_before_frame(scale);
+  begin_imgui_frame();
+  advance_play();
+  handle_keys();
+  draw_windows(scale);
+  render_frame();
+  ++frames_drawn_;
+  ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+}
+
+// Fonts and theme for this scale, then what changed since the last frame: a training slice,
+// the results, a cost chart's slice, the model view's thumbnails, the glyphs in use.
+void App::update_before_frame(float scale) {
   if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
   if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
 
@@ -217,7 +230,9 @@ void App::frame() {
   advance_thumbnails(state_, 8.0);
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
+}
 
+void App::begin_imgui_frame() {
   host_->new_frame();
   if (capture_scale_ > 0) {  // capture_panel: the same layout, larger, without the pointer
     ImGuiIO& io = ImGui::GetIO();
@@ -229,18 +244,20 @@ void App::frame() {
   ctx_.placements.clear();
   ctx_.tabs.clear();
   ctx_.hover = Hover{};
+}
 
-  // Autoregressive stepping: the cursor walks the tokens, one every 0.6 s.
-  if (ctx_.playing) {
-    ctx_.play_accumulator += ImGui::GetIO().DeltaTime;
-    if (ctx_.play_accumulator >= 0.6) {
-      ctx_.play_accumulator = 0.0;
-      if (state_.settings.cursor + 1 < static_cast<int>(state_.tokens.size())) ++state_.settings.cursor;
-      else ctx_.playing = false;
-    }
-  }
-  handle_keys();
+// Autoregressive stepping: the cursor walks the tokens, one every 0.6 s.
+void App::advance_play() {
+  if (!ctx_.playing) return;
+  ctx_.play_accumulator += ImGui::GetIO().DeltaTime;
+  if (ctx_.play_accumulator < 0.6) return;
+  ctx_.play_accumulator = 0.0;
+  if (state_.settings.cursor + 1 < static_cast<int>(state_.tokens.size())) ++state_.settings.cursor;
+  else ctx_.playing = false;
+}
 
+// The controls window on the left (unless hidden), the panel window on the right.
+void App::draw_windows(float scale) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool present = state_.settings.presentation;
   const bool controls = !present && show_controls_;
@@ -266,39 +283,46 @@ void App::frame() {
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
   if (!show_tabs_ || ImGui::BeginTabBar("panels")) {
-    // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
-    const bool external = state_.settings.panel != shown_panel_;
-    for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {
-      const PanelView& t = *v;
-      if (!show_tabs_) {  // an embed: only the chosen panel, no tab bar
-        if (t.panel == state_.settings.panel) t.draw(state_, ctx_);
-        shown_panel_ = state_.settings.panel;
-        continue;
-      }
-      const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
-      // The ID after ### stays the same in every language, so switching keeps the tab.
-      const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
-      const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
-      const ImVec2 tab_min = ImGui::GetItemRectMin(), tab_size = ImGui::GetItemRectSize();
-      ctx_.tabs[to_string(t.panel)] = {tab_min.x, tab_min.y, tab_size.x, tab_size.y};
-      if (open) {
-        if (!external && state_.settings.panel != t.panel) {
-          // A tab clicked: this frame draws it, so its figures (a lab panel's are computed
-          // only while one is shown) must be ready now.
-          state_.settings.panel = t.panel;
-          update_results(state_);
-        }
-        shown_panel_ = t.panel;
-        // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
-        if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
-        else t.draw(state_, ctx_);
-        ImGui::EndTabItem();
-      }
-    }
+    draw_panels();
     if (show_tabs_) ImGui::EndTabBar();
   }
   ImGui::End();
+}
 
+// One tab per registered panel (an embed: only the chosen panel, no tab bar).
+void App::draw_panels() {
+  // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
+  const bool external = state_.settings.panel != shown_panel_;
+  for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {
+    const PanelView& t = *v;
+    if (!show_tabs_) {  // an embed: only the chosen panel, no tab bar
+      if (t.panel == state_.settings.panel) t.draw(state_, ctx_);
+      shown_panel_ = state_.settings.panel;
+      continue;
+    }
+    const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
+    // The ID after ### stays the same in every language, so switching keeps the tab.
+    const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
+    const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+    const ImVec2 tab_min = ImGui::GetItemRectMin(), tab_size = ImGui::GetItemRectSize();
+    ctx_.tabs[to_string(t.panel)] = {tab_min.x, tab_min.y, tab_size.x, tab_size.y};
+    if (open) {
+      if (!external && state_.settings.panel != t.panel) {
+        // A tab clicked: this frame draws it, so its figures (a lab panel's are computed
+        // only while one is shown) must be ready now.
+        state_.settings.panel = t.panel;
+        update_results(state_);
+      }
+      shown_panel_ = t.panel;
+      // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
+      if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
+      else t.draw(state_, ctx_);
+      ImGui::EndTabItem();
+    }
+  }
+}
+
+void App::render_frame() {
   ImGui::Render();
   int fb_w = 0, fb_h = 0;
   host_->framebuffer_size(fb_w, fb_h);
@@ -310,8 +334,6 @@ void App::frame() {
   glClear(GL_COLOR_BUFFER_BIT);
   host_->render(ImGui::GetDrawData());
   ctx_.program.end_frame();
-  ++frames_drawn_;
-  ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
 }
 
 }  // namespace attn::ui

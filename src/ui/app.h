@@ -76,6 +76,13 @@ class App {
   void rebuild_fonts();
   void apply_theme();
   void handle_keys();
+  // The steps of frame(), in order.
+  void update_before_frame(float scale);
+  void begin_imgui_frame();
+  void advance_play();
+  void draw_windows(float scale);
+  void draw_panels();
+  void render_frame();
   static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
   std::vector<int> pending_keys_;
   void update_glyph_set();
