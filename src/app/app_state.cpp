@@ -627,17 +627,17 @@ template <std::size_t N>
 Status read_lab_numbers(const json& l, const char* key, std::array<float, N>& out) {
   if (!l.contains(key)) return Status::success();
   const KeyRange range = key_range(std::string("lab.") + key);
-  const std::string bound = bound_text(range.max);
+  // q, k, kLong are points [x, y]; wq, wk, wv are 2 x 2 matrices, row by row.
+  const std::string shape_rule = N == 2 ? "must be [x, y] with |x|, |y| <= " + bound_text(range.max)
+                                        : "must hold " + std::to_string(N) + " numbers (a 2 x 2 matrix, row by row)";
+  const std::string value_rule =
+      N == 2 ? shape_rule : "must hold numbers in [" + bound_text(range.min) + ", " + bound_text(range.max) + "]";
   const json& v = l[key];
-  if (N == 2 && (!v.is_array() || v.size() != 2))
-    return Status::error(quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= " + bound);
-  if (N != 2 && (!v.is_array() || v.size() != N))
-    return Status::error(quoted(key) + " in 'lab' must hold " + std::to_string(N) + " numbers (a 2 x 2 matrix, row by row)");
+  if (!v.is_array() || v.size() != N) return Status::error(quoted(key) + " in 'lab' " + shape_rule);
   std::array<float, N> read{};
   for (std::size_t i = 0; i < N; ++i) {
     if (!v[i].is_number() || v[i].get<double>() < range.min || v[i].get<double>() > range.max)
-      return Status::error(N == 2 ? quoted(key) + " in 'lab' must be [x, y] with |x|, |y| <= " + bound
-                                  : quoted(key) + " in 'lab' must hold numbers in [" + bound_text(range.min) + ", " + bound + "]");
+      return Status::error(quoted(key) + " in 'lab' " + value_rule);
     read[i] = v[i].get<float>();
   }
   out = read;

@@ -35,8 +35,7 @@ struct KeyRange {
 };
 
 // The range the state accepts for the numeric key at `path` ("temperature", "lab.dk",
-// "compare.mask.window", "variants.rank"). A path the schema lacks gives NaN bounds, which
-// refuse every value (the state's tests would fail at once).
+// "compare.mask.window", "variants.rank"). A path the schema lacks is a bug: it aborts.
 KeyRange key_range(std::string_view path);
 
 // The range a slider offers for the key: narrower than key_range where the full range would

@@ -122,3 +122,16 @@ TEST_CASE("lab: one draw gives the raw and scaled dot products, as two separate 
     REQUIRE(pair.scaled.variance == Approx(pair.raw.variance / d_k).epsilon(1e-9));
   }
 }
+
+TEST_CASE("scaling lab: refusals name the schema's bounds as a person writes them", "[lab]") {
+  attn::AppState state;
+  auto refusal = [&](const char* patch) { return attn::apply_state_json(state, patch).message; };
+  REQUIRE(refusal(R"({"lab": {"q": [11, 0]}})") == "'q' in 'lab' must be [x, y] with |x|, |y| <= 10");
+  REQUIRE(refusal(R"({"lab": {"k": [1]}})") == "'k' in 'lab' must be [x, y] with |x|, |y| <= 10");
+  REQUIRE(refusal(R"({"lab": {"wq": [1, 2, 3]}})") == "'wq' in 'lab' must hold 4 numbers (a 2 x 2 matrix, row by row)");
+  REQUIRE(refusal(R"({"lab": {"wv": [1, 2, 3, -11]}})") == "'wv' in 'lab' must hold numbers in [-10, 10]");
+  REQUIRE(refusal(R"({"lab": {"row": [1, 20000]}})") == "'row' in 'lab' must hold numbers in [-1e4, 1e4]");
+  REQUIRE(refusal(R"({"scale": 101})") == "'scale' must be \"default\", \"none\" or a number in [-100, 100]");
+  REQUIRE(refusal(R"({"maskFill": 1})") == "'maskFill' must be \"-inf\" or a number from -1e30 to 0");
+  REQUIRE(state.settings.scaling_lab.q == attn::ScalingLabSettings{}.q);  // nothing changed
+}
