@@ -19,6 +19,25 @@ mkdir -p "$deps"
 log() { printf '[setup] %s\n' "$*"; }
 sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# fetch_source PKG DIR: downloads the source package PKG into DIR. A mirror may list a version
+# it does not hold (a security suite's source index without its files), so when the default
+# version fails every version that `apt-cache showsrc` lists is tried, newest first.
+fetch_source() {
+  local pkg=$1 dir=$2 v
+  chown _apt "$dir" 2>/dev/null || true   # lets apt download as _apt, without its warning
+  if (cd "$dir" && apt-get source -qq --download-only "$pkg" >/dev/null 2>&1); then return 0; fi
+  log "  $pkg: the default source version did not download; trying each listed version"
+  for v in $(apt-cache showsrc "$pkg" | sed -n 's/^Version: //p' | sort -u | sort -r -V); do
+    rm -f "$dir"/*
+    if (cd "$dir" && apt-get source -qq --download-only "$pkg=$v" >/dev/null 2>&1); then
+      log "  $pkg: downloaded version $v"
+      return 0
+    fi
+  done
+  log "could not download the source package $pkg in any version the apt sources list"
+  return 1
+}
+
 apt_pkgs=(
   cmake ninja-build g++ pkg-config ccache
   clang libclang-rt-dev
@@ -59,7 +78,8 @@ fi
 if [ ! -f "$deps/imgui/imgui.cpp" ]; then
   log "fetching Dear ImGui sources (apt-get source imgui)"
   tmp=$(mktemp -d)
-  (cd "$tmp" && apt-get source -qq --download-only imgui >/dev/null && dpkg-source -x --skip-patches imgui_*.dsc imgui-src >/dev/null)
+  fetch_source imgui "$tmp"
+  (cd "$tmp" && dpkg-source -x --skip-patches imgui_*.dsc imgui-src >/dev/null)
   rm -rf "$deps/imgui"
   mkdir -p "$deps/imgui/backends"
   cp "$tmp"/imgui-src/*.cpp "$tmp"/imgui-src/*.h "$deps/imgui/"
@@ -76,7 +96,8 @@ fi
 if [ ! -f "$deps/zlib/zlib.h" ]; then
   log "fetching zlib sources (apt-get source zlib)"
   tmp=$(mktemp -d)
-  (cd "$tmp" && apt-get source -qq --download-only zlib >/dev/null && dpkg-source -x zlib_*.dsc zlib-src >/dev/null)
+  fetch_source zlib "$tmp"
+  (cd "$tmp" && dpkg-source -x zlib_*.dsc zlib-src >/dev/null)
   rm -rf "$deps/zlib"
   mkdir -p "$deps/zlib"
   cp "$tmp"/zlib-src/*.c "$tmp"/zlib-src/*.h "$deps/zlib/"
