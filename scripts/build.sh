@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds Attention Lab: `scripts/build.sh native`, `scripts/build.sh web`, or both (no argument).
 # Configures a build folder only the first time; later runs are incremental.
+# `web-app` and `native-app` are the run command's: a folder they configure first builds the
+# lab without the Catch2 tests (ATTNLAB_TESTS=OFF, so Catch2 need not be installed); `web` and
+# `native` turn the tests on in it again.
 #   build/native/   attnlab (desktop), attnlab-cli, attnlab_tests
 #   build/web/      attnlab_tests.js (Catch2 under Node); build/web/dist/ the static site
 #   build/asan/     (`asan`) attnlab_tests, attnlab-cli and the libFuzzer targets fuzz_*
@@ -19,19 +22,27 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-build_native() {
-  if [ ! -f build/native/build.ninja ]; then
-    cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}"
+# configure DIR TESTS CMAKE_ARGS...: configures DIR the first time; TESTS is ON (the tests'
+# builds: turned on in a folder configured without them) or AS-IS (the run command's: OFF in a
+# new folder, and whatever an existing folder has).
+configure() {
+  local dir=$1 tests=$2; shift 2
+  if [ ! -f "$dir/build.ninja" ]; then
+    [ "$tests" = AS-IS ] && tests=OFF
+    "$@" -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNLAB_TESTS="$tests" "${launcher[@]}"
+  elif [ "$tests" = ON ] && grep -q '^ATTNLAB_TESTS:BOOL=OFF' "$dir/CMakeCache.txt"; then
+    cmake -S . -B "$dir" -DATTNLAB_TESTS=ON
   fi
+}
+
+build_native() {
+  configure build/native "$1" cmake
   cmake --build build/native -j "$jobs"
 }
 
 build_web() {
-  if [ ! -f build/web/build.ninja ]; then
-    # Node 20 rejects emcmake's default test emulator; the wasm tests run under this one.
-    emcmake cmake -S . -B build/web -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" \
-      "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
-  fi
+  # Node 20 rejects emcmake's default test emulator; the wasm tests run under this one.
+  configure build/web "$1" emcmake cmake "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
   cmake --build build/web -j "$jobs"
 }
 
@@ -46,9 +57,11 @@ build_asan() {
 }
 
 case "${1:-all}" in
-  native) build_native ;;
-  web) build_web ;;
+  native) build_native ON ;;
+  web) build_web ON ;;
+  native-app) build_native AS-IS ;;
+  web-app) build_web AS-IS ;;
   asan) build_asan ;;
-  all) build_native; build_web ;;
-  *) echo "usage: scripts/build.sh [native|web|asan]" >&2; exit 2 ;;
+  all) build_native ON; build_web ON ;;
+  *) echo "usage: scripts/build.sh [native|web|native-app|web-app|asan]" >&2; exit 2 ;;
 esac

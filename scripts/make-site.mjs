@@ -9,6 +9,8 @@
 //     documented module entries keep their names: *.html, attnlab-core.mjs,
 //     attnlab-core-offthread.mjs, and any file nothing names (it is loaded by a computed name).
 //     asset-manifest.json maps each original name to its published one.
+//     api.mjs, which the page's own scripts name by its hashed name, is also published as a
+//     copy under its stable name, the entry for host pages and the npm package.
 //   2 licenses/: the third-party notices of everything shipped, copied from the machine's
 //     Debian copyright files (licenses/README.txt says which file covers what).
 //   3 attnlab-offline.html: index.html with everything inlined (styles, the modules bundled
@@ -16,6 +18,11 @@
 //     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://). It has
 //     no math module: the math module's files (attnlab-core*), which the shared build table
 //     names beside the app's, stay out of it.
+//   4 package.json: the site as the npm package `attention-lab`, with an exports map
+//     ('attention-lab' -> api.mjs's createLab, 'attention-lab/core' -> attnlab-core.mjs,
+//     'attention-lab/core/offthread') and the hand-written type declarations (web/*.d.ts)
+//     beside each entry. Its version is the repository's (the root package.json, which is
+//     private and named otherwise: it only holds the tests' tools).
 // It is not a general bundler: the modules it bundles use only named imports of local files,
 // and it stops with an error on anything else rather than guess.
 import crypto from 'node:crypto';
@@ -118,6 +125,15 @@ function publishHashed(from, to) {
   const manifest = Object.fromEntries([...published].sort());
   fs.writeFileSync(path.join(to, 'asset-manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
+}
+
+// Entries that the site's own files name by hashed names, copied under their stable names too.
+const ENTRY_COPIES = ['api.mjs'];
+function publishEntryCopies(to, manifest) {
+  for (const name of ENTRY_COPIES) {
+    if (!manifest[name]) throw new Error(`make-site: ${name} is not in the site`);
+    if (manifest[name] !== name) fs.copyFileSync(path.join(to, manifest[name]), path.join(to, name));
+  }
 }
 
 // ---- 2 licence notices ---------------------------------------------------------------
@@ -234,15 +250,45 @@ function writeOfflinePage(from, to) {
   fs.writeFileSync(path.join(to, 'attnlab-offline.html'), html);
 }
 
+// ---- 4 the npm package -------------------------------------------------------------
+// Each export: the module (under its published name) and its declarations, which must exist.
+const PACKAGE_EXPORTS = [
+  ['.', 'api.mjs', 'api.d.ts'],
+  ['./core', 'attnlab-core.mjs', 'attnlab-core.d.ts'],
+  ['./core/offthread', 'attnlab-core-offthread.mjs', 'attnlab-core-offthread.d.ts'],
+];
+
+function writePackageJson(to, manifest) {
+  // Entries keep their names (ENTRY_MODULES, ENTRY_COPIES); the declarations too (nothing names them).
+  const repo = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const exports = {};
+  for (const [entry, module, types] of PACKAGE_EXPORTS) {
+    if (!fs.existsSync(path.join(to, module))) throw new Error(`make-site: the package's entry ${module} is not in the site`);
+    if (manifest[types] !== types) throw new Error(`make-site: the declarations ${types} are missing from the site (web/*.d.ts)`);
+    exports[entry] = { types: `./${types}`, default: `./${module}` };
+  }
+  const pkg = {
+    name: 'attention-lab',
+    version: repo.version,
+    description: 'Attention Lab: an interactive lab for scaled dot-product attention (WebAssembly + WebGL2), and its math as an ES module',
+    type: 'module',
+    exports,
+    types: exports['.'].types,
+  };
+  fs.writeFileSync(path.join(to, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+}
+
 // ---- main ----------------------------------------------------------------------------
 const args = parseArgs(process.argv.slice(2));
 const staging = `${args.to}.tmp`;
 fs.rmSync(staging, { recursive: true, force: true });
 fs.mkdirSync(staging, { recursive: true });
 const manifest = publishHashed(args.from, staging);
+publishEntryCopies(staging, manifest);
 writeLicenses(staging, args.imgui);
 writeOfflinePage(args.from, staging);
+writePackageJson(staging, manifest);
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);
 const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;
-console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html -> ${args.to}`);
+console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html, package.json -> ${args.to}`);

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Installs everything Attention Lab needs on a Debian 12 machine, as root.
+# Installs what Attention Lab needs on a Debian 12 machine, as root, for one purpose:
+#   scripts/setup.sh web        build and serve the web app (scripts/run.sh)
+#   scripts/setup.sh desktop    build and run the desktop app (scripts/run.sh --desktop)
+#   scripts/setup.sh [test]     everything: both builds and every test suite (scripts/test.sh)
+#   scripts/setup.sh --list PURPOSE   prints that purpose's Debian packages and exits
+#   scripts/setup.sh --size PURPOSE   prints what apt would download for it on this machine
+#       (package, bytes) and the total, installing nothing; ATTNLAB_APT_STATUS=FILE asks as
+#       for a machine whose dpkg status file is FILE (a fresh image's, say)
 # Idempotent: each step checks first and does nothing when its result is already there.
-#   scripts/setup.sh            build + test dependencies
 # What it installs:
-#   apt   emscripten toolchain, clang with its sanitizer and libFuzzer runtimes (build/asan),
-#         Eigen, GLFW, Catch2 v2, nlohmann-json, zlib, stb, fast_float, Chromium, Xvfb,
-#         ImageMagick, wabt,
-#         Debian's torch/numpy (reference numbers), a CJK font
-#   src   Dear ImGui 1.86 and zlib 1.2.13 from Debian's source packages, unpacked into
-#         build-deps/ (git-ignored), with copies of the header-only stb_image_write.h and
-#         fast_float (libstb-dev, libfast-float-dev) beside them
-#   npm   playwright-core (drives Debian's Chromium; never downloads a browser)
+#   apt   web: cmake, Ninja, ccache, the Emscripten toolchain, Eigen, nlohmann-json, stb,
+#           fast_float, zlib's notice, the CJK font and HarfBuzz's hb-subset (its subset)
+#         desktop: cmake, Ninja, ccache, g++, Eigen, GLFW, nlohmann-json, zlib, stb, fast_float,
+#           the CJK font
+#         test: both, plus Catch2 v2, clang with its sanitizer and libFuzzer runtimes
+#           (build/asan), wabt, Chromium, Xvfb, ImageMagick, Debian's torch/numpy (reference numbers)
+#   src   Dear ImGui 1.86 (every purpose) and zlib 1.2.13 (web, test) from Debian's source
+#         packages, unpacked into build-deps/ (git-ignored), with copies of the header-only
+#         stb_image_write.h and fast_float (libstb-dev, libfast-float-dev) beside them
+#   npm   (test) the root package.json's devDependencies: playwright-core (drives Debian's
+#         Chromium; never downloads a browser) and typescript (checks the published types)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 deps="$top/build-deps"
-mkdir -p "$deps"
 
 log() { printf '[setup] %s\n' "$*"; }
 sudo_if() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
@@ -38,17 +46,44 @@ fetch_source() {
   return 1
 }
 
-apt_pkgs=(
-  cmake ninja-build g++ pkg-config ccache
-  clang libclang-rt-dev
-  emscripten binaryen wabt
-  libeigen3-dev libglfw3-dev catch2 nlohmann-json3-dev
-  chromium xvfb xauth imagemagick
-  python3-numpy python3-torch
-  fonts-wqy-microhei fonttools
-  zlib1g-dev libstb-dev libfast-float-dev
-  dpkg-dev
-)
+# ---- what each purpose installs ------------------------------------------------------
+# Both builds: configuring, Eigen, the header-only libraries and the source packages' tools.
+build_pkgs=(cmake ninja-build pkg-config ccache dpkg-dev
+  libeigen3-dev nlohmann-json3-dev libstb-dev libfast-float-dev fonts-wqy-microhei)
+# The web app: Emscripten, HarfBuzz's font subsetter, Python (the font's character list, scripts/
+# cjk_charset.py), and zlib1g-dev for the notice the site ships.
+web_pkgs=("${build_pkgs[@]}" emscripten binaryen libharfbuzz-bin python3 zlib1g-dev)
+desktop_pkgs=("${build_pkgs[@]}" g++ libglfw3-dev zlib1g-dev)
+# The tests: the Catch2 suites, the sanitizer folder, the shipped .wasm's inspection, the
+# browser and desktop screenshots, and the PyTorch reference.
+test_pkgs=("${web_pkgs[@]}" g++ libglfw3-dev catch2 clang libclang-rt-dev wabt
+  chromium xvfb xauth imagemagick python3-numpy python3-torch)
+
+mode=install
+case "${1:-}" in --list) mode=list; shift ;; --size) mode=size; shift ;; esac
+purpose=${1:-test}
+case "$purpose" in
+  web) apt_pkgs=("${web_pkgs[@]}") ;;
+  desktop) apt_pkgs=("${desktop_pkgs[@]}") ;;
+  test) apt_pkgs=("${test_pkgs[@]}") ;;
+  *) echo "setup.sh: unknown purpose '$purpose' (web, desktop or test)" >&2; exit 2 ;;
+esac
+if [ $mode = list ]; then printf '%s\n' "${apt_pkgs[@]}" | sort -u; exit 0; fi
+if [ $mode = size ]; then
+  # --print-uris lists what is not installed and not in the archive cache: an empty cache of
+  # its own, so packages downloaded before are counted too.
+  cache=$(mktemp -d); mkdir -p "$cache/partial"
+  opts=(-o "Dir::Cache::archives=$cache/" -o Debug::NoLocking=1)
+  [ -n "${ATTNLAB_APT_STATUS:-}" ] && opts+=(-o "Dir::State::status=$ATTNLAB_APT_STATUS")
+  apt-get "${opts[@]}" --print-uris -qq install --no-install-recommends "${apt_pkgs[@]}" |
+    awk '{ sub(/_.*/, "", $2); printf "%-40s %12d\n", $2, $3; n++; total += $3 }
+         END { printf "%d packages, %.1f MB to download\n", n, total / 1e6 }'
+  rm -rf "$cache"
+  exit 0
+fi
+need_zlib_src=0
+[ "$purpose" != desktop ] && need_zlib_src=1
+mkdir -p "$deps"
 
 missing=()
 for p in "${apt_pkgs[@]}"; do
@@ -65,7 +100,9 @@ if [ ! -f "$src_list" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
   need_update=1
 fi
 
-if [ ${#missing[@]} -gt 0 ] || [ $need_update -eq 1 ] || [ ! -f "$deps/imgui/imgui.cpp" ] || [ ! -f "$deps/zlib/zlib.h" ]; then
+need_zlib=0
+[ $need_zlib_src -eq 1 ] && [ ! -f "$deps/zlib/zlib.h" ] && need_zlib=1
+if [ ${#missing[@]} -gt 0 ] || [ $need_update -eq 1 ] || [ ! -f "$deps/imgui/imgui.cpp" ] || [ $need_zlib -eq 1 ]; then
   log "apt-get update"
   sudo_if apt-get update -qq
 fi
@@ -93,7 +130,7 @@ fi
 
 # zlib 1.2.13: its C files are compiled into the WebAssembly builds (cmake/libraries.cmake);
 # the desktop, the CLI and the native tests link Debian's libz (zlib1g-dev) instead.
-if [ ! -f "$deps/zlib/zlib.h" ]; then
+if [ $need_zlib -eq 1 ]; then
   log "fetching zlib sources (apt-get source zlib)"
   tmp=$(mktemp -d)
   fetch_source zlib "$tmp"
@@ -118,9 +155,15 @@ if [ ! -f "$deps/fast_float/fast_float/fast_float.h" ]; then
   cp -r /usr/include/fast_float "$deps/fast_float/"
 fi
 
-# npm packages (playwright-core only drives the system Chromium).
-if [ ! -d "$top/node_modules/playwright-core" ]; then
-  log "npm ci"
-  (cd "$top" && npm ci --no-audit --no-fund --loglevel=error)
+# npm packages for the tests, as package-lock.json pins them: playwright-core only drives the
+# system Chromium; typescript checks the published package's declarations.
+if [ "$purpose" = test ]; then
+  for dev in $(node -e 'console.log(Object.keys(require(process.argv[1]).devDependencies).join(" "))' "$top/package.json"); do
+    if [ ! -f "$top/node_modules/$dev/package.json" ]; then
+      log "npm ci ($dev is missing)"
+      (cd "$top" && npm ci --no-audit --no-fund --loglevel=error)
+      break
+    fi
+  done
 fi
-log "ready"
+log "ready ($purpose)"

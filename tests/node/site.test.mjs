@@ -25,7 +25,7 @@ test('every asset name carries the hash of its content; pages and API entries ke
     assert.equal(to, `${from.slice(0, -ext.length)}.${digest}${ext}`);
   }
   // Nothing else lies in dist/ (no stale files from an earlier build).
-  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html']);
+  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'package.json', 'api.mjs']);
   const walk = (dir) => fs.readdirSync(path.join(distDir, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
   const extra = walk('').filter((f) => !listed.has(f) && !f.startsWith('licenses/'));

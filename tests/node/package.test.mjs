@@ -1,0 +1,101 @@
+// The published site as the npm package `attention-lab` (build/web/dist/package.json, written
+// by scripts/make-site.mjs): installed with `npm install PATH` into a scratch project, its
+// 'attention-lab/core' export computes the tutorial's worked example in plain Node, and the
+// type declarations compile a course author's script (tests/types/example.ts) with
+// `tsc --noEmit --strict`, while a misnamed argument does not compile.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { distDir, root } from '../support/paths.mjs';
+
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const example = fs.readFileSync(path.join(root, 'tests', 'types', 'example.ts'), 'utf8');
+const tsconfig = fs.readFileSync(path.join(root, 'tests', 'types', 'tsconfig.json'), 'utf8');
+
+const run = (command, args, cwd) => spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+
+// One scratch project for the file: a course author's, with the site installed as a package
+// (--install-links copies the folder, as installing a packed release would, instead of linking it).
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-package-'));
+fs.writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'course-page', private: true, type: 'module' }));
+const install = run('npm', ['install', '--install-links', '--offline', '--no-audit', '--no-fund', '--loglevel=error', distDir], scratch);
+process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+
+// Compiles `source` as tests/types/example.ts in the scratch project; returns tsc's result.
+function compile(source) {
+  fs.writeFileSync(path.join(scratch, 'example.ts'), source);
+  fs.writeFileSync(path.join(scratch, 'tsconfig.json'), tsconfig);
+  return run(process.execPath, [tsc, '-p', 'tsconfig.json'], scratch);
+}
+
+test('dist/package.json names the package, its three entries and their declarations', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(distDir, 'package.json'), 'utf8'));
+  const repo = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  assert.equal(pkg.name, 'attention-lab');
+  assert.notEqual(repo.name, pkg.name, 'the repository root is another, private package');
+  assert.equal(repo.private, true);
+  assert.equal(pkg.version, repo.version);
+  assert.equal(pkg.type, 'module');
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './core', './core/offthread']);
+  assert.equal(pkg.exports['.'].default, './api.mjs');
+  assert.equal(pkg.exports['./core'].default, './attnlab-core.mjs');
+  // The stable api.mjs is the hashed one the page's scripts import, byte for byte.
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'asset-manifest.json'), 'utf8'));
+  assert.notEqual(manifest['api.mjs'], 'api.mjs');
+  assert.ok(fs.readFileSync(path.join(distDir, 'api.mjs')).equals(fs.readFileSync(path.join(distDir, manifest['api.mjs']))));
+  for (const entry of Object.values(pkg.exports)) {
+    assert.ok(fs.existsSync(path.join(distDir, entry.default)), `${entry.default} is missing`);
+    assert.match(entry.types, /\.d\.ts$/);
+    assert.ok(fs.existsSync(path.join(distDir, entry.types)), `${entry.types} is missing`);
+  }
+});
+
+test('npm install PATH: attention-lab/core computes the worked example in plain Node', () => {
+  assert.equal(install.status, 0, `npm install failed:\n${install.stdout}\n${install.stderr}`);
+  const installed = path.join(scratch, 'node_modules', 'attention-lab');
+  assert.ok(!fs.lstatSync(installed).isSymbolicLink(), 'the package is a copy, not a link to the build');
+  const script = `
+    import createAttnlabCore from 'attention-lab/core';
+    const core = await createAttnlabCore();
+    const r = core.attention({ q: new Float32Array([1, 2, 2, 1]), k: new Float32Array([2, 1, 1, 2]),
+      v: new Float32Array([3, 0, 0, 3]), nq: 2, nk: 2, dk: 2, dv: 2 });
+    console.log(JSON.stringify({ build: core.build, scores: [...r.scores], weights: [...r.weights], output: [...r.output] }));`;
+  const node = run(process.execPath, ['--input-type=module', '-e', script], scratch);
+  assert.equal(node.status, 0, node.stderr);
+  const got = JSON.parse(node.stdout);
+  assert.equal(got.build, 'simd');
+  // By hand: q1 = (1, 2) against k1 = (2, 1) and k2 = (1, 2) gives 4 and 5, over sqrt(2);
+  // softmax puts 1 / (1 + e^(1/sqrt 2)) on the first key; the output mixes v1 = (3, 0), v2 = (0, 3).
+  const s = [4 / Math.SQRT2, 5 / Math.SQRT2, 5 / Math.SQRT2, 4 / Math.SQRT2];
+  const w1 = 1 / (1 + Math.exp(1 / Math.SQRT2));
+  const w = [w1, 1 - w1, 1 - w1, w1];
+  const o = [3 * w1, 3 * (1 - w1), 3 * (1 - w1), 3 * w1];
+  for (const [name, expected] of [['scores', s], ['weights', w], ['output', o]])
+    expected.forEach((e, i) => assert.ok(Math.abs(got[name][i] - e) < 1e-6, `${name}[${i}]: ${got[name][i]} vs ${e}`));
+});
+
+test('the declarations compile a script that calls every exported function (tsc --noEmit --strict)', () => {
+  assert.equal(install.status, 0, 'npm install failed (see the test above)');
+  const result = compile(example);
+  assert.equal(result.status, 0, `tsc:\n${result.stdout}${result.stderr}`);
+});
+
+test('a misnamed argument fails the type check, naming the argument', () => {
+  assert.equal(install.status, 0, 'npm install failed (see the test above)');
+  const cases = [
+    // attention's nq written nQ; createLab's controls written control; the trainer's dModel as dmodel.
+    ['nq: 2, nk: 2, dk: 2, dv: 2, causal: false', 'nQ: 2, nk: 2, dk: 2, dv: 2, causal: false', "'nQ'"],
+    ['controls: true, tabs: false', 'control: true, tabs: false', "'control'"],
+    ["heads: 1, dModel: 16", "heads: 1, dmodel: 16", "'dmodel'"],
+  ];
+  for (const [from, to, name] of cases) {
+    assert.ok(example.includes(from), `the example has no '${from}'`);
+    const result = compile(example.replace(from, to));
+    assert.notEqual(result.status, 0, `tsc accepted ${to}`);
+    assert.ok(result.stdout.includes(`Object literal may only specify known properties, but ${name} does not exist`),
+      `tsc's message does not name ${name}:\n${result.stdout}`);
+  }
+});

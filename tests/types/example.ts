@@ -1,0 +1,88 @@
+// A course author's script against the published package's types: every exported function
+// of 'attention-lab', 'attention-lab/core' and 'attention-lab/core/offthread', called with
+// its documented arguments. tests/node/package.test.mjs compiles it with `tsc --noEmit
+// --strict` in a scratch project that installed build/web/dist, and checks that a misnamed
+// argument fails to compile. It is never run.
+import { createLab, nextFrame, makeHandle, bridgeTouch, MESSAGE_VERSION } from 'attention-lab';
+import type { LabHandle, LabState } from 'attention-lab';
+import createAttnlabCore from 'attention-lab/core';
+import type { AttnlabCore, Trainer } from 'attention-lab/core';
+import { createAttentionWorker } from 'attention-lab/core/offthread';
+
+async function mathModule(): Promise<number> {
+  const core: AttnlabCore = await createAttnlabCore();
+  // The tutorial's worked example: two tokens, d_k = 2.
+  const q = new Float32Array([1, 2, 2, 1]), k = new Float32Array([2, 1, 1, 2]), v = new Float32Array([3, 0, 0, 3]);
+  const { scores, weights, output, scale } = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, causal: false });
+  const streamed: Float32Array = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }).output;
+  const tokens = core.tokenize('the cat sat');
+  const kinds: string[] = tokens.map((t) => `${t.kind}:${t.start}-${t.end}`);
+  const sm = core.softmax([1, 2, 3], { stable: false, precision: 'float16' });
+  const x = core.randomNormal({ seed: 1, rows: 4, cols: 8 });
+  const w = core.randomNormal({ seed: 2, rows: 8, cols: 8 });
+  const mha = core.multiHeadAttention({ x, wq: w, wk: w, wv: w, wo: w, nq: 4, dModel: 8, heads: 2, causal: true });
+  const mhaOut = core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 4, dModel: 8, heads: 2 });
+  const eff = core.efficientAttention({ variant: 'window', q: x, k: x, v: x, n: 4, dk: 8, dv: 8, window: 1, display: true });
+  const chart = core.costChart({ variants: ['exact', 'linear'], ns: [64, 128], dk: 16, dv: 16, measurements: 1 });
+  const variance: number = core.dotProductVariance({ dk: 64, samples: 1000, scaled: true });
+  const histogram = core.dotProductHistogram({ dk: 16, bins: 20, seed: 3 });
+  const curve = core.saturationCurve({ dks: [4, 16, 64], scaled: false, rows: 16, keys: 8 });
+  const precision = core.softmaxPrecision({ row: new Float32Array([10, 20]), precision: 'float32' });
+  const { isa, lanes } = core.kernelInfo();
+  const bytes: number = core.wasmMemoryBytes();
+  const tasks = core.trainingTasks().tasks.map((t) => t.name);
+  const run = core.trainTask({ task: 'copy', steps: 10, layers: 1, heads: 1, dModel: 16, evalSequences: 10 });
+  const trainer: Trainer = core.createTrainer({ task: 'induction', seed: 2, init: 'small', noScale: false });
+  trainer.step(5);
+  const history = trainer.history({ from: 2 });
+  const evaluation = trainer.evaluate({ sequences: 20 });
+  const heads = trainer.headScores().filter((h) => h.label === 'induction');
+  const probe = trainer.probe();
+  const file: Uint8Array = trainer.save({ optimizer: false });
+  const again = core.loadTrainer(file);
+  const config = again.config();
+  trainer.dispose();
+  again.dispose();
+  return scores[0] + weights[1] + output[0] + scale + streamed[0] + kinds.length + sm.weights[0] + mha.weights.length +
+    mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
+    histogram.counts.length + curve[0].entropy + precision.weights[1] + lanes + isa.length + bytes + tasks.length +
+    (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
+    config.parameters + trainer.steps;
+}
+
+async function offThread(q: Float32Array, k: Float32Array, v: Float32Array): Promise<number> {
+  const worker = createAttentionWorker({ url: new URL('./attnlab-core-worker.mjs', 'https://example.org/lab/') });
+  const { output, milliseconds, wasmMemoryBytes } = await worker.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, causal: true });
+  worker.terminate();
+  return output[0] + milliseconds + wasmMemoryBytes;
+}
+
+async function figure(container: HTMLElement): Promise<string> {
+  const lab: LabHandle = await createLab(container, {
+    state: { sentence: 'the cat sat on the mat', panel: 'token', cursor: 1 },
+    controls: true, tabs: false, releaseOffscreen: true, label: 'Attention of "cat"',
+  });
+  const state: LabState = await lab.setState({ cursor: 4 });
+  const stop = lab.on('cursor', ({ cursor, token }) => console.log(cursor, token.toUpperCase()));
+  lab.on('change', (link) => console.log(link.length));
+  lab.on('describe', (text) => console.log(text.trim()));
+  stop();
+  const weights = lab.getMatrix('weights', 0);
+  const { heatmaps, framebuffer } = lab.layout();
+  const panels = lab.panels().map((p) => `${p.id} ${p.chapter} ${p.title} ${p.stateKeys.join()}`);
+  const notice: string = lab.loadLink(lab.link());
+  const refused: string = lab.loadSession(JSON.stringify(lab.session()));
+  const size = lab.preferredHeight() + lab.framesDrawn() + lab.frameMs() + framebuffer.width;
+  const reply = await lab.parseMessage(JSON.stringify({ attnlab: MESSAGE_VERSION, id: 1, type: 'getState' }));
+  lab.poll(false);
+  await nextFrame();
+  const schema = lab.schema();
+  const stats = lab.heapStats();
+  const handle = makeHandle({ module: () => null, canvas: () => document.createElement('canvas'), frames: () => 0 });
+  bridgeTouch(document.createElement('canvas'));
+  return [String(state.cursor), String(weights?.length), Object.keys(heatmaps).join(), panels.join(), notice, refused,
+    String(size), String(reply), lab.describe(), lab.uiString('panel_token'), Object.keys(schema).join(),
+    String(stats), String(lab.getState().panel), String(handle.framesDrawn())].join('\n');
+}
+
+export { mathModule, offThread, figure };

@@ -1,0 +1,116 @@
+// Types of api.mjs (`attention-lab`): the lab as a module of a host page. Written by hand
+// beside the module's own comments; tests/types/ compiles an example against these with
+// `tsc --strict`. The state's keys and ranges are the app's (README, "State";
+// `lab.schema()` returns them at run time), so a state is typed as an open object here.
+
+/** A settings object or patch: { sentence, panel, cursor, heads, ... } (README, "State"). */
+export type LabState = Record<string, unknown>;
+
+export interface LabOptions {
+  /** The state to start from. */
+  state?: LabState;
+  /** A link's fragment, '#v=2&...'. */
+  fragment?: string;
+  /** false hides the controls window. */
+  controls?: boolean;
+  /** false hides the panel tabs. */
+  tabs?: boolean;
+  /** Give up the WebGL context while the lab is scrolled out of view. */
+  releaseOffscreen?: boolean;
+  /** The canvas's accessible name. */
+  label?: string;
+}
+
+export interface Rect {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export interface LabLayout {
+  /** Where the last frame drew each heatmap and tab, in page coordinates (CSS pixels). */
+  heatmaps: Record<string, Rect>;
+  tabs: Record<string, Rect>;
+  hover: unknown;
+  playing: boolean;
+  missingGlyphs: number;
+  cjkFont: boolean;
+  framebuffer: { width: number; height: number };
+  devicePixelRatio: number;
+}
+
+export interface PanelInfo {
+  id: string;
+  chapter: string;
+  title: string;
+  stateKeys: string[];
+  flags: Record<string, boolean> | string[] | number;
+}
+
+export interface LabEvents {
+  cursor: { cursor: number; token: string };
+  /** The state as a link fragment. */
+  change: string;
+  /** The figure's text, as screen readers get it. */
+  describe: string;
+}
+
+export interface LabHandle {
+  getState(): LabState;
+  /** Resolves once drawn, with the new state; rejects with the reason if refused. */
+  setState(patch: LabState): Promise<LabState>;
+  /** An intermediate of the current head ('scores', 'weights', 'output', ...); null if none. */
+  getMatrix(name: string, head?: number): Float32Array | null;
+  layout(): LabLayout;
+  framesDrawn(): number;
+  heapStats(): Record<string, number> | null;
+  frameMs(): number;
+  /** The settings as a URL fragment. */
+  link(): string;
+  /** Loads a fragment; a bad link gives the defaults, and the notice is returned. */
+  loadLink(fragment: string): string;
+  session(): LabState;
+  /** Loads a saved session; returns the reason if refused ('' when loaded). */
+  loadSession(text: string): string;
+  describe(): string;
+  schema(): Record<string, unknown>;
+  panels(): PanelInfo[];
+  uiString(name: string): string;
+  /** The height the layout asks for, in CSS pixels. */
+  preferredHeight(): number;
+  parseMessage(text: string): Promise<unknown> | unknown;
+  /** Returns a function that removes the listener. */
+  on<E extends keyof LabEvents>(event: E, listener: (value: LabEvents[E]) => void): () => void;
+  poll(full?: boolean): void;
+  release(): void;
+  /** The lab's element inside the container (createLab only). */
+  element?: HTMLElement;
+  canvas?: () => HTMLCanvasElement | null;
+  notice?: string;
+  suspended?: boolean;
+  cjkFontLoaded?: boolean;
+}
+
+/** What makeHandle reads a running app from (the full page's own handle uses it). */
+export interface HandleSource {
+  module(): unknown;
+  canvas(): HTMLCanvasElement;
+  frames(): number;
+  use?<T>(fn: () => T): Promise<T> | T;
+  visible?(): boolean | undefined;
+}
+
+/** The version of the postMessage protocol (README, "postMessage API"). */
+export const MESSAGE_VERSION: 1;
+
+/** Starts a lab in `container` and resolves when it has drawn its first frame. */
+export function createLab(container: Element, options?: LabOptions): Promise<LabHandle>;
+
+/** Resolves at the browser's next animation frame. */
+export function nextFrame(): Promise<number>;
+
+export function makeHandle(source: HandleSource): LabHandle;
+
+/** Touch as the app's mouse: the first finger moves the pointer, presses and releases. */
+export function bridgeTouch(canvas: HTMLCanvasElement): void;

@@ -1,0 +1,350 @@
+// Types of attnlab-core.mjs (`attention-lab/core`): Attention Lab's math as an ES module, for
+// browsers and Node 20. Written by hand beside the module's own comments, which say what each
+// function computes; tests/types/ compiles an example against these with `tsc --strict`.
+// Matrices are row-major Float32Arrays; a wrong type throws a TypeError naming the argument,
+// a value out of range (the caps in README, "Limits") a RangeError.
+
+/** Options of the module's factory, passed on to Emscripten (wasmBinary: the .wasm's bytes). */
+export interface CoreModuleOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  [option: string]: unknown;
+}
+
+// ---- attention ------------------------------------------------------------------------
+
+export interface AttentionArgs {
+  /** (nq, dk) */ q: Float32Array;
+  /** (nk, dk) */ k: Float32Array;
+  /** (nk, dv) */ v: Float32Array;
+  nq: number;
+  nk: number;
+  dk: number;
+  dv: number;
+  /** Query i sees keys j <= i (top-left aligned, as PyTorch's is_causal). */
+  causal?: boolean;
+  /** The multiplier of Q K^T; 1/sqrt(dk) when absent. */
+  scale?: number;
+}
+
+export interface AttentionResult {
+  /** (nq, nk) after scaling and masking; masked entries are -Infinity. */
+  scores: Float32Array;
+  /** (nq, nk) */
+  weights: Float32Array;
+  /** (nq, dv) */
+  output: Float32Array;
+  scale: number;
+}
+
+export interface MultiHeadAttentionArgs {
+  /** (nq, dModel) */ x: Float32Array;
+  /** Each (dModel, dModel); head h uses columns [h*dk, (h+1)*dk). */
+  wq: Float32Array;
+  wk: Float32Array;
+  wv: Float32Array;
+  wo: Float32Array;
+  nq: number;
+  dModel: number;
+  heads: number;
+  causal?: boolean;
+}
+
+export interface Token {
+  text: string;
+  /** UTF-8 byte offsets. */
+  start: number;
+  end: number;
+  kind: 'word' | 'number' | 'punctuation' | 'cjk' | 'emoji' | 'other';
+}
+
+export interface SoftmaxResult {
+  weights: Float32Array;
+  overflow: boolean;
+  nan: boolean;
+  fullyMasked: boolean;
+}
+
+export interface SoftmaxOptions {
+  stable?: boolean;
+  precision?: 'float32' | 'float16';
+}
+
+// ---- efficient attention (docs/EFFICIENT.md) -------------------------------------------
+
+export type EfficientVariant = 'window' | 'strided' | 'blocksparse' | 'linear' | 'performer' | 'linformer';
+
+export interface VariantParameters {
+  window?: number;
+  stride?: number;
+  block?: number;
+  features?: number;
+  rank?: number;
+  causal?: boolean;
+  /** The random features and projections: a whole number >= 0. */
+  seed?: number;
+}
+
+export interface EfficientAttentionArgs extends VariantParameters {
+  variant: EfficientVariant;
+  /** (n, dk) */ q: Float32Array;
+  /** (n, dk) */ k: Float32Array;
+  /** (n, dv) */ v: Float32Array;
+  n: number;
+  dk: number;
+  dv: number;
+  projection?: 'random' | 'identity';
+  /** Also return the n x n display matrices (n <= 1024). */
+  display?: boolean;
+}
+
+export interface EfficientCost {
+  pairs: number;
+  pairsFormula: string;
+  multiplyAdds: number;
+  multiplyAddsFormula: string;
+  memoryFloats: number;
+  memoryFormula: string;
+}
+
+export interface EfficientDisplay {
+  /** (n, n): 1 where the variant reads the key. */
+  pattern: Uint8Array;
+  weights: Float32Array;
+  exactWeights: Float32Array;
+  weightError: Float32Array;
+  /** Keys read per row. */
+  nonzeros: Int32Array;
+}
+
+export interface EfficientAttentionResult {
+  /** (n, dv) */
+  output: Float32Array;
+  /** ||output - exact||_F / ||exact||_F */
+  relativeError: number;
+  cost: EfficientCost;
+  display?: EfficientDisplay;
+}
+
+export interface CostChartArgs extends VariantParameters {
+  variants?: Array<'exact' | EfficientVariant>;
+  ns?: number[];
+  dk?: number;
+  dv?: number;
+  minSeconds?: number;
+  measurements?: number;
+  fitMinN?: number;
+}
+
+export interface CostSeries {
+  variant: 'exact' | EfficientVariant;
+  n: Float64Array;
+  seconds: Float64Array;
+  runs: Float64Array;
+  multiplyAdds: Float64Array;
+  memoryFloats: Float64Array;
+  /** The log-log least-squares slope over n >= fitMinN; null with fewer than two such n. */
+  slope: number | null;
+  fitPoints: number;
+  multiplyAddsFormula: string;
+  memoryFormula: string;
+  pairsFormula: string;
+}
+
+export interface CostChart {
+  series: CostSeries[];
+  fitMinN: number;
+}
+
+// ---- the scaling and softmax lab's data -----------------------------------------------
+
+export interface VarianceArgs {
+  dk: number;
+  samples?: number;
+  seed?: number;
+  scaled?: boolean;
+}
+
+export interface HistogramArgs extends VarianceArgs {
+  bins?: number;
+}
+
+export interface Histogram {
+  lo: number;
+  hi: number;
+  counts: number[];
+  variance: number;
+  mean: number;
+}
+
+export interface SaturationArgs {
+  dks: number[];
+  scaled?: boolean;
+  rows?: number;
+  keys?: number;
+  seed?: number;
+}
+
+export interface SaturationPoint {
+  dk: number;
+  maxWeight: number;
+  entropy: number;
+  jacobianNorm: number;
+}
+
+export interface SoftmaxPrecisionArgs extends SoftmaxOptions {
+  row: Float32Array | number[];
+}
+
+// ---- kernels --------------------------------------------------------------------------
+
+export interface KernelInfo {
+  /** 'simd128' in the browser's SIMD build. */
+  isa: string;
+  lanes: number;
+  tileRows: number;
+  tileCols: number;
+}
+
+// ---- training (docs/TRAINING.md) -------------------------------------------------------
+
+export type TrainingTaskName = 'copy' | 'reverse' | 'sort' | 'previous' | 'induction';
+
+export interface TrainerOptions {
+  task: TrainingTaskName;
+  /** 1-2 */ layers?: number;
+  /** 1-4 */ heads?: number;
+  /** 1-128, divisible by heads */ dModel?: number;
+  /** 0-512; 0 = dModel */ dMlp?: number;
+  /** 1-256 */ batch?: number;
+  /** (0, 1] */ lr?: number;
+  seed?: number;
+  /** true = no 1/sqrt(d_k) */ noScale?: boolean;
+  init?: 'unit' | 'small';
+}
+
+export interface TrainTaskOptions extends TrainerOptions {
+  steps?: number;
+  evalSequences?: number;
+}
+
+export interface Evaluation {
+  sequences: number;
+  loss: number;
+  tokenAccuracy: number;
+  sequenceAccuracy: number;
+}
+
+export interface HeadScore {
+  layer: number;
+  head: number;
+  previousToken: number;
+  induction: number;
+  diagonal: number;
+  label: 'induction' | 'previous-token' | '';
+}
+
+export interface TrainerConfig {
+  task: TrainingTaskName;
+  layers: number;
+  heads: number;
+  dModel: number;
+  dMlp: number;
+  dK: number;
+  scale: boolean;
+  appliedScale: number;
+  init: 'unit' | 'small';
+  batch: number;
+  lr: number;
+  seed: number;
+  vocab: number;
+  context: number;
+  parameters: number;
+}
+
+export interface TrainTaskResult {
+  task: TrainingTaskName;
+  steps: number;
+  loss: Float32Array;
+  accuracy: Float32Array;
+  finalLoss: number | null;
+  heldOut: Evaluation;
+  heldOutAccuracy: number;
+  heads: HeadScore[];
+  config: TrainerConfig;
+  seconds: number;
+  stepsPerSecond: number;
+}
+
+export interface Probe {
+  context: number;
+  tokens: Int32Array;
+  targets: Int32Array;
+  predictions: Int32Array;
+  scored: Uint8Array;
+  layers: number;
+  heads: number;
+  /** (context, context) for each layer * heads + head. */
+  weights: Float32Array[];
+}
+
+export interface Trainer {
+  /** Runs n steps (0 to 1e6) and returns the steps so far. */
+  step(n?: number): number;
+  readonly steps: number;
+  history(options?: { from?: number }): { from: number; loss: Float32Array; accuracy: Float32Array };
+  evaluate(options?: { sequences?: number }): Evaluation;
+  headScores(): HeadScore[];
+  probe(): Probe;
+  config(): TrainerConfig;
+  /** The model file; with the optimizer state a loaded run continues exactly. */
+  save(options?: { optimizer?: boolean }): Uint8Array;
+  dispose(): void;
+}
+
+export interface TrainingTask {
+  name: TrainingTaskName;
+  symbols: number;
+  vocab: number;
+  length: number;
+  context: number;
+  special: number;
+  /** Which positions of a sequence are scored. */
+  scored: string;
+  defaultSteps: number;
+}
+
+export interface TrainingTasks {
+  tasks: TrainingTask[];
+  thresholds: { previousToken: number; induction: number };
+  defaults: Record<string, unknown>;
+}
+
+// ---- the module -----------------------------------------------------------------------
+
+export interface AttnlabCore {
+  /** Which WebAssembly build was loaded. */
+  readonly build: 'simd' | 'scalar';
+  attention(args: AttentionArgs & { returnWeights?: true }): AttentionResult;
+  /** Streaming attention (online softmax over tiles, memory O(n*d)): the output alone. */
+  attention(args: AttentionArgs & { returnWeights: false }): { output: Float32Array };
+  tokenize(text: string): Token[];
+  softmax(row: Float32Array | number[], options?: SoftmaxOptions): SoftmaxResult;
+  multiHeadAttention(args: MultiHeadAttentionArgs): { output: Float32Array; weights: Float32Array[] };
+  multiHeadAttentionOutput(args: MultiHeadAttentionArgs): { output: Float32Array };
+  /** N(0, 1) draws of the project's generator: the same numbers natively and in wasm. */
+  randomNormal(args: { seed: number; rows: number; cols: number }): Float32Array;
+  efficientAttention(args: EfficientAttentionArgs): EfficientAttentionResult;
+  costChart(args?: CostChartArgs): CostChart;
+  dotProductVariance(args: VarianceArgs): number;
+  dotProductHistogram(args: HistogramArgs): Histogram;
+  saturationCurve(args: SaturationArgs): SaturationPoint[];
+  softmaxPrecision(args: SoftmaxPrecisionArgs): SoftmaxResult;
+  kernelInfo(): KernelInfo;
+  wasmMemoryBytes(): number;
+  trainingTasks(): TrainingTasks;
+  trainTask(options: TrainTaskOptions): TrainTaskResult;
+  createTrainer(options: TrainerOptions): Trainer;
+  loadTrainer(bytes: Uint8Array): Trainer;
+}
+
+export default function createAttnlabCore(options?: CoreModuleOptions): Promise<AttnlabCore>;
