@@ -1,5 +1,7 @@
 #include "app/messages.h"
 
+#include "core/io/import_attention.h"
+
 #include <nlohmann/json.hpp>
 
 namespace attn {
@@ -22,8 +24,41 @@ const char* type_name(MessageType t) {
     case MessageType::SetState: return "setState";
     case MessageType::Subscribe: return "subscribe";
     case MessageType::Unsubscribe: return "unsubscribe";
+    case MessageType::ImportFile: return "importFile";
   }
   return "invalid";
+}
+
+// importFile's fields: the name, the byte count, the batch entry, the bfloat16 flag.
+Message parse_import_file(Message m, const json& j) {
+  if (!j.contains("name") || !j["name"].is_string()) return invalid(m, "importFile needs 'name', the file's name (a string)");
+  m.file_name = j["name"].get<std::string>();
+  if (m.file_name.empty() || m.file_name.size() > 255) return invalid(m, "'name' must be 1 to 255 bytes long");
+  if (!j.contains("bytes")) return invalid(m, "importFile needs 'bytes', the file's contents");
+  const json& bytes = j["bytes"];
+  if (!bytes.is_number_integer() || bytes.get<std::int64_t>() < 0)
+    return invalid(m, "'bytes' must be the file's contents (an ArrayBuffer or a typed array)");
+  m.file_bytes = bytes.get<std::int64_t>();
+  if (m.file_bytes > kImportMaxFileBytes)
+    return invalid(m, "the file is larger than the import's limit of " + std::to_string(kImportMaxFileBytes >> 20) + " MiB");
+  if (j.contains("batch")) {
+    const json& b = j["batch"];
+    if (!b.is_number_integer() || b.get<std::int64_t>() < 0 || b.get<std::int64_t>() > 1 << 20)
+      return invalid(m, "'batch' must be a whole number >= 0");
+    m.batch = b.get<int>();
+  }
+  if (j.contains("bfloat16")) {
+    if (!j["bfloat16"].is_boolean()) return invalid(m, "'bfloat16' must be true or false");
+    m.bfloat16 = j["bfloat16"].get<bool>();
+  }
+  return m;
+}
+
+// The keys each type takes beside attnlab, id and type.
+bool key_allowed(MessageType t, const std::string& k) {
+  if (k == "attnlab" || k == "id" || k == "type") return true;
+  if (t == MessageType::ImportFile) return k == "name" || k == "bytes" || k == "batch" || k == "bfloat16";
+  return k == "state" || k == "event";
 }
 
 }  // namespace
@@ -42,18 +77,22 @@ Message parse_message(const std::uint8_t* data, std::size_t size) {
   }
   if (j["attnlab"] != kMessageVersion)
     return invalid(m, "'attnlab' must be " + std::to_string(kMessageVersion) + " (the message schema version)");
-  for (const auto& item : j.items()) {
-    const std::string& k = item.key();
-    if (k != "attnlab" && k != "id" && k != "type" && k != "state" && k != "event")
-      return invalid(m, "unknown key '" + k.substr(0, 40) + "' in the message");  // keys are UTF-8; dump() replaces a cut character
-  }
   if (!j.contains("type") || !j["type"].is_string()) return invalid(m, "'type' must be a string");
   const std::string type = j["type"].get<std::string>();
-  if (type == "getState") m.type = MessageType::GetState;
-  else if (type == "setState") m.type = MessageType::SetState;
-  else if (type == "subscribe") m.type = MessageType::Subscribe;
-  else if (type == "unsubscribe") m.type = MessageType::Unsubscribe;
-  else return invalid(m, "'type' must be getState, setState, subscribe or unsubscribe");
+  MessageType t = MessageType::Invalid;
+  if (type == "getState") t = MessageType::GetState;
+  else if (type == "setState") t = MessageType::SetState;
+  else if (type == "subscribe") t = MessageType::Subscribe;
+  else if (type == "unsubscribe") t = MessageType::Unsubscribe;
+  else if (type == "importFile") t = MessageType::ImportFile;
+  else return invalid(m, "'type' must be getState, setState, subscribe, unsubscribe or importFile");
+  for (const auto& item : j.items()) {
+    const std::string& k = item.key();
+    if (!key_allowed(t, k))
+      return invalid(m, "unknown key '" + k.substr(0, 40) + "' in the message");  // keys are UTF-8; dump() replaces a cut character
+  }
+  m.type = t;
+  if (t == MessageType::ImportFile) return parse_import_file(m, j);
 
   const bool wants_state = m.type == MessageType::SetState;
   const bool wants_event = m.type == MessageType::Subscribe || m.type == MessageType::Unsubscribe;
@@ -80,6 +119,12 @@ std::string message_to_json(const Message& m) {
   if (m.type == MessageType::Invalid) j["error"] = m.error;
   if (m.type == MessageType::SetState) j["state"] = json::parse(m.state_json, nullptr, false);
   if (!m.event.empty()) j["event"] = m.event;
+  if (m.type == MessageType::ImportFile) {
+    j["name"] = m.file_name;
+    j["bytes"] = m.file_bytes;
+    j["batch"] = m.batch;
+    j["bfloat16"] = m.bfloat16;
+  }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 

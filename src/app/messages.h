@@ -5,6 +5,13 @@
 //   {"attnlab": 1, "id": 8, "type": "setState", "state": {...a settings patch...}}
 //   {"attnlab": 1, "id": 9, "type": "subscribe",   "event": "cursor" | "state"}
 //   {"attnlab": 1, "id": 10, "type": "unsubscribe", "event": "cursor" | "state"}
+//   {"attnlab": 1, "id": 11, "type": "importFile", "name": "attn.npz", "bytes": <the file>,
+//    "batch": 0, "bfloat16": false}     (batch and bfloat16 optional, as the page's import bar)
+//     an attention file (.npy, .npz or JSON: docs/IMPORT.md) for the same import as a dropped
+//     file. The bytes travel beside the JSON (an ArrayBuffer or typed array, posted by
+//     structured clone: a file may be far larger than a JSON message); the page passes this
+//     parser the message with `bytes` replaced by their count, which must be within the
+//     import's file cap. The reply comes when the file is shown, or with the import's refusal.
 // Embed -> host:
 //   {"attnlab": 1, "type": "reply", "id": 8, "ok": true, "state": {...}}
 //   {"attnlab": 1, "type": "reply", "id": 8, "ok": false, "error": "..."}
@@ -26,7 +33,7 @@ namespace attn {
 inline constexpr int kMessageVersion = 1;
 inline constexpr std::size_t kMaxMessageBytes = (1 << 20) + 4096;
 
-enum class MessageType { NotOurs, Invalid, GetState, SetState, Subscribe, Unsubscribe };
+enum class MessageType { NotOurs, Invalid, GetState, SetState, Subscribe, Unsubscribe, ImportFile };
 
 struct Message {
   MessageType type = MessageType::NotOurs;
@@ -34,6 +41,12 @@ struct Message {
   std::string id_json;     // the id as JSON text ("null" when absent), echoed in replies
   std::string state_json;  // setState: the patch (a JSON object's text)
   std::string event;       // subscribe / unsubscribe: "cursor" or "state"
+  // importFile: the file's name (1-255 bytes), its size in bytes (<= kImportMaxFileBytes),
+  // the batch entry to show and whether uint16 data is bfloat16.
+  std::string file_name;
+  std::int64_t file_bytes = 0;
+  int batch = 0;
+  bool bfloat16 = false;
 };
 
 // NotOurs: not an object with an "attnlab" key (other scripts' messages; ignore quietly).
@@ -41,7 +54,8 @@ struct Message {
 Message parse_message(const std::uint8_t* data, std::size_t size);
 Message parse_message(const std::string& text);
 
-// The parsed message as JSON text (for the page): {"type", "id", "state", "event", "error"}.
+// The parsed message as JSON text (for the page): {"type", "id", "state", "event", "error",
+// and for importFile "name", "bytes", "batch", "bfloat16"}.
 std::string message_to_json(const Message& m);
 
 }  // namespace attn

@@ -2,6 +2,7 @@
 // a reason, other scripts' messages are left alone, and random or mutated bytes never
 // crash the parser (a small in-test fuzz loop over the byte-buffer entry point).
 #include "app/messages.h"
+#include "core/io/import_attention.h"
 
 #include <catch2/catch.hpp>
 
@@ -47,6 +48,43 @@ TEST_CASE("other scripts' messages are not ours; malformed ones of ours say why"
     const attn::Message m = attn::parse_message(std::string(text));
     REQUIRE(m.type == MessageType::Invalid);
     REQUIRE(m.error.find(why) != std::string::npos);
+  }
+}
+
+TEST_CASE("importFile carries a file's name, size, batch and bfloat16 flag; bad ones say why", "[messages]") {
+  attn::Message m = attn::parse_message(R"({"attnlab":1,"id":3,"type":"importFile","name":"attn.npz","bytes":1234})");
+  REQUIRE(m.type == MessageType::ImportFile);
+  REQUIRE(m.file_name == "attn.npz");
+  REQUIRE(m.file_bytes == 1234);
+  REQUIRE(m.batch == 0);
+  REQUIRE_FALSE(m.bfloat16);
+  m = attn::parse_message(R"({"attnlab":1,"type":"importFile","name":"x.npy","bytes":0,"batch":2,"bfloat16":true})");
+  REQUIRE(m.type == MessageType::ImportFile);
+  REQUIRE(m.batch == 2);
+  REQUIRE(m.bfloat16);
+  REQUIRE(nlohmann::json::parse(attn::message_to_json(m)) ==
+          nlohmann::json{{"type", "importFile"}, {"id", nullptr}, {"name", "x.npy"}, {"bytes", 0}, {"batch", 2}, {"bfloat16", true}});
+  // The largest file the import takes, and one byte more.
+  const std::string at_cap = std::to_string(attn::kImportMaxFileBytes);
+  const std::string over_cap = std::to_string(attn::kImportMaxFileBytes + 1);
+  REQUIRE(attn::parse_message(R"({"attnlab":1,"type":"importFile","name":"a","bytes":)" + at_cap + "}").type == MessageType::ImportFile);
+  const std::pair<std::string, const char*> bad[] = {
+      {R"({"attnlab":1,"type":"importFile","bytes":10})", "importFile needs 'name'"},
+      {R"({"attnlab":1,"type":"importFile","name":"","bytes":10})", "'name' must be 1 to 255 bytes"},
+      {R"({"attnlab":1,"type":"importFile","name":"a.npz"})", "importFile needs 'bytes'"},
+      {R"({"attnlab":1,"type":"importFile","name":"a.npz","bytes":"AAAA"})", "'bytes' must be the file's contents"},
+      {R"({"attnlab":1,"type":"importFile","name":"a.npz","bytes":-1})", "'bytes' must be the file's contents"},
+      {R"({"attnlab":1,"type":"importFile","name":"a","bytes":)" + over_cap + "}", "larger than the import's limit of 512 MiB"},
+      {R"({"attnlab":1,"type":"importFile","name":"a","bytes":1,"batch":-1})", "'batch' must be a whole number"},
+      {R"({"attnlab":1,"type":"importFile","name":"a","bytes":1,"bfloat16":1})", "'bfloat16' must be true or false"},
+      {R"({"attnlab":1,"type":"importFile","name":"a","bytes":1,"state":{}})", "unknown key 'state'"},
+      {R"({"attnlab":1,"type":"getState","name":"a"})", "unknown key 'name'"},
+  };
+  for (const auto& [text, why] : bad) {
+    INFO(text);
+    const attn::Message refused = attn::parse_message(text);
+    REQUIRE(refused.type == MessageType::Invalid);
+    REQUIRE(refused.error.find(why) != std::string::npos);
   }
 }
 

@@ -2,10 +2,12 @@
 // another origin can send anything through.
 //
 // Any bytes: the message is classified (not ours, invalid with a reason, or one of the
-// requests), its JSON form parses back, a setState patch is a JSON object's text that the
+// requests), its JSON form parses back, an importFile's name and size are within their caps
+// and its JSON form carries them, a setState patch is a JSON object's text that the
 // state door then judges like any other (and a refusal changes nothing).
 #include "app/app_state.h"
 #include "app/messages.h"
+#include "core/io/import_attention.h"
 #include "fuzz_check.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +35,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case attn::MessageType::Subscribe:
     case attn::MessageType::Unsubscribe:
       FUZZ_CHECK(m.event == "cursor" || m.event == "state");
+      break;
+    case attn::MessageType::ImportFile:
+      FUZZ_CHECK(!m.file_name.empty() && m.file_name.size() <= 255);
+      FUZZ_CHECK(m.file_bytes >= 0 && m.file_bytes <= attn::kImportMaxFileBytes);
+      FUZZ_CHECK(m.batch >= 0);
+      FUZZ_CHECK(described["name"] == m.file_name && described["bytes"] == m.file_bytes);
       break;
     default:
       break;
