@@ -17,7 +17,9 @@
 //     into one script, the runtimes as inline scripts, wasm and font base64-encoded in data
 //     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://). It has
 //     no math module: the math module's files (attnlab-core*), which the shared build table
-//     names beside the app's, stay out of it.
+//     names beside the app's, stay out of it. attnlab-embed-offline.html is embed.html made the
+//     same way: one figure in one file, which the Python package (python/attnlab) fills with a
+//     file and options in inert data blocks (an iframe's srcdoc, or save_html's page).
 //   4 package.json: the site as the npm package `attention-lab`, with an exports map
 //     ('attention-lab' -> api.mjs's createLab, 'attention-lab/core' -> attnlab-core.mjs,
 //     'attention-lab/core/offthread') and the hand-written type declarations (web/*.d.ts)
@@ -202,8 +204,9 @@ function inlineScriptText(text, file) {
 
 const cspHash = (text) => `'sha256-${sha256(Buffer.from(text, 'utf8'), 'base64')}'`;
 
-function writeOfflinePage(from, to) {
-  let html = fs.readFileSync(path.join(from, 'index.html'), 'utf8');
+// page: the page to inline (index.html, embed.html); out: the single file's name.
+function writeOfflinePage(from, to, page, out) {
+  let html = fs.readFileSync(path.join(from, page), 'utf8');
   const files = new Set(listFiles(from));
   const scriptHashes = [];
   const styleHashes = [];
@@ -217,7 +220,7 @@ function writeOfflinePage(from, to) {
     `<link rel="icon" href="data:image/svg+xml;base64,${fs.readFileSync(path.join(from, href)).toString('base64')}"`);
 
   const module = /<script type="module" src="([^"]+)"><\/script>/.exec(html);
-  if (!module) throw new Error('make-site: index.html has no <script type="module" src=...>');
+  if (!module) throw new Error(`make-site: ${page} has no <script type="module" src=...>`);
   const bundle = bundleModules(from, module[1]);
   const mathInBundle = bundle.files.filter(isMathModule);
   if (mathInBundle.length) throw new Error(`make-site: the page imports the math module (${mathInBundle.join(', ')}), which the offline page does not carry`);
@@ -244,10 +247,10 @@ function writeOfflinePage(from, to) {
   const policy = `default-src 'none'; script-src ${scriptHashes.join(' ')} 'wasm-unsafe-eval'; style-src ${styleHashes.join(' ')}; ` +
     "img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'";
   const csp = /<meta http-equiv="Content-Security-Policy" content="[^"]*">/;
-  if (!csp.test(html)) throw new Error('make-site: index.html has no Content-Security-Policy meta element');
+  if (!csp.test(html)) throw new Error(`make-site: ${page} has no Content-Security-Policy meta element`);
   html = html.replace(csp, () => `<meta http-equiv="Content-Security-Policy" content="${policy}">`);
   html = html.replace(/<title>([^<]*)<\/title>/, '<title>$1 (offline)</title>');
-  fs.writeFileSync(path.join(to, 'attnlab-offline.html'), html);
+  fs.writeFileSync(path.join(to, out), html);
 }
 
 // ---- 4 the npm package -------------------------------------------------------------
@@ -286,9 +289,10 @@ fs.mkdirSync(staging, { recursive: true });
 const manifest = publishHashed(args.from, staging);
 publishEntryCopies(staging, manifest);
 writeLicenses(staging, args.imgui);
-writeOfflinePage(args.from, staging);
+writeOfflinePage(args.from, staging, 'index.html', 'attnlab-offline.html');
+writeOfflinePage(args.from, staging, 'embed.html', 'attnlab-embed-offline.html');
 writePackageJson(staging, manifest);
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);
 const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;
-console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html, package.json -> ${args.to}`);
+console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html, attnlab-embed-offline.html, package.json -> ${args.to}`);

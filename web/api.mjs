@@ -15,6 +15,7 @@
 // makeHandle() is the handle itself over a running module; web/app.js uses it for the
 // full page's window.attnlab. Every value goes through the app's C++ validation.
 import { chooseBuild } from './builds.mjs';
+import { importInto } from './import-core.mjs';
 import { compileBuild, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
@@ -34,6 +35,7 @@ export function nextFrame() {
 export function makeHandle(source) {
   const listeners = new Map();  // event -> Set of functions
   let snapshot = null;  // the state while the module is released
+  let imports = Promise.resolve();  // importFile calls, one after another
   let last = {};
   const live = () => source.module();
   const use = source.use ?? ((fn) => fn());
@@ -97,6 +99,20 @@ export function makeHandle(source) {
     preferredHeight: () => {
       if (live()) last.height = live().preferredHeight() / window.devicePixelRatio;
       return last.height ?? 0;
+    },
+    // An attention file (.npy, .npz, JSON: docs/IMPORT.md) shown as the lab's scene, by the
+    // same import as a dropped file (web/import-core.mjs): `file` a File (or a Blob with a
+    // name), or {name, bytes}; options {batch, bfloat16}. One at a time; resolves once drawn
+    // to getState().import, rejects with the import's reason (the previous scene stays).
+    importFile(file, options = {}) {
+      const run = imports.then(() => use(async () => {
+        const blob = file instanceof Blob ? file : new File([file?.bytes ?? new Uint8Array(0)], String(file?.name ?? 'file'));
+        await importInto(live(), blob, { batch: options.batch, bfloat16: options.bfloat16, waitFrame: nextFrame });
+        await handle.setState({});
+        return handle.getState().import;
+      }));
+      imports = run.catch(() => {});
+      return run;
     },
     // A postMessage message parsed and checked by the app (src/app/messages.h).
     parseMessage: (text) => use(() => JSON.parse(live().parseMessage(String(text)))),

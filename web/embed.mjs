@@ -1,21 +1,53 @@
 // An embedded figure (web/embed.html): one panel, its state from the hash, released while
 // scrolled out of view, its preferred height told to the host page, and the postMessage
 // API of src/app/messages.h answered for the origins the host listed (?origins=...).
+//
+// A page without a URL of its own (an iframe's srcdoc: the Python package's notebook figures
+// and save_html files, python/attnlab) carries its options and its file in inert blocks:
+//   <script type="application/json" id="attnlab-figure">{"controls": false, "tabs": true,
+//     "release": false, "state": {...a settings patch, applied after the file...}}</script>
+//   <script type="application/octet-stream" id="attnlab-file" data-name="attn.npz"
+//     data-batch="0">BASE64</script>
+// The file goes through the same import as a dropped file; a refused one leaves the figure's
+// default scene and says why in the notice, as the page's import bar would.
 import { createLab, MESSAGE_VERSION } from './api.mjs';
+import { dataBlockBytes } from './loader.mjs';
 
 const params = new URLSearchParams(location.search);
+const figureBlock = document.getElementById('attnlab-figure');
+const figure = figureBlock ? JSON.parse(figureBlock.textContent) : {};
+const option = (name, fallback) => (name in figure ? figure[name] : fallback);
 const allowed = new Set((params.get('origins') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const notice = document.getElementById('notice');
 const inFrame = window.parent !== window;
 
 const lab = await createLab(document.getElementById('embed'), {
   fragment: location.hash || '#',
-  controls: params.get('controls') !== '0',
-  tabs: params.get('tabs') === '1',
-  releaseOffscreen: params.get('release') !== '0',
+  controls: option('controls', params.get('controls') !== '0'),
+  tabs: option('tabs', params.get('tabs') === '1'),
+  // An imported file lives in the running module only: a figure that shows one stays live.
+  releaseOffscreen: option('release', params.get('release') !== '0'),
 });
 notice.textContent = lab.notice;  // a broken link: the defaults are shown, and why
 window.attnlab = lab;
+
+// ---- the figure's own file ------------------------------------------------------------------
+// Resolves when the figure shows what its blocks ask (lab.figureReady, for tests and hosts).
+async function loadFigureFile() {
+  const block = document.getElementById('attnlab-file');
+  try {
+    if (block) {
+      const file = new File([dataBlockBytes(block)], block.dataset.name || 'attention.npz');
+      await lab.importFile(file, { batch: Number(block.dataset.batch) || 0 });
+    }
+    if (figure.state) await lab.setState(figure.state);
+    return { ok: true };
+  } catch (error) {
+    notice.textContent = error.message;  // text, never HTML
+    return { ok: false, error: error.message };
+  }
+}
+lab.figureReady = loadFigureFile();
 
 // ---- auto-height ----------------------------------------------------------------------------
 let postedHeight = 0;
@@ -45,7 +77,12 @@ lab.on('change', () => {
 
 window.addEventListener('message', async (event) => {
   if (!allowed.has(event.origin) || !event.source) return;  // only the origins the host listed
-  const text = typeof event.data === 'string' ? event.data : JSON.stringify(event.data ?? null);
+  // importFile's bytes travel beside the JSON: the app checks the message with their count.
+  const data = event.data;
+  const bytes = data?.bytes instanceof ArrayBuffer ? new Uint8Array(data.bytes)
+    : ArrayBuffer.isView(data?.bytes) ? new Uint8Array(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength) : null;
+  const described = bytes ? { ...data, bytes: bytes.byteLength } : data;
+  const text = typeof described === 'string' ? described : JSON.stringify(described ?? null);
   const m = await lab.parseMessage(text ?? '');
   if (m.type === 'not-ours') return;
   const reply = (body) => send(event.source, event.origin, { type: 'reply', id: m.id, ...body });
@@ -59,8 +96,13 @@ window.addEventListener('message', async (event) => {
     } else if (m.type === 'unsubscribe') {
       subscribers[m.event].delete(event.source);
       reply({ ok: true });
+    } else if (m.type === 'importFile') {
+      const summary = await lab.importFile({ name: m.name, bytes }, { batch: m.batch, bfloat16: m.bfloat16 });
+      notice.textContent = '';
+      reply({ ok: true, import: summary, state: lab.getState() });
     }
   } catch (error) {
+    if (m.type === 'importFile') notice.textContent = error.message;
     reply({ ok: false, error: error.message });
   }
 });

@@ -1,10 +1,7 @@
-// Import and export in the page: a file picker and drag-and-drop onto the lab, the file
-// read in 4 MiB slices straight into the app's memory (the frame loop keeps running between
-// slices, a progress bar shows how far it is), .npz members compressed with deflate inflated
-// by the browser's DecompressionStream, then parsed by the app (src/core/io/import_job.h):
-// the headers at once, the data (a JSON file's text, checksums, the move into place, the
-// NaN/Inf check) in steps of about 8 ms, one per animation frame, so the lab keeps drawing
-// through the load.
+// Import and export in the page: a file picker and drag-and-drop onto the lab, with a progress
+// bar; the import itself is web/import-core.mjs (slices into the app's memory, .npz members
+// inflated by the browser, the app's stepped parse), the same path an embed's importFile
+// message takes.
 // Export buttons download the focused head's matrix as PNG (at a chosen scale), SVG, CSV,
 // JSON or .npy.
 //
@@ -20,9 +17,7 @@
 //     exportPanel({scale})           the panel window as PNG at scale times the screen's
 //                                    pixels: {bytes, mime, name, width, height} (no download)
 import { nextFrame } from './api.mjs';
-
-const SLICE_BYTES = 4 << 20;
-const STEP_MS = 8;  // the finish phase's work per animation frame
+import { importInto } from './import-core.mjs';
 
 export function setupImport(module, handle) {
   const input = document.getElementById('import-file');
@@ -45,94 +40,25 @@ export function setupImport(module, handle) {
     message.classList.toggle('error', state === 'error');
   }
 
-  // Reads the slices into the app's buffer; the view is fetched again for every slice
-  // because the wasm heap may have grown (detaching older views) while we awaited.
-  // Resolves to the format the app reads from the first slice ('npz', 'npy', 'json' or ''):
-  // the format's rule lives in the app alone. An archive's share of the bar is smaller
-  // (inflating its members follows).
-  async function readInto(file) {
-    let format = '';
-    for (let offset = 0; offset < file.size; offset += SLICE_BYTES) {
-      const chunk = new Uint8Array(await file.slice(offset, offset + SLICE_BYTES).arrayBuffer());
-      module.importFileView().set(chunk, offset);
-      if (offset === 0) format = module.importFormat(chunk.length);
-      const share = format === 'npz' ? 0.4 : 0.5;
-      report('loading', (share * (offset + chunk.length)) / file.size, `Reading ${file.name}…`);
-    }
-    return format;
-  }
-
-  async function inflateMembers(file, members) {
-    const packed = members.filter((m) => m.method === 8);
-    let done = 0;
-    for (const m of packed) {
-      const index = module.importMemberBegin(m.offset, m.uncompressedSize);
-      if (index < 0) throw new Error(`${file.name}: the archive inflates to more than the import limit`);
-      const stream = file.slice(m.offset, m.offset + m.compressedSize).stream()
-        .pipeThrough(new DecompressionStream('deflate-raw'));
-      const reader = stream.getReader();
-      let at = 0;
-      for (;;) {
-        const { done: end, value } = await reader.read();
-        if (end) break;
-        if (at + value.length > m.uncompressedSize) {
-          await reader.cancel();
-          throw new Error(`${file.name}: member ${m.name} inflates to more than the ${m.uncompressedSize} bytes it announces`);
-        }
-        module.importMemberView(index).set(value, at);
-        at += value.length;
-      }
-      if (at !== m.uncompressedSize) throw new Error(`${file.name}: member ${m.name} inflates to ${at} bytes, not ${m.uncompressedSize}`);
-      done += 1;
-      report('loading', 0.4 + (0.35 * done) / packed.length, `Inflating ${m.name}…`);
-    }
-  }
-
-  // The app checks and moves the data in steps, one per animation frame; the scene changes
-  // after the last. `from` is the progress bar's share already used.
-  async function finish(file, options, from) {
-    const error = module.importFinishBegin(file.name, options.batch ?? (Number(batchField?.value) || 0),
-      options.bfloat16 ?? !!bf16Field?.checked);
-    if (error) throw new Error(error);
-    const started = performance.now(), framesBefore = module.framesDrawn();
-    let steps = 0, longestStepMs = 0;
-    for (;;) {
-      const stepStarted = performance.now();
-      const r = module.importFinishStep(STEP_MS, options.stepBytes ?? 0);
-      steps += 1;
-      longestStepMs = Math.max(longestStepMs, performance.now() - stepStarted);
-      status.finish = { steps, frames: module.framesDrawn() - framesBefore, ms: performance.now() - started, at: started, longestStepMs };
-      if (r.error) throw new Error(r.error);
-      if (r.done) return;
-      report('loading', from + (1 - from) * r.progress, `Checking ${file.name}…`);
-      await nextFrame();
-    }
-  }
-
   async function load(file, options = {}) {
     const started = performance.now();
     status.finish = { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 };
     report('loading', 0, `Reading ${file.name}…`);
     try {
-      const refused = module.importBegin(file.size);
-      if (refused) throw new Error(`${file.name}: ${refused}`);
-      const zip = (await readInto(file)) === 'npz';
-      if (zip) {
-        const members = module.importMembers();
-        if (members.error) throw new Error(`${file.name}: ${members.error}`);
-        if (members.some((m) => m.method === 8) && typeof DecompressionStream !== 'function') {
-          throw new Error('This browser has no DecompressionStream: save the archive with np.savez (not _compressed)');
-        }
-        await inflateMembers(file, members);
-      }
-      await finish(file, options, zip ? 0.75 : 0.5);
+      await importInto(module, file, {
+        batch: options.batch ?? (Number(batchField?.value) || 0),
+        bfloat16: options.bfloat16 ?? !!bf16Field?.checked,
+        stepBytes: options.stepBytes,
+        onProgress: (fraction, text) => report('loading', fraction, text),
+        onFinishStep: (figures) => { status.finish = figures; },
+        waitFrame: nextFrame,
+      });
       await handle.setState({});  // waits until the imported scene has been drawn
       status.ms = performance.now() - started;
       const s = handle.getState().import;
       report('done', 1, `${file.name}: ${s.layers} layers × ${s.heads} heads, ${s.nQ} × ${s.nK} tokens (${Math.round(status.ms)} ms)`);
       return { ...s, ms: status.ms };
     } catch (error) {
-      module.importBegin(0);  // frees the partial buffers
       report('error', 0, error.message);
       throw error;
     }

@@ -12,17 +12,22 @@
 //   startApp(compiled, options)   promise of the Emscripten module of a compiled build
 //   loadAppFactory(build)         the Emscripten factory of that build (its glue script loaded)
 //   loadAsset(name, onProgress)   Uint8Array of an asset; onProgress(fraction) while downloading
+//   dataBlockBytes(element)       the bytes of a base64 data block of the page
 
 import { BUILDS } from './builds.mjs';
+
+// The bytes of a non-executed data block (<script type="application/octet-stream">), base64.
+export function dataBlockBytes(block) {
+  const text = atob(block.textContent.replace(/\s+/g, ''));
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
 
 // The offline page keeps each binary asset base64-encoded in a non-executed data block.
 function inlineAsset(name) {
   const block = document.querySelector(`script[type="application/octet-stream"][data-asset="${CSS.escape(name)}"]`);
-  if (!block) return null;
-  const text = atob(block.textContent.trim());
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+  return block ? dataBlockBytes(block) : null;
 }
 
 export async function loadAsset(name, onProgress = () => {}) {

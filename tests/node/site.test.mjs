@@ -25,7 +25,7 @@ test('every asset name carries the hash of its content; pages and API entries ke
     assert.equal(to, `${from.slice(0, -ext.length)}.${digest}${ext}`);
   }
   // Nothing else lies in dist/ (no stale files from an earlier build).
-  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'package.json', 'api.mjs']);
+  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'attnlab-embed-offline.html', 'package.json', 'api.mjs']);
   const walk = (dir) => fs.readdirSync(path.join(distDir, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
   const extra = walk('').filter((f) => !listed.has(f) && !f.startsWith('licenses/'));
@@ -67,22 +67,24 @@ test('licenses/ carries the notices of everything shipped, from the Debian copyr
   }
 });
 
-test('the single-file page names no file beside it and allows no eval or inline code beyond its own', () => {
-  const html = read('attnlab-offline.html').toString('utf8');
-  const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-  assert.deepEqual(refs.filter((r) => !r.startsWith('data:')), []);
-  const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
-  assert.ok(csp, 'no Content-Security-Policy');
-  assert.doesNotMatch(csp[1], /'unsafe-eval'|'unsafe-inline'|\*/);
-  // One hash per inline script: each script element's text is allowed by exactly its hash.
-  const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
-  assert.ok(scripts.length >= 3, `${scripts.length} inline scripts`);
-  for (const code of scripts) {
-    const hash = crypto.createHash('sha256').update(code, 'utf8').digest('base64');
-    assert.ok(csp[1].includes(`'sha256-${hash}'`), 'an inline script is not in the policy');
+test('the single-file pages (the lab, one figure) name no file beside them and allow no eval or inline code beyond their own', () => {
+  for (const page of ['attnlab-offline.html', 'attnlab-embed-offline.html']) {
+    const html = read(page).toString('utf8');
+    const refs = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(refs.filter((r) => !r.startsWith('data:')), []);
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html);
+    assert.ok(csp, 'no Content-Security-Policy');
+    assert.doesNotMatch(csp[1], /'unsafe-eval'|'unsafe-inline'|\*/);
+    // One hash per inline script: each script element's text is allowed by exactly its hash.
+    const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    assert.ok(scripts.length >= 3, `${scripts.length} inline scripts`);
+    for (const code of scripts) {
+      const hash = crypto.createHash('sha256').update(code, 'utf8').digest('base64');
+      assert.ok(csp[1].includes(`'sha256-${hash}'`), `${page}: an inline script is not in the policy`);
+    }
+    for (const asset of ['attnlab.wasm', 'attnlab-nosimd.wasm', 'fonts/cjk.ttf'])
+      assert.ok(html.includes(`data-asset="${asset}"`), `${page}: ${asset} is not inlined`);
   }
-  for (const asset of ['attnlab.wasm', 'attnlab-nosimd.wasm', 'fonts/cjk.ttf'])
-    assert.ok(html.includes(`data-asset="${asset}"`), `${asset} is not inlined`);
 });
 
 test('attnlab-core.mjs in Node loads the SIMD build', async () => {
