@@ -7,7 +7,8 @@
 #       core and app-state libraries; the UI, ImGui and zlib carry no SIMD and are shared).
 #   site   scripts/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
 #       content-hashed asset names, the third-party licence notices and the single-file
-#       offline page. Runs on every build (a few hundred ms) so dist/ is never stale.
+#       offline pages (the figure's also into python/attnlab/static/). Runs on every build (a
+#       few hundred ms) so dist/ is never stale.
 if(NOT EMSCRIPTEN)
   return()
 endif()
@@ -54,10 +55,15 @@ target_link_libraries(attnlab-core-wasm-nosimd PRIVATE attnlab_core_nosimd)
 
 # ---- dist/ -----------------------------------------------------------------------------
 set(ATTNLAB_SITE "${CMAKE_BINARY_DIR}/dist")
+# The Python package (python/attnlab) carries the single-file figure page: copied into its
+# static/ folder (git-ignored) beside the site.
+set(ATTNLAB_PYTHON_STATIC "${CMAKE_SOURCE_DIR}/python/attnlab/static")
 add_custom_target(site ALL
   COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/make-site.mjs"
           --from "${ATTNLAB_DIST}" --to "${ATTNLAB_SITE}" --imgui "${ATTNLAB_IMGUI_DIR}"
-  COMMENT "Writing the static site (build/web/dist)" VERBATIM)
+  COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_PYTHON_STATIC}"
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_SITE}/attnlab-embed-offline.html" "${ATTNLAB_PYTHON_STATIC}/"
+  COMMENT "Writing the static site (build/web/dist) and the Python package's figure page" VERBATIM)
 # The site is written last: after every target built by default, including those that other
 # files of cmake/targets/ add later (so anything they put into ATTNLAB_DIST is published too).
 function(attnlab_site_after_all)

@@ -3,6 +3,7 @@
 // when scrolled into view; the CJK font in embeds (loaded only when needed); touch on an embed
 // and on the full page. Screenshots: build/test-artifacts/embeds-*.png.
 import { test, before, after } from 'node:test';
+import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { openBrowser, serveDist, watchErrors } from '../support/browser.mjs';
 import { cellPixel } from '../support/lab.mjs';
 import { colorDistance, expectedSequential } from '../support/colors.mjs';
 import { decodePng } from '../support/png.mjs';
-import { artifactsDir } from '../support/paths.mjs';
+import { artifactsDir, root } from '../support/paths.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 let server, url, browser, hostDir, host;
@@ -355,4 +356,77 @@ test('touch: a tap on a heatmap row of an embed and of the full page sets the qu
   } finally {
     await touch.close();
   }
+});
+
+// ---- importFile: an attention file posted to an embed ---------------------------------------------
+
+// An .npz written by numpy (2 layers x 3 heads over 6 tokens, rows summing to 1), and its bytes.
+function writeNpz(name, code) {
+  const file = path.join(hostDir, name);
+  execFileSync('/usr/bin/python3', ['-c', `import numpy as np\n${code}\nnp.savez_compressed(${JSON.stringify(file)}, **m)`]);
+  return file;
+}
+
+test('importFile: a host page posts an attention file\'s bytes; the embed shows it through the same import, and refusals say why', async () => {
+  const npz = writeNpz('posted.npz', `rng = np.random.default_rng(3)
+a = rng.random((1, 2, 3, 6, 6)).astype(np.float32); a /= a.sum(-1, keepdims=True)
+m = dict(attentions=a, tokens=np.array("we read the posted file here".split()))`);
+  const allow = encodeURIComponent(host.url.replace(/\/$/, ''));
+  fs.writeFileSync(path.join(hostDir, 'post.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+<iframe id="e" style="width:800px;height:500px;border:0" src="${url}embed.html?origins=${allow}&tabs=1&release=0"></iframe>
+<script>window.replies = []; addEventListener('message', (e) => { if (e.data?.type === 'reply') replies.push(e.data); });</script>`);
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${host.url}post.html`);
+  const frame = await labFrame(page, 'e');
+  const post = (message, bytes) => page.evaluate(async ([m, b]) => {
+    const id = m.id;
+    const element = document.getElementById('e');
+    element.contentWindow.postMessage(b ? { ...m, bytes: new Uint8Array(b).buffer } : m, new URL(element.src).origin);
+    for (let i = 0; i < 600 && !window.replies.some((r) => r.id === id); i++) await new Promise((r) => setTimeout(r, 50));
+    return window.replies.find((r) => r.id === id);
+  }, [message, bytes ? Array.from(bytes) : null]);
+  const bytes = fs.readFileSync(npz);
+  const ok = await post({ attnlab: 1, id: 1, type: 'importFile', name: 'posted.npz' }, bytes);
+  assert.equal(ok?.ok, true, JSON.stringify(ok));
+  assert.equal(ok.import.layers, 2);
+  assert.equal(ok.import.heads, 3);
+  assert.equal(ok.state.source, 'imported');
+  const shown = await frame.evaluate(() => Array.from(window.attnlab.getMatrix('weights', 1).data).slice(0, 6));
+  const row = await new Promise((resolve) => resolve(JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+    `import numpy as np, json; print(json.dumps(np.load(${JSON.stringify(npz)})["attentions"][0, 0, 1, 0].tolist()))`], { encoding: 'utf8' }))));
+  shown.forEach((v, j) => assert.ok(Math.abs(v - row[j]) < 1e-7, `weights[0][${j}] ${v} vs ${row[j]}`));
+  // A truncated file: the import's message (as the page's import bar gives it); the scene stays.
+  const cut = await post({ attnlab: 1, id: 2, type: 'importFile', name: 'cut.npz' }, bytes.subarray(0, 200));
+  assert.equal(cut.ok, false);
+  assert.match(cut.error, /^cut\.npz: \.npz: /);
+  assert.equal(await frame.evaluate(() => document.getElementById('notice').textContent), cut.error);
+  assert.equal((await frame.evaluate(() => window.attnlab.getState())).import.layers, 2);
+  // Bytes that are not bytes, and a missing name: refused by the message's parser.
+  const text = await post({ attnlab: 1, id: 3, type: 'importFile', name: 'x.npz', bytes: 'AAAA' });
+  assert.deepEqual([text.ok, text.error], [false, "'bytes' must be the file's contents (an ArrayBuffer or a typed array)"]);
+  const nameless = await post({ attnlab: 1, id: 4, type: 'importFile' }, bytes);
+  assert.match(nameless.error, /importFile needs 'name'/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Python package\'s served mode: a figure pointing at a served dist/ gets its file by importFile', async () => {
+  const snippet = execFileSync('/usr/bin/python3', ['-c', `import numpy as np, attnlab
+a = np.full((1, 2, 5, 5), 0.2, dtype=np.float32)
+print(attnlab.figure(a, list("abcde"), layer=0, head=1, height=400, server=${JSON.stringify(url)})._repr_html_())`],
+  { encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.join(root, 'python') } });
+  assert.ok(snippet.length < 4000, `the served figure is ${snippet.length} bytes of HTML`);
+  fs.writeFileSync(path.join(hostDir, 'notebook-cell.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">${snippet}`);
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${host.url}notebook-cell.html`);
+  const frame = await (await page.waitForSelector('iframe.attnlab-figure')).contentFrame();
+  await frame.waitForFunction(() => window.attnlab?.getState?.().head === 1 && window.attnlab.getState().import?.heads === 2,
+    null, { timeout: 60000, polling: 200 });
+  const state = await frame.evaluate(() => window.attnlab.getState());
+  assert.equal(state.panel, 'model');
+  assert.equal(state.import.nQ, 5);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -1,0 +1,241 @@
+"""Attention Lab in Jupyter: any model's attention in the live lab, offline.
+
+    import attnlab
+    out = model(**batch, output_attentions=True)
+    attnlab.show(out.attentions, tokens)          # the live lab in the cell's output
+    attnlab.save_html("figure.html", out.attentions, tokens)
+
+The figure is the lab's single-file page for one figure (attnlab-embed-offline.html, copied
+into this package's static/ folder by the web build), with the attention written into it as an
+.npz file in an inert data block: the lab reads it through the same import as a file dropped
+on its page, so a malformed tensor gets the page's own message, shown in the figure. A
+notebook cell shows it in an iframe's srcdoc, which needs no network, no server and no script
+outside the figure (Jupyter Notebook, JupyterLab, VS Code, and an HTML export of the notebook).
+Each such figure adds the page's size (about 5 MB) to the notebook file; `server=` points the
+figure at a served build/web/dist instead (a few hundred bytes of HTML per figure).
+
+numpy is the one requirement; torch tensors are accepted when torch is installed.
+"""
+import base64
+import html
+import io
+import json
+import pathlib
+import uuid
+import warnings
+
+import numpy as np
+
+__version__ = "0.1.0"  # the site's version (package.json): tests check the two agree
+
+__all__ = ["show", "figure", "save_html", "Figure", "offline_page", "to_npz_bytes", "__version__"]
+
+# The import's caps (src/core/io/import_attention.h), checked here before a file is written
+# into a notebook; the lab checks them again, with the rest, when it reads the file.
+MAX_FILE_BYTES = 512 << 20
+MAX_WEIGHT_ELEMENTS = 128 << 20
+MAX_TOKENS = 1024
+_STATIC = pathlib.Path(__file__).resolve().parent / "static"
+_PAGE = "attnlab-embed-offline.html"
+
+
+class AttnlabError(ValueError):
+    """A figure that cannot be made (a missing page, an input over a cap)."""
+
+
+def offline_page():
+    """The text of the single-file figure page this package carries."""
+    page = _STATIC / _PAGE
+    if not page.is_file():
+        raise AttnlabError(
+            f"attnlab: the lab's page {page} is missing. It is copied there by the web build "
+            "(scripts/build.sh web in the repository); install the package again after building.")
+    return page.read_text(encoding="utf-8")
+
+
+# ---- attention in, an .npz file out ------------------------------------------------------------
+
+def _as_array(t, name):
+    """A numpy array of a tensor (torch, numpy or nested lists)."""
+    if hasattr(t, "detach") and hasattr(t, "cpu"):  # a torch tensor, without importing torch
+        t = t.detach().cpu()
+        if str(getattr(t, "dtype", "")) == "torch.bfloat16":
+            t = t.float()
+        t = t.numpy()
+    a = np.asarray(t)
+    if a.dtype == object:
+        raise AttnlabError(f"attnlab: {name} holds Python objects, not numbers (shape {a.shape})")
+    if a.dtype.kind == "f" and a.dtype != np.float16:
+        a = a.astype(np.float32)
+    return a
+
+
+def _stack_attentions(attentions):
+    """Hugging Face's tuple of L tensors (B, H, n, n) becomes (B, L, H, n, n); arrays pass."""
+    if isinstance(attentions, (tuple, list)) and attentions and not np.isscalar(attentions[0]) and \
+            getattr(attentions[0], "ndim", np.ndim(attentions[0])) == 4:
+        return np.stack([_as_array(a, "attentions") for a in attentions], axis=1)
+    return _as_array(attentions, "attentions")
+
+
+def _members(attentions, tokens):
+    members = {}
+    if isinstance(attentions, dict):
+        for key, value in attentions.items():
+            members[key] = _stack_attentions(value) if key in ("attentions", "attention", "attn", "weights") \
+                else _as_array(value, key)
+    else:
+        members["attentions"] = _stack_attentions(attentions)
+    if tokens is not None:
+        if isinstance(tokens, tuple) and len(tokens) == 2:  # (query tokens, key tokens)
+            members["query_tokens"] = np.array([str(t) for t in tokens[0]])
+            members["key_tokens"] = np.array([str(t) for t in tokens[1]])
+        else:
+            members["tokens"] = np.array([str(t) for t in tokens])
+    return members
+
+
+def _check_caps(members, batch):
+    weights = next((members[k] for k in ("attentions", "attention", "attn", "weights") if k in members), None)
+    if weights is None:
+        return
+    shown = weights[batch] if weights.ndim == 5 and 0 <= batch < weights.shape[0] else weights
+    if shown.size > MAX_WEIGHT_ELEMENTS:
+        raise AttnlabError(f"attnlab: the weights have {shown.size:,} elements; the lab's import takes at most "
+                           f"{MAX_WEIGHT_ELEMENTS:,} (128 Mi) for the batch entry it shows")
+    if weights.ndim >= 2 and max(weights.shape[-2:]) > MAX_TOKENS:
+        raise AttnlabError(f"attnlab: {max(weights.shape[-2:])} tokens on a side; the lab's import takes at most {MAX_TOKENS}")
+
+
+def to_npz_bytes(attentions, tokens=None, *, batch=0):
+    """The .npz file the figure carries: attentions (B, L, H, n_q, n_k) or as given, tokens,
+    and q/k/v when `attentions` is a dict that has them (docs/IMPORT.md)."""
+    members = _members(attentions, tokens)
+    _check_caps(members, batch)
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **members)
+    data = buffer.getvalue()
+    if len(data) > MAX_FILE_BYTES:
+        raise AttnlabError(f"attnlab: the file would be {len(data):,} bytes; the lab's import takes at most 512 MiB")
+    return data
+
+
+# ---- the figure -------------------------------------------------------------------------------
+
+def _figure_state(panel, layer, head):
+    state = {"panel": panel}
+    if layer is not None:
+        state["layer"] = int(layer)
+    if head is not None:
+        state["head"] = int(head)
+    return state
+
+
+def _fill_page(page, data, name, batch, options):
+    """The page with its figure's options and file as inert blocks before </body>."""
+    blocks = (
+        '<script type="application/json" id="attnlab-figure">'
+        + json.dumps(options).replace("<", "\\u003c") + "</script>\n"
+        f'<script type="application/octet-stream" id="attnlab-file" data-name="{html.escape(name)}" '
+        f'data-batch="{int(batch)}">' + base64.b64encode(data).decode("ascii") + "</script>\n")
+    at = page.rfind("</body>")
+    if at < 0:
+        raise AttnlabError("attnlab: the lab's page has no </body>; rebuild it (scripts/build.sh web)")
+    return page[:at] + blocks + page[at:]
+
+
+class Figure:
+    """One lab figure; Jupyter shows it through _repr_html_."""
+
+    def __init__(self, attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
+                 controls=False, tabs=True, server=None, name="attention.npz"):
+        if not isinstance(height, int) or not 100 <= height <= 4000:
+            raise AttnlabError(f"attnlab: height must be a whole number of pixels from 100 to 4000, not {height!r}")
+        if not isinstance(batch, int) or batch < 0:
+            raise AttnlabError(f"attnlab: batch must be a whole number >= 0, not {batch!r}")
+        self.data = to_npz_bytes(attentions, tokens, batch=batch)
+        self.name = name
+        self.batch = batch
+        self.height = height
+        self.server = server
+        self.options = {"controls": bool(controls), "tabs": bool(tabs), "release": False,
+                        "state": _figure_state(panel, layer, head)}
+
+    def page(self):
+        """The figure as one HTML file: the lab's page with this figure's blocks."""
+        return _fill_page(offline_page(), self.data, self.name, self.batch, self.options)
+
+    def _repr_html_(self):
+        style = f'width:100%;height:{self.height}px;border:0'
+        if self.server:
+            return self._served_html(style)
+        return (f'<iframe class="attnlab-figure" style="{style}" title="Attention Lab figure" '
+                f'srcdoc="{html.escape(self.page(), quote=True)}"></iframe>')
+
+    def _served_html(self, style):
+        # The served embed gets the file by the importFile message once it says it is ready.
+        base = self.server.rstrip("/") + "/"
+        payload = json.dumps({"file": base64.b64encode(self.data).decode("ascii"), "name": self.name,
+                              "batch": self.batch, "state": self.options["state"]})
+        frame_id = "attnlab-" + uuid.uuid4().hex  # notebooks insert outputs without currentScript
+        return (f'<iframe id="{frame_id}" class="attnlab-figure" style="{style}" title="Attention Lab figure"></iframe>'
+                '<script>(() => {'
+                f'const frame = document.getElementById("{frame_id}");'
+                f'const p = {payload}; const base = {json.dumps(base)};'
+                'const url = new URL("embed.html?tabs=1&controls=0&release=0&origins=" + encodeURIComponent(location.origin), base);'
+                'addEventListener("message", (e) => {'
+                '  if (e.source !== frame.contentWindow || e.data?.attnlab !== 1) return;'
+                '  if (e.data.event === "ready") {'
+                '    const bytes = Uint8Array.from(atob(p.file), (c) => c.charCodeAt(0));'
+                '    frame.contentWindow.postMessage({attnlab: 1, id: 1, type: "importFile", name: p.name, bytes, batch: p.batch}, url.origin);'
+                '  } else if (e.data.type === "reply" && e.data.id === 1 && e.data.ok) {'
+                '    frame.contentWindow.postMessage({attnlab: 1, id: 2, type: "setState", state: p.state}, url.origin);'
+                '  }'
+                '});'
+                'frame.src = url.href;'
+                '})();</script>')
+
+
+_warned = False
+
+
+def figure(attentions, tokens=None, **options):
+    """The Figure for `attentions` without showing it (see show for the arguments)."""
+    return Figure(attentions, tokens, **options)
+
+
+def show(attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
+         controls=False, tabs=True, server=None):
+    """Shows the attention in the live lab, in the cell's output.
+
+    attentions: Hugging Face's `output_attentions` (a tuple of L tensors (B, H, n, n)), an
+        array (B, L, H, n_q, n_k), (L, H, n_q, n_k), (H, n, n) or (n_q, n_k), or a dict of
+        docs/IMPORT.md's members (attentions, tokens, q, k, v, ...).
+    tokens: a list of n tokens, or a pair (query tokens, key tokens) for cross-attention.
+    layer, head: the ones to focus; panel: the lab's panel ('model', 'pipeline', 'token',
+        'heads', ...); batch: the batch entry for B > 1; height in CSS pixels; controls and
+        tabs show the lab's controls and panel tabs.
+    server: the URL of a served build/web/dist (scripts/run.sh): the figure loads the lab
+        from there instead of carrying it (a few hundred bytes instead of about 5 MB).
+    """
+    global _warned
+    fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, height=height, batch=batch,
+                 controls=controls, tabs=tabs, server=server)
+    if server is None and not _warned:
+        _warned = True
+        warnings.warn("attnlab: each figure carries the lab's page (about 5 MB) in the notebook file; "
+                      "show(..., server='http://127.0.0.1:8080/') points figures at a served lab instead",
+                      stacklevel=2)
+    try:
+        from IPython.display import display
+    except ImportError as error:
+        raise AttnlabError("attnlab.show needs IPython (a Jupyter kernel); attnlab.save_html writes a file") from error
+    display(fig)
+
+
+def save_html(path, attentions, tokens=None, *, layer=None, head=None, panel="model", batch=0,
+              controls=False, tabs=True):
+    """Writes the figure as one HTML file that opens without a network (file:// too)."""
+    fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, batch=batch, controls=controls, tabs=tabs)
+    pathlib.Path(path).write_text(fig.page(), encoding="utf-8")
+    return str(path)
