@@ -15,7 +15,7 @@
 #           the CJK font
 #         test: both, plus Catch2 v2, clang with its sanitizer and libFuzzer runtimes
 #           (build/asan), wabt, Chromium, Xvfb, ImageMagick, Debian's torch/numpy (reference numbers),
-#           Jupyter's nbconvert and ipykernel (the notebook test)
+#           Jupyter's nbconvert and ipykernel, venv and setuptools (python/attnlab's tests)
 #   src   Dear ImGui 1.86 (every purpose) and zlib 1.2.13 (web, test) from Debian's source
 #         packages, unpacked into build-deps/ (git-ignored), with copies of the header-only
 #         stb_image_write.h and fast_float (libstb-dev, libfast-float-dev) beside them
@@ -57,9 +57,10 @@ web_pkgs=("${build_pkgs[@]}" emscripten binaryen libharfbuzz-bin python3 zlib1g-
 desktop_pkgs=("${build_pkgs[@]}" g++ libglfw3-dev zlib1g-dev)
 # The tests: the Catch2 suites, the sanitizer folder, the shipped .wasm's inspection, the
 # browser and desktop screenshots, the PyTorch reference, and Jupyter's nbconvert with the
-# Python kernel (the notebook test of python/attnlab).
+# Python kernel, venv and setuptools (the notebook test and the pip install of python/attnlab).
 test_pkgs=("${web_pkgs[@]}" g++ libglfw3-dev catch2 clang libclang-rt-dev wabt
-  chromium xvfb xauth imagemagick python3-numpy python3-torch jupyter-nbconvert python3-ipykernel)
+  chromium xvfb xauth imagemagick python3-numpy python3-torch jupyter-nbconvert python3-ipykernel
+  python3-venv python3-setuptools)
 
 mode=install
 case "${1:-}" in --list) mode=list; shift ;; --size) mode=size; shift ;; esac

@@ -71,3 +71,22 @@ print(np.load(io.BytesIO(base64.b64decode(block.group(1))))["attentions"].tolist
   assert.equal(r.status, 0, r.err);
   assert.equal(r.out, '[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]] True');
 });
+
+test('pip install --no-build-isolation ./python in a virtual environment installs the package with its page', () => {
+  const venv = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-venv-'));
+  try {
+    // The system's numpy is the package's one requirement; nothing is fetched (--no-index).
+    const make = spawnSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv], { encoding: 'utf8' });
+    assert.equal(make.status, 0, make.stderr);
+    const pip = spawnSync(path.join(venv, 'bin', 'pip'), ['install', '--no-build-isolation', '--no-index', '--quiet', path.join(root, 'python')],
+      { encoding: 'utf8', cwd: venv });
+    assert.equal(pip.status, 0, pip.stderr);
+    const r = spawnSync(path.join(venv, 'bin', 'python'), ['-c',
+      'import attnlab, pathlib; print(attnlab.__file__.startswith(' + JSON.stringify(venv) + '), len(attnlab.offline_page()) > 1000000)'],
+    { encoding: 'utf8', cwd: venv, env: { ...process.env, PYTHONPATH: '' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'True True');
+  } finally {
+    fs.rmSync(venv, { recursive: true, force: true });
+  }
+});
