@@ -11,8 +11,8 @@ into this package's static/ folder by the web build), with the attention written
 on its page, so a malformed tensor gets the page's own message, shown in the figure. A
 notebook cell shows it in an iframe's srcdoc, which needs no network, no server and no script
 outside the figure (Jupyter Notebook, JupyterLab, VS Code, and an HTML export of the notebook).
-Each such figure adds the page's size (about 5 MB) to the notebook file; `server=` points the
-figure at a served build/web/dist instead (a few hundred bytes of HTML per figure).
+Each such figure adds the page's size (about 7 MB) to the notebook file; `server=` points the
+figure at a served build/web/dist instead (the file and about 2 KB of HTML per figure).
 
 numpy is the one requirement; torch tensors are accepted when torch is installed.
 """
@@ -216,14 +216,14 @@ def show(attentions, tokens=None, *, layer=None, head=None, panel="model", heigh
         'heads', ...); batch: the batch entry for B > 1; height in CSS pixels; controls and
         tabs show the lab's controls and panel tabs.
     server: the URL of a served build/web/dist (scripts/run.sh): the figure loads the lab
-        from there instead of carrying it (a few hundred bytes instead of about 5 MB).
+        from there instead of carrying it (the file and about 2 KB of HTML instead of about 7 MB).
     """
     global _warned
     fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, height=height, batch=batch,
                  controls=controls, tabs=tabs, server=server)
     if server is None and not _warned:
         _warned = True
-        warnings.warn("attnlab: each figure carries the lab's page (about 5 MB) in the notebook file; "
+        warnings.warn("attnlab: each figure carries the lab's page (about 7 MB) in the notebook file; "
                       "show(..., server='http://127.0.0.1:8080/') points figures at a served lab instead",
                       stacklevel=2)
     try:
