@@ -38,6 +38,7 @@ Status validate_attention_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Re
                          std::to_string(k.rows()) + ")");
   if (!std::isnan(options.scale) && !std::isfinite(options.scale))
     return Status::error("scale must be a finite number");
+  if (Status s = validate_positional(options.positional, static_cast<int>(q.cols())); !s.ok) return s;
   if (!q.allFinite()) return Status::error("q contains NaN or Inf");
   if (!k.allFinite()) return Status::error("k contains NaN or Inf");
   if (!v.allFinite()) return Status::error("v contains NaN or Inf");
@@ -55,8 +56,9 @@ AttentionResult attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const
   config.custom_scale = options.scale;
   config.fill = options.fill;
   config.finite_fill = options.finite_fill;
-  const BoolMat allowed = attention_mask(static_cast<int>(q.rows()), static_cast<int>(k.rows()), options);
-  HeadTrace t = run_head(q, k, v, allowed, Mat(), config, nullptr, 0);
+  const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
+  const BoolMat allowed = attention_mask(n_q, n_k, options);
+  HeadTrace t = run_head_positioned(q, k, v, allowed, Mat(), config, options.positional, options.causal);
   r.raw_scores = std::move(t.raw_scores);
   r.scale = t.scale;
   r.scores = std::move(t.masked_scores);

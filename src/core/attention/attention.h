@@ -8,6 +8,7 @@
 // Shapes: q (n_q, d_k), k (n_k, d_k), v (n_k, d_v).
 #pragma once
 
+#include "core/attention/positional.h"
 #include "core/base/types.h"
 
 #include <cstdint>
@@ -31,6 +32,9 @@ struct AttentionOptions {
   BoolMat allowed;
   MaskFill fill = MaskFill::NegInfinity;
   float finite_fill = -1e9f;  // used with MaskFill::Finite
+  // RoPE turns q (positions 0 .. n_q-1) and k (0 .. n_k-1) before the scores; ALiBi adds its
+  // bias after the scaling (core/attention/positional.h). raw_scores are then q' k'^T.
+  PositionalOptions positional;
 };
 
 struct AttentionResult {

@@ -244,6 +244,24 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   return trace;
 }
 
+HeadTrace run_head_positioned(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                              const Eigen::Ref<const Mat>& v, const BoolMat& allowed, const Mat& additive,
+                              const PipelineConfig& config, const PositionalOptions& positions, bool causal) {
+  const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
+  switch (positions.kind) {
+    case PositionalKind::Rope:
+      return run_head(apply_rope(q, 0, positions.rope_base, positions.rope_pairing),
+                      apply_rope(k, 0, positions.rope_base, positions.rope_pairing), v, allowed, additive, config, nullptr, 0);
+    case PositionalKind::Alibi: {
+      Mat bias = alibi_bias(n_q, n_k, positions.alibi_slope, causal);
+      if (additive.size()) bias += additive;
+      return run_head(q, k, v, allowed, bias, config, nullptr, 0);
+    }
+    case PositionalKind::None: break;
+  }
+  return run_head(q, k, v, allowed, additive, config, nullptr, 0);
+}
+
 PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                                const Eigen::Ref<const Mat>& v, const PipelineConfig& config) {
   PipelineTrace trace;
@@ -261,9 +279,11 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
       (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))
     trace.status = Status::error("float mask must be (n_q, n_k)");
   if (trace.status.ok) trace.status = check_float_mask(config.additive_mask);
+  if (trace.status.ok) trace.status = validate_positional(config.attention_positions, static_cast<int>(q.cols()));
   if (!trace.status.ok) return trace;
   trace.allowed = build_mask(config.mask, n_q, n_k);
-  trace.heads.push_back(run_head(q, k, v, trace.allowed, config.additive_mask, one_head, nullptr, 0));
+  trace.heads.push_back(run_head_positioned(q, k, v, trace.allowed, config.additive_mask, one_head,
+                                            config.attention_positions, config.mask.causal));
   trace.concat = trace.heads[0].output;
   trace.output = trace.concat;
   return trace;

@@ -52,6 +52,8 @@ struct PipelineConfig {
   MaskFill fill = MaskFill::NegInfinity;
   float finite_fill = -1e9f;
   bool positional = false;  // add sinusoidal positional encoding to x before projecting
+  // RoPE or ALiBi inside attention (run_pipeline_qkv; core/attention/positional.h).
+  PositionalOptions attention_positions;
   SoftmaxForm softmax_form = SoftmaxForm::Stable;
   Precision precision = Precision::Float32;
 };
@@ -113,5 +115,12 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
 HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                    const Eigen::Ref<const Mat>& v, const BoolMat& allowed, const Mat& additive,
                    const PipelineConfig& config, const ProjectionWeights* weights, int head);
+
+// run_head with positions applied inside attention (core/attention/positional.h): RoPE turns
+// q and k (positions 0 .. n-1) before step 1, ALiBi's bias (causal: -m (i - j)) joins the
+// additive mask of step 3. The trace's q and k are the turned ones.
+HeadTrace run_head_positioned(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                              const Eigen::Ref<const Mat>& v, const BoolMat& allowed, const Mat& additive,
+                              const PipelineConfig& config, const PositionalOptions& positions, bool causal);
 
 }  // namespace attn
