@@ -1,7 +1,8 @@
 // attnlab-cli commands on attention itself:
 //   example   the tutorial's worked example, as JSON
 //   random    N(0,1) draws of the project's generator, as JSON
-//   sdpa      scaled dot-product attention, PyTorch's F.scaled_dot_product_attention semantics
+//   sdpa      scaled dot-product attention, PyTorch's F.scaled_dot_product_attention semantics,
+//             with RoPE or ALiBi inside attention if asked
 //   mha       multi-head attention, PyTorch's nn.MultiheadAttention(batch_first=True)
 //   softmax   one softmax per row, stable or naive, float32 or simulated float16
 //
@@ -71,7 +72,27 @@ struct SdpaInputs {
   std::int64_t n_q = 0, d_k = 0, n_k = 0, d_v = 0, batch = 0;
 };
 
-// --scale, --score and --causal.
+// --rope BASE [--rope-pairing half|interleaved] or --alibi-slope M: positions inside attention.
+Status read_positions(const Options& o, PositionalOptions& p) {
+  if (o.has("--rope") && o.has("--alibi-slope")) return Status::error("--rope and --alibi-slope exclude each other");
+  if (o.has("--rope-pairing") && !o.has("--rope")) return Status::error("--rope-pairing goes with --rope");
+  if (o.has("--rope")) {
+    p.kind = PositionalKind::Rope;
+    if (!parse_float(o.get("--rope"), p.rope_base) || !(p.rope_base > 0.0f))
+      return Status::error("--rope needs the base, a finite number > 0 (10000 in the paper)");
+    if (o.has("--rope-pairing")) {
+      if (o.get("--rope-pairing") == "interleaved") p.rope_pairing = RopePairing::Interleaved;
+      else if (o.get("--rope-pairing") != "half") return Status::error("--rope-pairing must be half or interleaved");
+    }
+  }
+  if (o.has("--alibi-slope")) {
+    p.kind = PositionalKind::Alibi;
+    if (!parse_float(o.get("--alibi-slope"), p.alibi_slope)) return Status::error("--alibi-slope needs a finite number");
+  }
+  return Status::success();
+}
+
+// --scale, --score, --causal and the positions.
 Status read_sdpa_config(const Options& o, PipelineConfig& config) {
   if (o.has("--scale")) {
     if (!parse_float(o.get("--scale"), config.custom_scale)) return Status::error("--scale needs a finite number");
@@ -82,7 +103,7 @@ Status read_sdpa_config(const Options& o, PipelineConfig& config) {
     else if (o.get("--score") != "dot") return Status::error("--score must be dot or cosine");
   }
   config.mask.causal = o.flags.count("--causal") > 0;
-  return Status::success();
+  return read_positions(o, config.attention_positions);
 }
 
 Status read_sdpa_inputs(const Options& o, SdpaInputs& in) {
@@ -154,7 +175,8 @@ void apply_sdpa_mask(const MaskArray& mask, const SdpaInputs& in, std::int64_t b
 
 Status run_sdpa(const std::vector<std::string>& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--out"}, {"--causal"}, o); !st.ok)
+  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--rope", "--rope-pairing",
+                                        "--alibi-slope", "--out"}, {"--causal"}, o); !st.ok)
     return st;
   for (const char* need : {"--q", "--k", "--v", "--out"})
     if (!o.has(need)) return Status::error(std::string("sdpa needs ") + need);
@@ -392,7 +414,8 @@ ATTNLAB_CLI_COMMAND(example, "example", "  example                              
 ATTNLAB_CLI_COMMAND(random, "random", "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n", run_random);
 ATTNLAB_CLI_COMMAND(sdpa, "sdpa",
                     "  sdpa --q Q.npy --k K.npy --v V.npy [--mask M.npy] [--causal] [--scale S]\n"
-                    "       [--score dot|cosine] --out DIR        writes scores.npy, weights.npy, output.npy\n",
+                    "       [--score dot|cosine] [--rope BASE [--rope-pairing half|interleaved] | --alibi-slope M]\n"
+                    "       --out DIR                             writes scores.npy, weights.npy, output.npy\n",
                     run_sdpa);
 ATTNLAB_CLI_COMMAND(mha, "mha",
                     "  mha --query X.npy [--key K.npy --value V.npy] --heads H --in-proj-weight W.npy\n"

@@ -11,33 +11,18 @@ comparison); PyTorch's fully masked rows come out NaN, where attnlab gives zeros
 """
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 import torch
 
+from cli_files import CliFiles
+
 CLI, WORK = sys.argv[1], sys.argv[2]
-os.makedirs(WORK, exist_ok=True)
+files = CliFiles(CLI, WORK)
+save, run, load = files.save, files.run, files.load
 torch.manual_seed(0)
 rng = np.random.default_rng(20261130)
-
-
-def save(name, array):
-    path = os.path.join(WORK, name)
-    np.save(path, array)
-    return path
-
-
-def run(*args):
-    proc = subprocess.run([CLI, *args], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"attnlab-cli {' '.join(args)} failed: {proc.stderr.strip()}")
-    return proc.stdout
-
-
-def load(out, name):
-    return np.load(os.path.join(WORK, out, name))
 
 
 def max_diff(ours, ref):

@@ -1,0 +1,113 @@
+// attnlab-cli commands on attention as current models run it:
+//   gqa    grouped-query attention: H query heads over G key/value heads (core/attention/grouped.h)
+//   flash  FlashAttention's tiled forward pass, with every step's running max and sum
+//          (core/attention/flash.h)
+#include "cli/cli_common.h"
+#include "core/attention/flash.h"
+#include "core/attention/grouped.h"
+
+#include <cstdio>
+#include <string>
+
+namespace attn::cli {
+namespace {
+
+using json = nlohmann::json;
+
+// A (count, n, d) array as count matrices (n, d); the message names the file.
+Status read_stack(const std::string& path, const char* what, std::vector<Mat>& out, std::int64_t& n, std::int64_t& d) {
+  NpyArray a;
+  std::vector<float> values;
+  if (Status st = read_float_array(path, a, values); !st.ok) return st;
+  if (a.shape.size() != 3)
+    return Status::error(path + ": " + what + " must have 3 dimensions (heads, n, d), has shape " + npy_shape_string(a.shape));
+  n = a.shape[1];
+  d = a.shape[2];
+  if (a.shape[0] < 1 || n < 1 || d < 1) return Status::error(path + ": " + what + " must not be empty");
+  for (std::int64_t h = 0; h < a.shape[0]; ++h) out.push_back(matrix_at(values, h * n * d, n, d));
+  return Status::success();
+}
+
+Status run_gqa(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--out"}, {"--causal"}, o); !st.ok) return st;
+  for (const char* need : {"--q", "--k", "--v", "--out"})
+    if (!o.has(need)) return Status::error(std::string("gqa needs ") + need);
+  std::vector<Mat> q, k, v;
+  std::int64_t n_q = 0, d_k = 0, n_k = 0, d_k2 = 0, n_v = 0, d_v = 0;
+  if (Status st = read_stack(o.get("--q"), "Q", q, n_q, d_k); !st.ok) return st;
+  if (Status st = read_stack(o.get("--k"), "K", k, n_k, d_k2); !st.ok) return st;
+  if (Status st = read_stack(o.get("--v"), "V", v, n_v, d_v); !st.ok) return st;
+  if (d_k2 != d_k) return Status::error(o.get("--k") + ": d_k = " + std::to_string(d_k2) + ", Q has " + std::to_string(d_k));
+  if (v.size() != k.size() || n_v != n_k)
+    return Status::error(o.get("--v") + ": must be (kvHeads, n_k, d_v) = (" + std::to_string(k.size()) + ", " + std::to_string(n_k) + ", d_v) like K");
+  const std::int64_t heads = static_cast<std::int64_t>(q.size());
+  if (heads * n_q * n_k > (1ll << 26)) return Status::error("heads x n_q x n_k is over the cap of 2^26 weights");
+  AttentionOptions options;
+  options.causal = o.flag("--causal");
+  const GroupedQueryResult r = grouped_query_attention(q, k, v, options);
+  if (!r.status.ok) return Status::error("gqa: " + r.status.message);
+  std::vector<float> output, weights;
+  for (const AttentionResult& h : r.heads) {
+    output.insert(output.end(), h.output.data(), h.output.data() + h.output.size());
+    weights.insert(weights.end(), h.weights.data(), h.weights.data() + h.weights.size());
+  }
+  return write_outputs(o.get("--out"), {{"output.npy", NpyArray::from_float({heads, n_q, d_v}, output.data())},
+                                        {"weights.npy", NpyArray::from_float({heads, n_q, n_k}, weights.data())}});
+}
+
+// Two dimensions (n, d) of one head.
+Status read_matrix(const std::string& path, const char* what, Mat& m) {
+  NpyArray a;
+  std::vector<float> values;
+  if (Status st = read_float_array(path, a, values); !st.ok) return st;
+  if (a.shape.size() != 2) return Status::error(path + ": " + what + " must have 2 dimensions (n, d), has shape " + npy_shape_string(a.shape));
+  m = matrix_at(values, 0, a.shape[0], a.shape[1]);
+  return Status::success();
+}
+
+Status run_flash(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--block-q", "--block-k", "--scale", "--out"}, {"--causal"}, o); !st.ok)
+    return st;
+  for (const char* need : {"--q", "--k", "--v", "--out"})
+    if (!o.has(need)) return Status::error(std::string("flash needs ") + need);
+  FlashOptions fo;
+  long long bq = fo.block_q, bk = fo.block_k;
+  if (o.has("--block-q") && !parse_long(o.get("--block-q"), 1, 1 << 20, bq)) return Status::error("--block-q needs a whole number >= 1");
+  if (o.has("--block-k") && !parse_long(o.get("--block-k"), 1, 1 << 20, bk)) return Status::error("--block-k needs a whole number >= 1");
+  if (o.has("--scale") && !parse_float(o.get("--scale"), fo.scale)) return Status::error("--scale needs a finite number");
+  fo.block_q = static_cast<int>(bq);
+  fo.block_k = static_cast<int>(bk);
+  fo.causal = o.flag("--causal");
+  Mat q, k, v;
+  if (Status st = read_matrix(o.get("--q"), "Q", q); !st.ok) return st;
+  if (Status st = read_matrix(o.get("--k"), "K", k); !st.ok) return st;
+  if (Status st = read_matrix(o.get("--v"), "V", v); !st.ok) return st;
+  if (q.rows() * v.cols() > (1ll << 26) || k.rows() * k.cols() > (1ll << 26)) return Status::error("Q, K or V is over the cap of 2^26 values");
+  const FlashResult r = flash_attention(q, k, v, fo);
+  if (!r.status.ok) return Status::error("flash: " + r.status.message);
+  if (Status st = write_outputs(o.get("--out"), {{"output.npy", NpyArray::from_float({q.rows(), v.cols()}, r.output.data())}}); !st.ok)
+    return st;
+  // One JSON line: the tiles of each step and m, l per query row after it.
+  json steps = json::array();
+  for (const FlashStep& s : r.steps)
+    steps.push_back({{"qTile", s.q_tile}, {"kTile", s.k_tile}, {"qBegin", s.q_begin}, {"qEnd", s.q_end},
+                     {"kBegin", s.k_begin}, {"kEnd", s.k_end}, {"m", s.m}, {"l", s.l}, {"rescale", s.rescale}});
+  const json line = {{"scale", r.scale}, {"workingFloats", r.working_floats}, {"steps", steps}};
+  std::printf("%s\n", line.dump().c_str());
+  return Status::success();
+}
+
+}  // namespace
+
+ATTNLAB_CLI_COMMAND(gqa, "gqa",
+                    "  gqa --q Q.npy (heads, n, dk) --k K.npy (kvHeads, n, dk) --v V.npy (kvHeads, n, dv)\n"
+                    "      [--causal] --out DIR                  writes output.npy (heads, n, dv), weights.npy (heads, n, n)\n",
+                    run_gqa);
+ATTNLAB_CLI_COMMAND(flash, "flash",
+                    "  flash --q Q.npy (nq, dk) --k K.npy (nk, dk) --v V.npy (nk, dv) [--block-q B] [--block-k B]\n"
+                    "        [--causal] [--scale S] --out DIR   writes output.npy; prints each tile step's m and l (JSON)\n",
+                    run_flash);
+
+}  // namespace attn::cli
