@@ -24,6 +24,82 @@ export interface AttentionArgs {
   causal?: boolean;
   /** The multiplier of Q K^T; 1/sqrt(dk) when absent. */
   scale?: number;
+  /** Positions inside attention: RoPE turns q and k, ALiBi adds -slope*|i - j| after the scaling. */
+  positional?: RopeOptions | AlibiOptions | null;
+}
+
+export interface RopeOptions {
+  kind: 'rope';
+  /** theta_i = base^(-2i/dk); 10000 when absent. */
+  base?: number;
+  /** 'half' (LLaMA's rotate-half pairs, the default) or 'interleaved' (the paper's). */
+  pairing?: 'half' | 'interleaved';
+}
+
+export interface AlibiOptions {
+  kind: 'alibi';
+  /** The head's slope m. */
+  slope: number;
+}
+
+export interface GroupedQueryArgs {
+  /** (heads, n, dk), head-major */ q: Float32Array;
+  /** (kvHeads, n, dk) */ k: Float32Array;
+  /** (kvHeads, n, dv) */ v: Float32Array;
+  n: number;
+  dk: number;
+  dv: number;
+  heads: number;
+  /** Divides heads: heads = kvHeads is multi-head, 1 is multi-query attention. */
+  kvHeads: number;
+  causal?: boolean;
+}
+
+export interface GroupedQueryResult {
+  /** (heads, n, dv), head-major */
+  output: Float32Array;
+  /** (n, n) per query head */
+  weights: Float32Array[];
+  /** The key/value head each query head read. */
+  kvHeadOf: number[];
+}
+
+export interface FlashArgs {
+  /** (nq, dk) */ q: Float32Array;
+  /** (nk, dk) */ k: Float32Array;
+  /** (nk, dv) */ v: Float32Array;
+  nq: number;
+  nk: number;
+  dk: number;
+  dv: number;
+  causal?: boolean;
+  scale?: number;
+  /** Tile sizes, 16 when absent. */
+  blockQ?: number;
+  blockK?: number;
+}
+
+export interface FlashStep {
+  qTile: number;
+  kTile: number;
+  qBegin: number;
+  qEnd: number;
+  kBegin: number;
+  kEnd: number;
+  /** Per query row of the tile, after this step: the running maximum and sum. */
+  m: Float32Array;
+  l: Float32Array;
+  /** exp(m_old - m_new) applied to the sum and output so far. */
+  rescale: Float32Array;
+}
+
+export interface FlashResult {
+  /** (nq, dv) */
+  output: Float32Array;
+  steps: FlashStep[];
+  scale: number;
+  /** Floats held beside the inputs and output: a tile of scores and the running m, l. */
+  workingFloats: number;
 }
 
 export interface AttentionResult {
@@ -331,6 +407,9 @@ export interface AttnlabCore {
   softmax(row: Float32Array | number[], options?: SoftmaxOptions): SoftmaxResult;
   multiHeadAttention(args: MultiHeadAttentionArgs): { output: Float32Array; weights: Float32Array[] };
   multiHeadAttentionOutput(args: MultiHeadAttentionArgs): { output: Float32Array };
+  groupedQueryAttention(args: GroupedQueryArgs): GroupedQueryResult;
+  /** FlashAttention's forward pass tile by tile, every step recorded; at most 65,536 steps. */
+  flashAttention(args: FlashArgs): FlashResult;
   /** N(0, 1) draws of the project's generator: the same numbers natively and in wasm. */
   randomNormal(args: { seed: number; rows: number; cols: number }): Float32Array;
   efficientAttention(args: EfficientAttentionArgs): EfficientAttentionResult;

@@ -10,6 +10,10 @@
 //   scale: the multiplier applied to Q K^T (PyTorch's `scale`).
 //   Returns {scores, weights, output, scale}: scores after scaling and masking
 //   (masked entries are -Infinity), weights (nq*nk), output (nq*dv), the scale used.
+//   positional: {kind: 'rope', base = 10000, pairing = 'half' | 'interleaved'} turns q and k
+//   at positions 0..nq-1 and 0..nk-1 before the scores (RoPE); {kind: 'alibi', slope} adds
+//   -slope*|i - j| after the scaling (-slope*(i - j) with causal; ALiBi needs the weights'
+//   path). An unknown argument, kind or key is an error.
 //   returnWeights: false computes the output alone by streaming attention (online softmax
 //   over tiles, memory O(n*d), nothing of size nq*nk) and returns {output} only: the path
 //   for long inputs (n = 32768 fits in a fresh instance under 64 MiB); with weights,
@@ -31,11 +35,13 @@
 import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
+import modernApi, { positionalOption } from './attnlab-core-modern.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
 import { BUILDS, chooseBuild } from './builds.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
+const ATTENTION_ARGS = ['q', 'k', 'v', 'nq', 'nk', 'dk', 'dv', 'causal', 'scale', 'returnWeights', 'positional'];
 
 export default async function createAttnlabCore(moduleOptions = {}) {
   const options = { ...moduleOptions };
@@ -62,13 +68,18 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     build,  // 'simd' or 'scalar': which WebAssembly build was loaded
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
+    ...modernApi(wasm),
     ...statisticsApi(wasm),
     ...trainApi(wasm),
-    attention({ q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = {}) {
+    attention(args = {}) {
+      for (const key of Object.keys(args ?? {}))
+        if (!ATTENTION_ARGS.includes(key)) throw new TypeError(`unknown argument '${key}' of attention (${ATTENTION_ARGS.join(', ')})`);
+      const { q, k, v, nq, nk, dk, dv, causal = false, scale, returnWeights = true } = args ?? {};
       checkFloat32('q', q); checkFloat32('k', k); checkFloat32('v', v);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
-      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights }));
+      const positional = positionalOption(args?.positional);
+      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights, positional }));
     },
     tokenize(text) {
       if (typeof text !== 'string') throw new TypeError('text must be a string');

@@ -5,6 +5,7 @@
 // EMSCRIPTEN_BINDINGS block.
 #include "core/attention/attention.h"
 #include "core/attention/pipeline.h"
+#include "core/attention/positional.h"
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
 #include "core/attention/streaming.h"
@@ -26,7 +27,25 @@ using attn::bindings::float32_copy;
 
 namespace {
 
-// attention({q, k, v, nq, nk, dk, dv, causal, scale, returnWeights})
+// The positions inside attention, as the JS wrapper normalised them: null, or {kind: 'rope',
+// base, pairing: 'half' | 'interleaved'} or {kind: 'alibi', slope}; the values are checked by
+// the core (validate_positional).
+attn::PositionalOptions positional_options(const val& p) {
+  attn::PositionalOptions out;
+  if (p.isUndefined() || p.isNull()) return out;
+  const std::string kind = p["kind"].as<std::string>();
+  if (kind == "rope") {
+    out.kind = attn::PositionalKind::Rope;
+    out.rope_base = p["base"].as<float>();
+    out.rope_pairing = p["pairing"].as<std::string>() == "interleaved" ? attn::RopePairing::Interleaved : attn::RopePairing::Half;
+  } else if (kind == "alibi") {
+    out.kind = attn::PositionalKind::Alibi;
+    out.alibi_slope = p["slope"].as<float>();
+  }
+  return out;
+}
+
+// attention({q, k, v, nq, nk, dk, dv, causal, scale, returnWeights, positional})
 //   -> {scores, weights, output, scale} | {error}
 //   returnWeights false: streaming attention (online softmax, no n x n matrix) -> {output}
 val attention_js(val args) {
@@ -46,10 +65,17 @@ val attention_js(val args) {
   options.causal = args["causal"].as<bool>();
   const val scale = args["scale"];
   if (!scale.isUndefined() && !scale.isNull()) options.scale = scale.as<float>();
+  options.positional = positional_options(args["positional"]);
   if (!with_weights) {
-    // Same checks as the full path (shapes, finite inputs), then the streaming kernel.
+    // Same checks as the full path (shapes, finite inputs, positions), then the streaming kernel.
     const attn::Status st = attn::validate_attention_inputs(q, k, v, options);
     if (!st.ok) return error_result(st.message);
+    if (options.positional.kind == attn::PositionalKind::Alibi)
+      return error_result("positional alibi needs returnWeights: true (the streaming kernels add no bias)");
+    if (options.positional.kind == attn::PositionalKind::Rope) {
+      q = attn::apply_rope(q, 0, options.positional.rope_base, options.positional.rope_pairing);
+      k = attn::apply_rope(k, 0, options.positional.rope_base, options.positional.rope_pairing);
+    }
     attn::StreamingOptions so;
     so.scale = options.scale;
     so.causal = options.causal;

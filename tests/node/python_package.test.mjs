@@ -78,7 +78,10 @@ test('pip install --no-build-isolation ./python in a virtual environment install
     // The system's numpy is the package's one requirement; nothing is fetched (--no-index).
     const make = spawnSync('/usr/bin/python3', ['-m', 'venv', '--system-site-packages', venv], { encoding: 'utf8' });
     assert.equal(make.status, 0, make.stderr);
-    const pip = spawnSync(path.join(venv, 'bin', 'pip'), ['install', '--no-build-isolation', '--no-index', '--quiet', path.join(root, 'python')],
+    // From a copy: setuptools builds in the source folder (build/, *.egg-info), which stays clean.
+    const source = path.join(venv, 'source');
+    fs.cpSync(path.join(root, 'python'), source, { recursive: true, filter: (f) => !f.includes('__pycache__') });
+    const pip = spawnSync(path.join(venv, 'bin', 'pip'), ['install', '--no-build-isolation', '--no-index', '--quiet', source],
       { encoding: 'utf8', cwd: venv });
     assert.equal(pip.status, 0, pip.stderr);
     const r = spawnSync(path.join(venv, 'bin', 'python'), ['-c',

@@ -15,6 +15,11 @@ async function mathModule(): Promise<number> {
   const q = new Float32Array([1, 2, 2, 1]), k = new Float32Array([2, 1, 1, 2]), v = new Float32Array([3, 0, 0, 3]);
   const { scores, weights, output, scale } = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, causal: false });
   const streamed: Float32Array = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }).output;
+  const rope = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, positional: { kind: 'rope', base: 500, pairing: 'interleaved' } });
+  const alibi = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, positional: { kind: 'alibi', slope: 0.5 } });
+  const gqa = core.groupedQueryAttention({ q: new Float32Array(16), k: k, v: v, n: 2, dk: 2, dv: 2, heads: 4, kvHeads: 1, causal: true });
+  const flash = core.flashAttention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, blockQ: 1, blockK: 1 });
+  const flashM: number = flash.steps[flash.steps.length - 1].m[0] + flash.workingFloats + gqa.kvHeadOf[3] + gqa.weights.length;
   const tokens = core.tokenize('the cat sat');
   const kinds: string[] = tokens.map((t) => `${t.kind}:${t.start}-${t.end}`);
   const sm = core.softmax([1, 2, 3], { stable: false, precision: 'float16' });
@@ -43,7 +48,7 @@ async function mathModule(): Promise<number> {
   const config = again.config();
   trainer.dispose();
   again.dispose();
-  return scores[0] + weights[1] + output[0] + scale + streamed[0] + kinds.length + sm.weights[0] + mha.weights.length +
+  return rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + kinds.length + sm.weights[0] + mha.weights.length +
     mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
     histogram.counts.length + curve[0].entropy + precision.weights[1] + lanes + isa.length + bytes + tasks.length +
     (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
