@@ -25,11 +25,12 @@ torch.manual_seed(0)
 tokens = "the cat sat on the mat because it was tired".split()
 n, E, H, L = len(tokens), 16, 4, 2
 layers = [torch.nn.MultiheadAttention(E, H, batch_first=True) for _ in range(L)]
-h = torch.randn(1, n, E)
+h = 3 * torch.randn(1, n, E)  # large enough for peaked weights
 attentions = []
 with torch.no_grad():
     for layer in layers:
-        h, w = layer(h, h, h, need_weights=True, average_attn_weights=False)  # w: (B, H, n, n)
+        out, w = layer(h, h, h, need_weights=True, average_attn_weights=False)  # w: (B, H, n, n)
+        h = h + out  # the residual stream, as in a Transformer block
         attentions.append(w)
 attentions = tuple(attentions)  # as Hugging Face's output_attentions
 json.dump(torch.stack(attentions, 1)[0].tolist(), open("expected.json", "w"))  # (L, H, n, n), for the test
