@@ -148,7 +148,7 @@ class Figure:
     """One lab figure; Jupyter shows it through _repr_html_."""
 
     def __init__(self, attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
-                 controls=False, tabs=True, server=None, name="attention.npz"):
+                 controls=False, tabs=False, server=None, name="attention.npz"):
         if not isinstance(height, int) or not 100 <= height <= 4000:
             raise AttnlabError(f"attnlab: height must be a whole number of pixels from 100 to 4000, not {height!r}")
         if not isinstance(batch, int) or batch < 0:
@@ -182,7 +182,8 @@ class Figure:
                 '<script>(() => {'
                 f'const frame = document.getElementById("{frame_id}");'
                 f'const p = {payload}; const base = {json.dumps(base)};'
-                'const url = new URL("embed.html?tabs=1&controls=0&release=0&origins=" + encodeURIComponent(location.origin), base);'
+                f'const url = new URL("embed.html?tabs={int(self.options["tabs"])}&controls={int(self.options["controls"])}'
+                '&release=0&origins=" + encodeURIComponent(location.origin), base);'
                 'addEventListener("message", (e) => {'
                 '  if (e.source !== frame.contentWindow || e.data?.attnlab !== 1) return;'
                 '  if (e.data.event === "ready") {'
@@ -205,7 +206,7 @@ def figure(attentions, tokens=None, **options):
 
 
 def show(attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
-         controls=False, tabs=True, server=None):
+         controls=False, tabs=False, server=None):
     """Shows the attention in the live lab, in the cell's output.
 
     attentions: Hugging Face's `output_attentions` (a tuple of L tensors (B, H, n, n)), an
@@ -214,7 +215,8 @@ def show(attentions, tokens=None, *, layer=None, head=None, panel="model", heigh
     tokens: a list of n tokens, or a pair (query tokens, key tokens) for cross-attention.
     layer, head: the ones to focus; panel: the lab's panel ('model', 'pipeline', 'token',
         'heads', ...); batch: the batch entry for B > 1; height in CSS pixels; controls and
-        tabs show the lab's controls and panel tabs.
+        tabs show the lab's controls and panel tabs (hidden by default: the figure gets the
+        room).
     server: the URL of a served build/web/dist (scripts/run.sh): the figure loads the lab
         from there instead of carrying it (the file and about 2 KB of HTML instead of about 7 MB).
     """
@@ -234,7 +236,7 @@ def show(attentions, tokens=None, *, layer=None, head=None, panel="model", heigh
 
 
 def save_html(path, attentions, tokens=None, *, layer=None, head=None, panel="model", batch=0,
-              controls=False, tabs=True):
+              controls=False, tabs=False):
     """Writes the figure as one HTML file that opens without a network (file:// too)."""
     fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, batch=batch, controls=controls, tabs=tabs)
     pathlib.Path(path).write_text(fig.page(), encoding="utf-8")
