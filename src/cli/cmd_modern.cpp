@@ -2,11 +2,20 @@
 //   gqa    grouped-query attention: H query heads over G key/value heads (core/attention/grouped.h)
 //   flash  FlashAttention's tiled forward pass, with every step's running max and sum
 //          (core/attention/flash.h)
+//   kv-cache  the KV cache of token-by-token decoding: its bytes per token, and one decoding
+//          step's measured time with the cache (the new token's query against n cached keys)
+//          and without it (every row of the prefix recomputed), with their log-log slopes
 #include "cli/cli_common.h"
 #include "core/attention/flash.h"
 #include "core/attention/grouped.h"
+#include "core/base/rng.h"
+#include "core/efficient/cost.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <sstream>
 #include <string>
 
 namespace attn::cli {
@@ -99,8 +108,95 @@ Status run_flash(const Args& args) {
   return Status::success();
 }
 
+// The median seconds of one call of `step`, each measurement repeating it for >= 5 ms.
+template <typename Step>
+double median_seconds(Step step, int measurements) {
+  using clock = std::chrono::steady_clock;
+  step();  // warm up
+  std::vector<double> per_run;
+  for (int m = 0; m < measurements; ++m) {
+    int runs = 0;
+    const auto start = clock::now();
+    double elapsed = 0.0;
+    do {
+      step();
+      ++runs;
+      elapsed = std::chrono::duration<double>(clock::now() - start).count();
+    } while (elapsed < 0.005);
+    per_run.push_back(elapsed / runs);
+  }
+  std::sort(per_run.begin(), per_run.end());
+  return per_run[per_run.size() / 2];
+}
+
+Status parse_ns(const std::string& text, std::vector<double>& ns) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    long long n = 0;
+    if (!parse_long(item, 1, 1 << 16, n)) return Status::error("--n needs token counts from 1 to 65536, separated by commas");
+    ns.push_back(static_cast<double>(n));
+  }
+  if (ns.empty()) return Status::error("--n needs at least one token count");
+  return Status::success();
+}
+
+Status run_kv_cache(const Args& args) {
+  Options o;
+  if (Status st = Options::parse(args, {"--heads", "--kv-heads", "--dk", "--layers", "--bytes", "--n", "--measurements"}, {}, o); !st.ok)
+    return st;
+  long long heads = 8, kv_heads = 2, dk = 64, layers = 1, bytes = 2, measurements = 5;
+  if (o.has("--heads") && !parse_long(o.get("--heads"), 1, 256, heads)) return Status::error("--heads needs a whole number from 1 to 256");
+  if (o.has("--kv-heads") && !parse_long(o.get("--kv-heads"), 1, 256, kv_heads)) return Status::error("--kv-heads needs a whole number from 1 to 256");
+  if (heads % kv_heads != 0) return Status::error("--kv-heads " + std::to_string(kv_heads) + " must divide --heads " + std::to_string(heads));
+  if (o.has("--dk") && !parse_long(o.get("--dk"), 1, 1024, dk)) return Status::error("--dk needs a whole number from 1 to 1024");
+  if (o.has("--layers") && !parse_long(o.get("--layers"), 1, 1024, layers)) return Status::error("--layers needs a whole number from 1 to 1024");
+  if (o.has("--bytes") && !parse_long(o.get("--bytes"), 1, 8, bytes)) return Status::error("--bytes (per value) needs a whole number from 1 to 8");
+  if (o.has("--measurements") && !parse_long(o.get("--measurements"), 1, 101, measurements))
+    return Status::error("--measurements needs a whole number from 1 to 101");
+  std::vector<double> ns;
+  if (Status st = parse_ns(o.has("--n") ? o.get("--n") : "256,512,1024,2048,4096", ns); !st.ok) return st;
+  const double per_token = kv_cache_bytes_per_token(static_cast<int>(kv_heads), static_cast<int>(dk), static_cast<int>(layers), static_cast<int>(bytes));
+  // One layer is timed (layers multiply both costs alike); projections are left out of both.
+  Rng rng(1);
+  json rows = json::array();
+  std::vector<double> with_cache, without_cache;
+  for (const double nd : ns) {
+    const int n = static_cast<int>(nd);
+    std::vector<Mat> q_new, q_all, k, v;
+    for (long long h = 0; h < heads; ++h) {
+      q_new.push_back(rng.normal_matrix(1, static_cast<int>(dk)));
+      q_all.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
+    }
+    for (long long g = 0; g < kv_heads; ++g) {
+      k.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
+      v.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
+    }
+    AttentionOptions one, prefix;
+    prefix.causal = true;
+    const double cached = median_seconds([&] { grouped_query_attention(q_new, k, v, one); }, static_cast<int>(measurements));
+    const double recomputed = median_seconds([&] { grouped_query_attention(q_all, k, v, prefix); }, static_cast<int>(measurements));
+    with_cache.push_back(cached);
+    without_cache.push_back(recomputed);
+    rows.push_back({{"n", n}, {"cacheBytes", per_token * n}, {"stepSecondsWithCache", cached}, {"stepSecondsWithoutCache", recomputed}});
+  }
+  const double slope_with = fit_loglog_slope(ns, with_cache, ns.front());
+  const double slope_without = fit_loglog_slope(ns, without_cache, ns.front());
+  const auto number = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
+  const json line = {{"heads", heads}, {"kvHeads", kv_heads}, {"dk", dk}, {"layers", layers}, {"bytesPerValue", bytes},
+                     {"bytesPerToken", per_token}, {"steps", rows}, {"slopeWithCache", number(slope_with)},
+                     {"slopeWithoutCache", number(slope_without)}};
+  std::printf("%s\n", line.dump().c_str());
+  return Status::success();
+}
+
 }  // namespace
 
+ATTNLAB_CLI_COMMAND(kv_cache, "kv-cache",
+                    "  kv-cache [--heads H] [--kv-heads G] [--dk D] [--layers L] [--bytes B] [--n 256,512,...]\n"
+                    "           [--measurements M]               KV cache bytes per token, and a decoding step's time\n"
+                    "                                            with and without the cache per n (JSON, log-log slopes)\n",
+                    run_kv_cache);
 ATTNLAB_CLI_COMMAND(gqa, "gqa",
                     "  gqa --q Q.npy (heads, n, dk) --k K.npy (kvHeads, n, dk) --v V.npy (kvHeads, n, dv)\n"
                     "      [--causal] --out DIR                  writes output.npy (heads, n, dv), weights.npy (heads, n, n)\n",

@@ -4,16 +4,21 @@
 #include "core/attention/attention.h"
 #include "core/attention/flash.h"
 #include "core/attention/grouped.h"
+#include "core/attention/masks.h"
 #include "core/attention/positional.h"
+#include "core/attention/softmax.h"
 #include "core/base/rng.h"
 #include "support/matrix_compare.h"
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using attn::Mat;
 
 namespace {
+
+float inf_value() { return std::numeric_limits<float>::infinity(); }
 
 attn::PositionalOptions rope(attn::RopePairing pairing, float base = 10000.0f) {
   attn::PositionalOptions p;
@@ -188,4 +193,40 @@ TEST_CASE("FlashAttention refuses tiles <= 0 and more steps than it records", "[
   fo.block_k = 1;
   REQUIRE(attn::flash_attention(long_x, long_x, long_x, fo).status.message ==
           "90000 tile pairs is more than the 65536 steps one call records: use larger tiles");
+}
+
+TEST_CASE("attention sinks: StreamingLLM's window-plus-sink mask, and softmax with an extra zero logit", "[sinks]") {
+  // n = 8, window 2, 1 sink: query i sees key 0 and keys i-2 .. i.
+  const attn::MaskSpec spec = attn::streaming_llm_mask(2, 1);
+  REQUIRE(attn::validate_mask(spec, 8, 8).ok);
+  const attn::BoolMat allowed = attn::build_mask(spec, 8, 8);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(allowed(i, j) == (j <= i && (j == 0 || i - j <= 2)));
+  REQUIRE(attn::nonzeros_per_row(allowed) == std::vector<int>{1, 2, 3, 4, 4, 4, 4, 4});
+
+  // A row with nothing to attend to: softmax must spread 1 over the keys; off by one gives
+  // almost all of it to the missing zero logit. A row with a clear winner barely changes.
+  const float nothing[4] = {-9.0f, -9.5f, -10.0f, -9.2f};
+  float w[4], soft[4];
+  const float left = attn::softmax_off_by_one_row(nothing, w, 4);
+  attn::softmax_row(nothing, soft, 4);
+  double sum = 0, sum_soft = 0;
+  for (int j = 0; j < 4; ++j) {
+    sum += w[j];
+    sum_soft += soft[j];
+    REQUIRE(w[j] == Approx(std::exp(nothing[j]) / (1.0 + std::exp(-9.0) + std::exp(-9.5) + std::exp(-10.0) + std::exp(-9.2))).epsilon(1e-5));
+  }
+  REQUIRE(sum_soft == Approx(1.0).margin(1e-6));
+  REQUIRE(sum < 1e-3);
+  REQUIRE(left == Approx(1.0 - sum).margin(1e-6));
+  const float clear[3] = {12.0f, 1.0f, -inf_value()};
+  float wc[3];
+  attn::softmax_off_by_one_row(clear, wc, 3);
+  REQUIRE(wc[0] == Approx(1.0 / (1.0 + std::exp(-11.0) + std::exp(-12.0))).epsilon(1e-6));
+  REQUIRE(wc[2] == 0.0f);
+  // Large scores do not overflow: the maximum is subtracted first.
+  const float big[2] = {1000.0f, 999.0f};
+  float wb[2];
+  attn::softmax_off_by_one_row(big, wb, 2);
+  REQUIRE(wb[0] == Approx(1.0 / (1.0 + std::exp(-1.0))).epsilon(1e-6));
 }

@@ -49,4 +49,21 @@ test('bad input gets one line and exit code 2: odd d_k with RoPE, kvHeads not di
   }
 });
 
+test('kv-cache: bytes per token are 2 * G * d_k * layers * bytes per value; each n gets both step times', () => {
+  for (const [heads, kv, dk, layers, bytes] of [[32, 8, 128, 32, 2], [12, 12, 64, 12, 4], [8, 1, 64, 2, 2]]) {
+    const r = JSON.parse(execFileSync(cli, ['kv-cache', '--heads', `${heads}`, '--kv-heads', `${kv}`, '--dk', `${dk}`, '--layers', `${layers}`,
+      '--bytes', `${bytes}`, '--n', '16,32', '--measurements', '1'], { encoding: 'utf8' }));
+    assert.equal(r.bytesPerToken, 2 * kv * dk * layers * bytes);
+    assert.deepEqual(r.steps.map((s) => [s.n, s.cacheBytes]), [[16, 16 * r.bytesPerToken], [32, 32 * r.bytesPerToken]]);
+    for (const s of r.steps) assert.ok(s.stepSecondsWithCache > 0 && s.stepSecondsWithoutCache > 0);
+    assert.equal(typeof r.slopeWithCache, 'number');
+  }
+  // LLaMA-2 70B's shape (64 query heads, 8 kv heads of 128, 80 layers, float16): 320 KiB per token.
+  const llama = JSON.parse(execFileSync(cli, ['kv-cache', '--heads', '64', '--kv-heads', '8', '--dk', '128', '--layers', '80', '--n', '8', '--measurements', '1'], { encoding: 'utf8' }));
+  assert.equal(llama.bytesPerToken, 327680);
+  const bad = spawnSync(cli, ['kv-cache', '--heads', '8', '--kv-heads', '3'], { encoding: 'utf8' });
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /--kv-heads 3 must divide --heads 8/);
+});
+
 test.after?.(() => fs.rmSync(work, { recursive: true, force: true }));

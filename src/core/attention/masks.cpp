@@ -57,4 +57,12 @@ std::vector<int> nonzeros_per_row(const BoolMat& allowed) {
   return counts;
 }
 
+MaskSpec streaming_llm_mask(int window, int sinks) {
+  MaskSpec spec;
+  spec.causal = true;
+  spec.window = window;
+  for (int t = 0; t < sinks; ++t) spec.global_tokens.push_back(t);
+  return spec;
+}
+
 }  // namespace attn

@@ -51,4 +51,11 @@ BoolMat build_mask(const MaskSpec& spec, int n_q, int n_k);
 // Allowed keys per query row.
 std::vector<int> nonzeros_per_row(const BoolMat& allowed);
 
+// StreamingLLM's mask (Xiao et al., "Efficient Streaming Language Models with Attention
+// Sinks"): causal, each query sees its last `window` keys before it (j in [i - window, i])
+// and the first `sinks` tokens, the attention sinks a trained model dumps weight on. It is
+// causal + window + those tokens as global tokens: under the causal mask a global token's
+// own row sees only keys before it, so the spec gives exactly this pattern.
+MaskSpec streaming_llm_mask(int window, int sinks);
+
 }  // namespace attn

@@ -75,6 +75,24 @@ SoftmaxFlags softmax_row(const float* scores, float* weights, int n, SoftmaxForm
   return flags;
 }
 
+float softmax_off_by_one_row(const float* scores, float* weights, int n) {
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  // The zero logit takes part in the maximum, so exp(-m) <= 1 and no exp() overflows.
+  float m = 0.0f;
+  for (int j = 0; j < n; ++j) m = std::max(m, scores[j]);
+  double sum = std::exp(-static_cast<double>(m));  // the zero logit's term
+  for (int j = 0; j < n; ++j) {
+    weights[j] = scores[j] == neg_inf ? 0.0f : std::exp(scores[j] - m);
+    sum += weights[j];
+  }
+  double total = 0.0;
+  for (int j = 0; j < n; ++j) {
+    weights[j] = static_cast<float>(weights[j] / sum);
+    total += weights[j];
+  }
+  return static_cast<float>(1.0 - total);
+}
+
 SoftmaxFlags softmax_rows(const Eigen::Ref<const Mat>& scores, Eigen::Ref<Mat> weights,
                           SoftmaxForm form, Precision precision,
                           std::vector<std::uint8_t>* fully_masked_rows) {

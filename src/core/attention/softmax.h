@@ -37,6 +37,14 @@ SoftmaxFlags softmax_row(const float* scores, float* weights, int n,
                          SoftmaxForm form = SoftmaxForm::Stable,
                          Precision precision = Precision::Float32);
 
+// Softmax with an extra logit fixed at 0 ("off by one", the quiet attention sink):
+//   w_j = exp(s_j) / (1 + sum_k exp(s_k)),  computed as exp(s_j - m) / (exp(-m) + sum_k exp(s_k - m))
+// with m = max(0, max_k s_k), so nothing overflows. The weights sum to less than 1: a row
+// with nothing to attend to (every score far below 0) puts almost all of its weight on the
+// missing zero logit instead of spreading 1/n over keys it does not want, as softmax must.
+// Returns the weight left on that logit, 1 - sum_j w_j. -inf keys get exactly 0.
+float softmax_off_by_one_row(const float* scores, float* weights, int n);
+
 // Row-wise softmax of a matrix; flags are OR-ed over rows, per-row fully-masked flags
 // go to `fully_masked_rows` when it is not null.
 SoftmaxFlags softmax_rows(const Eigen::Ref<const Mat>& scores, Eigen::Ref<Mat> weights,
