@@ -79,6 +79,12 @@ export interface LabHandle {
   uiString(name: string): string;
   /** The height the layout asks for, in CSS pixels. */
   preferredHeight(): number;
+  /**
+   * An attention file (.npy, .npz, JSON) shown as the lab's scene by the same import as a dropped
+   * file; resolves once drawn to getState().import, rejects with the import's reason. The file
+   * lives in the running lab only: a lab made with releaseOffscreen loses it when released.
+   */
+  importFile(file: Blob | { name: string; bytes: ArrayBuffer | Uint8Array }, options?: { batch?: number; bfloat16?: boolean }): Promise<Record<string, unknown>>;
   parseMessage(text: string): Promise<unknown> | unknown;
   /** Returns a function that removes the listener. */
   on<E extends keyof LabEvents>(event: E, listener: (value: LabEvents[E]) => void): () => void;

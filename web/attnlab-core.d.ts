@@ -64,16 +64,7 @@ export interface GroupedQueryResult {
   kvHeadOf: number[];
 }
 
-export interface FlashArgs {
-  /** (nq, dk) */ q: Float32Array;
-  /** (nk, dk) */ k: Float32Array;
-  /** (nk, dv) */ v: Float32Array;
-  nq: number;
-  nk: number;
-  dk: number;
-  dv: number;
-  causal?: boolean;
-  scale?: number;
+export interface FlashArgs extends Pick<AttentionArgs, 'q' | 'k' | 'v' | 'nq' | 'nk' | 'dk' | 'dv' | 'causal' | 'scale'> {
   /** Tile sizes, 16 when absent. */
   blockQ?: number;
   blockK?: number;

@@ -78,6 +78,7 @@ async function figure(container: HTMLElement): Promise<string> {
   const notice: string = lab.loadLink(lab.link());
   const refused: string = lab.loadSession(JSON.stringify(lab.session()));
   const size = lab.preferredHeight() + lab.framesDrawn() + lab.frameMs() + framebuffer.width;
+  const imported = await lab.importFile({ name: 'attn.npz', bytes: new Uint8Array(16) }, { batch: 0, bfloat16: false });
   const reply = await lab.parseMessage(JSON.stringify({ attnlab: MESSAGE_VERSION, id: 1, type: 'getState' }));
   lab.poll(false);
   await nextFrame();
@@ -86,7 +87,7 @@ async function figure(container: HTMLElement): Promise<string> {
   const handle = makeHandle({ module: () => null, canvas: () => document.createElement('canvas'), frames: () => 0 });
   bridgeTouch(document.createElement('canvas'));
   return [String(state.cursor), String(weights?.length), Object.keys(heatmaps).join(), panels.join(), notice, refused,
-    String(size), String(reply), lab.describe(), lab.uiString('panel_token'), Object.keys(schema).join(),
+    String(size), String(reply), String(imported.layers), lab.describe(), lab.uiString('panel_token'), Object.keys(schema).join(),
     String(stats), String(lab.getState().panel), String(handle.framesDrawn())].join('\n');
 }
 
