@@ -393,8 +393,8 @@ m = dict(attentions=a, tokens=np.array("we read the posted file here".split()))`
   assert.equal(ok.import.heads, 3);
   assert.equal(ok.state.source, 'imported');
   const shown = await frame.evaluate(() => Array.from(window.attnlab.getMatrix('weights', 1).data).slice(0, 6));
-  const row = await new Promise((resolve) => resolve(JSON.parse(execFileSync('/usr/bin/python3', ['-c',
-    `import numpy as np, json; print(json.dumps(np.load(${JSON.stringify(npz)})["attentions"][0, 0, 1, 0].tolist()))`], { encoding: 'utf8' }))));
+  const row = JSON.parse(execFileSync('/usr/bin/python3', ['-c',
+    `import numpy as np, json; print(json.dumps(np.load(${JSON.stringify(npz)})["attentions"][0, 0, 1, 0].tolist()))`], { encoding: 'utf8' }));
   shown.forEach((v, j) => assert.ok(Math.abs(v - row[j]) < 1e-7, `weights[0][${j}] ${v} vs ${row[j]}`));
   // A truncated file: the import's message (as the page's import bar gives it); the scene stays.
   const cut = await post({ attnlab: 1, id: 2, type: 'importFile', name: 'cut.npz' }, bytes.subarray(0, 200));

@@ -9,35 +9,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { distDir, nativeDir } from '../support/paths.mjs';
 import { cli, cliRunner } from '../support/cli.mjs';
+import { readNpy, writeNpy as writeNpyFile } from '../support/npy.mjs';
 
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
 const core = await createAttnlabCore();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-efficient-'));
 const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
 
-// ---- .npy in and out (float32, C order, version 1.0) --------------------------------------
-function writeNpy(name, shape, values) {
-  const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
-  let header = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shapeText}, }`;
-  header += ' '.repeat((64 - ((10 + header.length + 1) % 64)) % 64) + '\n';
-  const pre = Buffer.from([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, 0, 0]);
-  pre.writeUInt16LE(header.length, 8);
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, Buffer.concat([pre, Buffer.from(header, 'latin1'), Buffer.from(new Float32Array(values).buffer)]));
-  return file;
-}
-
-function readNpy(file) {
-  const bytes = fs.readFileSync(file);
-  assert.equal(bytes.toString('latin1', 1, 6), 'NUMPY');
-  const headerLength = bytes.readUInt16LE(8);
-  const header = bytes.toString('latin1', 10, 10 + headerLength);
-  const shape = header.match(/'shape': \(([^)]*)\)/)[1].split(',').filter((s) => s.trim()).map(Number);
-  const data = bytes.subarray(10 + headerLength);
-  if (header.includes("'|b1'")) return { shape, data: Uint8Array.from(data) };
-  assert.match(header, /'<f4'/);
-  return { shape, data: new Float32Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.length)) };
-}
+const writeNpy = (name, shape, values) => writeNpyFile(path.join(dir, name), shape, values);
 
 const { cliRun, expectRefusal } = cliRunner(dir);
 

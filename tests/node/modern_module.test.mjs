@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { distDir, nativeDir } from '../support/paths.mjs';
+import { readNpy, writeNpy } from '../support/npy.mjs';
 
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
 const core = await createAttnlabCore();
@@ -15,22 +16,8 @@ const cli = path.join(nativeDir, 'attnlab-cli');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-modern-js-'));
 test.after?.(() => fs.rmSync(work, { recursive: true, force: true }));
 
-// A float32 .npy file of `values` with `shape`.
-function npy(name, shape, values) {
-  const header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
-  const padded = header.padEnd(Math.ceil((header.length + 11) / 64) * 64 - 11) + '\n';
-  const head = Buffer.alloc(10);
-  head.write('\x93NUMPY', 0, 'latin1');
-  head[6] = 1; head[7] = 0; head.writeUInt16LE(padded.length, 8);
-  const file = path.join(work, name);
-  fs.writeFileSync(file, Buffer.concat([head, Buffer.from(padded, 'latin1'), Buffer.from(new Float32Array(values).buffer)]));
-  return file;
-}
-function readNpy(file) {
-  const b = fs.readFileSync(file);
-  const len = b.readUInt16LE(8);
-  return new Float32Array(b.buffer.slice(b.byteOffset + 10 + len, b.byteOffset + b.length));
-}
+const npy = (name, shape, values) => writeNpy(path.join(work, name), shape, values);
+const npyData = (file) => readNpy(file).data;
 const close = (a, b, tol, what) => {
   assert.equal(a.length, b.length, `${what}: length`);
   for (let i = 0; i < a.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= tol, `${what}[${i}]: ${a[i]} vs ${b[i]}`);
@@ -51,8 +38,8 @@ test('RoPE and ALiBi through the module equal the native CLI; RoPE streams too',
     const out = path.join(work, `out-${flags.join('')}`);
     execFileSync(cli, ['sdpa', '--q', qp, '--k', kp, '--v', vp, '--causal', ...flags, '--out', out]);
     const r = core.attention({ ...base, causal: true, positional });
-    close(r.weights, readNpy(path.join(out, 'weights.npy')), 1e-6, `${positional.kind} weights`);
-    close(r.output, readNpy(path.join(out, 'output.npy')), 1e-6, `${positional.kind} output`);
+    close(r.weights, npyData(path.join(out, 'weights.npy')), 1e-6, `${positional.kind} weights`);
+    close(r.output, npyData(path.join(out, 'output.npy')), 1e-6, `${positional.kind} output`);
     if (positional.kind === 'rope') close(core.attention({ ...base, causal: true, positional, returnWeights: false }).output, r.output, 1e-5, 'streamed');
   }
   assert.throws(() => core.attention({ ...base, positional: { kind: 'alibi', slope: 1 }, returnWeights: false }), /positional alibi needs returnWeights: true/);
