@@ -8,11 +8,9 @@
 #include "cli/cli_common.h"
 #include "core/attention/flash.h"
 #include "core/attention/grouped.h"
-#include "core/base/rng.h"
 #include "core/efficient/cost.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -108,27 +106,6 @@ Status run_flash(const Args& args) {
   return Status::success();
 }
 
-// The median seconds of one call of `step`, each measurement repeating it for >= 5 ms.
-template <typename Step>
-double median_seconds(Step step, int measurements) {
-  using clock = std::chrono::steady_clock;
-  step();  // warm up
-  std::vector<double> per_run;
-  for (int m = 0; m < measurements; ++m) {
-    int runs = 0;
-    const auto start = clock::now();
-    double elapsed = 0.0;
-    do {
-      step();
-      ++runs;
-      elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    } while (elapsed < 0.005);
-    per_run.push_back(elapsed / runs);
-  }
-  std::sort(per_run.begin(), per_run.end());
-  return per_run[per_run.size() / 2];
-}
-
 Status parse_ns(const std::string& text, std::vector<double>& ns) {
   std::stringstream in(text);
   std::string item;
@@ -158,30 +135,19 @@ Status run_kv_cache(const Args& args) {
   if (Status st = parse_ns(o.has("--n") ? o.get("--n") : "256,512,1024,2048,4096", ns); !st.ok) return st;
   const double per_token = kv_cache_bytes_per_token(static_cast<int>(kv_heads), static_cast<int>(dk), static_cast<int>(layers), static_cast<int>(bytes));
   // One layer is timed (layers multiply both costs alike); projections are left out of both.
-  Rng rng(1);
+  DecodingCostConfig config;
+  config.heads = static_cast<int>(heads);
+  config.kv_heads = static_cast<int>(kv_heads);
+  config.d_k = static_cast<int>(dk);
+  config.ns.assign(ns.begin(), ns.end());
+  config.timing.measurements = static_cast<int>(measurements);
+  const DecodingCost cost = measure_decoding_cost(config);
+  if (!cost.status.ok) return cost.status;
   json rows = json::array();
-  std::vector<double> with_cache, without_cache;
-  for (const double nd : ns) {
-    const int n = static_cast<int>(nd);
-    std::vector<Mat> q_new, q_all, k, v;
-    for (long long h = 0; h < heads; ++h) {
-      q_new.push_back(rng.normal_matrix(1, static_cast<int>(dk)));
-      q_all.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
-    }
-    for (long long g = 0; g < kv_heads; ++g) {
-      k.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
-      v.push_back(rng.normal_matrix(n, static_cast<int>(dk)));
-    }
-    AttentionOptions one, prefix;
-    prefix.causal = true;
-    const double cached = median_seconds([&] { grouped_query_attention(q_new, k, v, one); }, static_cast<int>(measurements));
-    const double recomputed = median_seconds([&] { grouped_query_attention(q_all, k, v, prefix); }, static_cast<int>(measurements));
-    with_cache.push_back(cached);
-    without_cache.push_back(recomputed);
-    rows.push_back({{"n", n}, {"cacheBytes", per_token * n}, {"stepSecondsWithCache", cached}, {"stepSecondsWithoutCache", recomputed}});
-  }
-  const double slope_with = fit_loglog_slope(ns, with_cache, ns.front());
-  const double slope_without = fit_loglog_slope(ns, without_cache, ns.front());
+  for (const DecodingStep& step : cost.steps)
+    rows.push_back({{"n", step.n}, {"cacheBytes", per_token * step.n}, {"stepSecondsWithCache", step.seconds_with_cache},
+                    {"stepSecondsWithoutCache", step.seconds_without_cache}});
+  const double slope_with = cost.slope_with_cache, slope_without = cost.slope_without_cache;
   const auto number = [](double x) { return std::isfinite(x) ? json(x) : json(nullptr); };
   const json line = {{"heads", heads}, {"kvHeads", kv_heads}, {"dk", dk}, {"layers", layers}, {"bytesPerValue", bytes},
                      {"bytesPerToken", per_token}, {"steps", rows}, {"slopeWithCache", number(slope_with)},

@@ -210,6 +210,10 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   if (trace.status.ok && config.score == ScoreFunction::Additive &&
       static_cast<int>(w.additive_v.size()) < config.heads)
     trace.status = Status::error("additive scoring needs its parameters for every head");
+  if (trace.status.ok && config.attention_positions.kind != PositionalKind::None && config.score == ScoreFunction::Additive)
+    trace.status = Status::error("RoPE and ALiBi act on dot-product scores: choose the dot or cosine score");
+  if (trace.status.ok && config.attention_positions.kind == PositionalKind::Rope)
+    trace.status = validate_positional(config.attention_positions, d / config.heads);
   if (!trace.status.ok) return trace;
 
   const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
@@ -231,12 +235,21 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   if (w.bv.size()) v.rowwise() += w.bv;
   const int d_k = d / config.heads;
   trace.concat.resize(n_q, d);
+  // ALiBi: head h gets the paper's slope m_h for this many heads.
+  const std::vector<float> slopes =
+      config.attention_positions.kind == PositionalKind::Alibi ? alibi_slopes(config.heads) : std::vector<float>();
   for (int h = 0; h < config.heads; ++h) {
     Mat additive = config.additive_mask;
     if (!config.head_additive_masks.empty())
       additive = additive.size() ? Mat(additive + config.head_additive_masks[h]) : config.head_additive_masks[h];
-    trace.heads.push_back(run_head(q.middleCols(h * d_k, d_k), k.middleCols(h * d_k, d_k),
-                                   v.middleCols(h * d_k, d_k), trace.allowed, additive, config, &w, h));
+    const auto qh = q.middleCols(h * d_k, d_k), kh = k.middleCols(h * d_k, d_k), vh = v.middleCols(h * d_k, d_k);
+    if (config.attention_positions.kind == PositionalKind::None) {
+      trace.heads.push_back(run_head(qh, kh, vh, trace.allowed, additive, config, &w, h));
+    } else {
+      PositionalOptions positions = config.attention_positions;
+      if (!slopes.empty()) positions.alibi_slope = slopes[h];
+      trace.heads.push_back(run_head_positioned(qh, kh, vh, trace.allowed, additive, config, positions, config.mask.causal));
+    }
     trace.concat.middleCols(h * d_k, d_k) = trace.heads.back().output;
   }
   trace.output = trace.concat * w.wo;

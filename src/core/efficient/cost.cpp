@@ -4,10 +4,12 @@
 // Sections: 1 formulas  2 timing  3 the cost chart
 #include "core/efficient/cost.h"
 
+#include "core/attention/grouped.h"
 #include "core/base/rng.h"
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <ctime>
 #include <limits>
@@ -111,39 +113,31 @@ EfficientCost efficient_cost(const EfficientConfig& config, int n_int, int d_k_i
 // 2 timing: the only clock in the core
 // ---------------------------------------------------------------------------------------
 
-Timing time_efficient(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
-                      const Eigen::Ref<const Mat>& v, const EfficientConfig& config,
-                      const EfficientParams& params, const TimingOptions& options) {
+Timing time_runs(const std::function<Status()>& run, const TimingOptions& options) {
   Timing t;
   if (!(options.min_seconds >= 0.0 && options.min_seconds <= 60.0) || options.measurements < 1 ||
       options.measurements > 1000) {
     t.status = Status::error("timing needs min_seconds from 0 to 60 and 1 to 1000 measurements");
     return t;
   }
-  if (t.status = validate_efficient_inputs(q, k, v); !t.status.ok) return t;
   // Seconds on the chosen clock since an arbitrary origin.
   const auto now = [&options]() {
     if (options.clock == TimingClock::Cpu) return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   };
-  // The output and the scratch space are allocated once: each run then does the
-  // algorithm's arithmetic, not the operating system's page faults.
-  Mat out(q.rows(), v.cols());
-  EfficientWorkspace workspace;
-  // 1 warm up (the first run also sizes the workspace), then count how many warm runs
-  //   fill min_seconds
-  if (t.status = run_efficient_into(q, k, v, config, params, workspace, out); !t.status.ok) return t;
+  // 1 warm up, then count how many warm runs fill min_seconds
+  if (t.status = run(); !t.status.ok) return t;
   int runs = 0;
   const double calibrate = now();
   do {
-    run_efficient_into(q, k, v, config, params, workspace, out);
+    run();
     ++runs;
   } while (now() - calibrate < options.min_seconds);
   t.runs_per_measurement = runs;
   // 2 measurements of that many runs; the median resists a slow outlier (another process)
   for (int m = 0; m < options.measurements; ++m) {
     const double start = now();
-    for (int r = 0; r < runs; ++r) run_efficient_into(q, k, v, config, params, workspace, out);
+    for (int r = 0; r < runs; ++r) run();
     t.seconds.push_back((now() - start) / runs);
   }
   std::vector<double> sorted = t.seconds;
@@ -151,6 +145,79 @@ Timing time_efficient(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat
   const size_t mid = sorted.size() / 2;
   t.median_seconds = sorted.size() % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
   return t;
+}
+
+Timing time_efficient(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
+                      const Eigen::Ref<const Mat>& v, const EfficientConfig& config,
+                      const EfficientParams& params, const TimingOptions& options) {
+  if (Status st = validate_efficient_inputs(q, k, v); !st.ok) {
+    Timing t;
+    t.status = st;
+    return t;
+  }
+  // The output and the scratch space are allocated once (the warm-up run sizes the
+  // workspace): each run then does the algorithm's arithmetic, not the operating system's
+  // page faults.
+  Mat out(q.rows(), v.cols());
+  EfficientWorkspace workspace;
+  return time_runs([&] { return run_efficient_into(q, k, v, config, params, workspace, out); }, options);
+}
+
+Status validate_decoding_cost_config(const DecodingCostConfig& c) {
+  if (c.heads < 1 || c.heads > 256 || c.kv_heads < 1 || c.kv_heads > c.heads || c.heads % c.kv_heads != 0)
+    return Status::error("kvHeads " + std::to_string(c.kv_heads) + " must divide heads " + std::to_string(c.heads) +
+                         " (heads from 1 to 256)");
+  if (c.d_k < 1 || c.d_k > 1024) return Status::error("d_k must be a whole number from 1 to 1024");
+  if (c.ns.empty()) return Status::error("decoding costs need at least one token count");
+  for (int n : c.ns)
+    if (n < 1 || std::int64_t{n} * c.d_k * c.heads > kEfficientMaxFloats)
+      return Status::error("every n must be at least 1 with n x d_k x heads at most 2^26 floats, got n = " + std::to_string(n));
+  return Status::success();
+}
+
+Timing time_decoding_step(const DecodingCostConfig& config, int n, bool with_cache) {
+  Rng rng(config.seed + static_cast<std::uint64_t>(n));
+  std::vector<Mat> q, k, v;
+  for (int h = 0; h < config.heads; ++h) q.push_back(rng.normal_matrix(with_cache ? 1 : n, config.d_k));
+  for (int g = 0; g < config.kv_heads; ++g) {
+    k.push_back(rng.normal_matrix(n, config.d_k));
+    v.push_back(rng.normal_matrix(n, config.d_k));
+  }
+  // With the cache the new token's query meets the n cached keys; without it every query of
+  // the prefix is recomputed (causal), as a decoder without a cache must.
+  AttentionOptions options;
+  options.causal = !with_cache;
+  return time_runs([&] { return grouped_query_attention(q, k, v, options).status; }, config.timing);
+}
+
+void fit_decoding_slopes(const DecodingCostConfig& config, DecodingCost& cost) {
+  std::vector<double> ns, with, without;
+  for (const DecodingStep& s : cost.steps) {
+    ns.push_back(s.n);
+    with.push_back(s.seconds_with_cache);
+    without.push_back(s.seconds_without_cache);  // NaN where not timed: skipped by the fit
+  }
+  cost.slope_with_cache = fit_loglog_slope(ns, with, config.fit_min_n);
+  cost.slope_without_cache = fit_loglog_slope(ns, without, config.fit_min_n);
+}
+
+DecodingCost measure_decoding_cost(const DecodingCostConfig& config) {
+  DecodingCost out;
+  if (out.status = validate_decoding_cost_config(config); !out.status.ok) return out;
+  for (const int n : config.ns) {
+    DecodingStep step{n, 0.0, std::numeric_limits<double>::quiet_NaN()};
+    const Timing cached = time_decoding_step(config, n, true);
+    if (out.status = cached.status; !out.status.ok) return out;
+    step.seconds_with_cache = cached.median_seconds;
+    if (n <= config.max_n_without_cache) {
+      const Timing recomputed = time_decoding_step(config, n, false);
+      if (out.status = recomputed.status; !out.status.ok) return out;
+      step.seconds_without_cache = recomputed.median_seconds;
+    }
+    out.steps.push_back(step);
+  }
+  fit_decoding_slopes(config, out);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -26,6 +26,8 @@
 
 #include "core/efficient/attention.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,10 @@ struct Timing {
   std::vector<double> seconds;         // per run, one entry per measurement
   Status status;
 };
+
+// Times run() on the options' clock: one warm-up run, then as many runs per measurement as
+// fill min_seconds, the median over the measurements. Stops at the first failed run.
+Timing time_runs(const std::function<Status()>& run, const TimingOptions& options = {});
 
 // Times run_efficient_into(q, k, v, config, params, ...) on the options' clock, its output and workspace allocated once before. One run warms up (caches, the
 // workspace); the warm runs that fill min_seconds set the number of runs per measurement.
@@ -125,6 +131,39 @@ Status measure_cost_sample(EfficientKind kind, int n, const CostChartConfig& con
 // Every kind at every n (for each n, all kinds in turn on the same inputs), and the slopes.
 // A first, unrecorded pass at the smallest n warms every kind up.
 CostChart measure_cost_chart(CostChartConfig config);
+
+// One step of token-by-token decoding with H query heads and G key/value heads
+// (core/attention/grouped.h), with and without the KV cache: with it, the new token's query
+// meets the n cached keys and values (O(n) per step); without it, the whole prefix of n
+// tokens is recomputed under the causal mask (O(n^2) per step). Projections are left out
+// of both; inputs ~ N(0, 1) from Rng(seed + n).
+struct DecodingCostConfig {
+  int heads = 8, kv_heads = 2, d_k = 64;
+  std::vector<int> ns = {256, 512, 1024, 2048, 4096};
+  int max_n_without_cache = 1 << 30;  // the quadratic step is timed only up to here
+  int fit_min_n = 0;  // the slopes are fitted over n >= this (fixed costs bend the small n)
+  TimingOptions timing;
+  std::uint64_t seed = 1;
+};
+
+struct DecodingStep {
+  int n = 0;
+  double seconds_with_cache = 0.0, seconds_without_cache = 0.0;  // medians per step (NaN: not timed)
+};
+
+struct DecodingCost {
+  std::vector<DecodingStep> steps;  // in the order of the config's ns
+  double slope_with_cache = 0.0, slope_without_cache = 0.0;  // log-log over n >= fit_min_n (NaN if < 2)
+  Status status;
+};
+
+Status validate_decoding_cost_config(const DecodingCostConfig& config);
+// One step at n, with or without the cache (an app can spread a measurement over frames).
+Timing time_decoding_step(const DecodingCostConfig& config, int n, bool with_cache);
+// The slopes of `cost.steps` by the config's fit_min_n.
+void fit_decoding_slopes(const DecodingCostConfig& config, DecodingCost& cost);
+// Every step of the config, then the slopes.
+DecodingCost measure_decoding_cost(const DecodingCostConfig& config);
 
 // Least-squares slope of log(y) against log(x) over the points with x >= min_x; NaN when
 // fewer than two such points (or two equal x) remain. Non-positive values are skipped.
