@@ -28,10 +28,26 @@ export interface Rect {
   h: number;
 }
 
+export interface PlotLayout extends Rect {
+  xTitle: string;
+  yTitle: string;
+  xRange: [number, number];
+  yRange: [number, number];
+  logX: boolean;
+  logY: boolean;
+  xTicks: string[];
+  yTicks: string[];
+  legend: string[];
+  references: string[];
+  readout: string;
+}
+
 export interface LabLayout {
   /** Where the last frame drew each heatmap and tab, in page coordinates (CSS pixels). */
   heatmaps: Record<string, Rect>;
   tabs: Record<string, Rect>;
+  /** Each plot's axes box (page coordinates), titles, data ranges, tick labels, legend, reference lines and the readout under the pointer. */
+  plots: Record<string, PlotLayout>;
   hover: unknown;
   playing: boolean;
   missingGlyphs: number;

@@ -6,7 +6,7 @@
 //   await lab.setState({ cursor: 3 });   // resolves once drawn; rejects with the reason if refused
 //   lab.on('cursor', ({ cursor, token }) => ...);
 //
-// Options: state (a settings object) or fragment (a link's '#v=2&...'), controls / tabs
+// Options: state (a settings object) or fragment (a link's '#v=3&...'), controls / tabs
 // (false hides the controls window / the panel tabs), releaseOffscreen (give up the WebGL
 // context while the lab is scrolled out of view, and come back when it returns). The app's files
 // are found beside this module (loader.mjs); the CJK font among them only when the figure
@@ -75,8 +75,10 @@ export function makeHandle(source) {
       for (const [id, h] of Object.entries(l.heatmaps)) heatmaps[id] = toPage(h);
       const tabs = {};
       for (const [panel, t] of Object.entries(l.tabs)) tabs[panel] = toPage(t);
+      const plots = {};
+      for (const [id, p] of Object.entries(l.plots ?? {})) plots[id] = toPage(p);
       return {
-        heatmaps, tabs, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
+        heatmaps, tabs, plots, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };

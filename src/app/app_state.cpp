@@ -24,6 +24,16 @@ const char* to_string(SceneSource s) {
                                          : "generated";
 }
 
+const char* to_string(Positional p) {
+  switch (p) {
+    case Positional::None: return "none";
+    case Positional::Sinusoidal: return "sinusoidal";
+    case Positional::Rope: return "rope";
+    case Positional::Alibi: return "alibi";
+  }
+  return "none";
+}
+
 const char* to_string(ScoreFunction f) {
   switch (f) {
     case ScoreFunction::Dot: return "dot";
@@ -119,7 +129,17 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& m, int n) 
   }
   c.fill = m.fill;
   c.finite_fill = m.finite_fill;
-  c.positional = s.positional;
+  // Positions belong to the generated scene: the worked example, a trained model and an
+  // imported file bring their own (or none).
+  if (s.source != SceneSource::Generated) return c;
+  c.positional = s.positional == Positional::Sinusoidal;
+  if (s.positional == Positional::Rope) {
+    c.attention_positions.kind = PositionalKind::Rope;
+    c.attention_positions.rope_base = s.rope_base;
+    c.attention_positions.rope_pairing = s.rope_pairing;
+  } else if (s.positional == Positional::Alibi) {
+    c.attention_positions.kind = PositionalKind::Alibi;  // the paper's slope per head (run_pipeline)
+  }
   return c;
 }
 
@@ -425,6 +445,13 @@ Status migrate_v1(json& j) {
   return Status::success();
 }
 
+// Schema version 2: positional was a switch, true (the sinusoidal encoding) or false.
+Status migrate_v2(json& j) {
+  if (j.contains("positional") && j["positional"].is_boolean())
+    j["positional"] = j["positional"].get<bool>() ? "sinusoidal" : "none";
+  return Status::success();
+}
+
 json settings_json(const Settings& s) {
   json j = math_to_json(s.math);
   j["version"] = kStateVersion;
@@ -433,7 +460,9 @@ json settings_json(const Settings& s) {
   j["panel"] = to_string(s.panel);
   j["dModel"] = s.d_model;
   j["heads"] = s.heads;
-  j["positional"] = s.positional;
+  j["positional"] = to_string(s.positional);
+  j["ropeBase"] = s.rope_base;
+  j["ropePairing"] = s.rope_pairing == RopePairing::Interleaved ? "interleaved" : "half";
   j["seed"] = s.seed;
   j["cursor"] = s.cursor;
   j["head"] = s.head;
@@ -449,6 +478,7 @@ json settings_json(const Settings& s) {
   j["hideSpecial"] = s.hide_special;
   j["renormalise"] = s.renormalise;
   j["variants"] = variant_settings_json(s.variants);
+  j["modern"] = modern_settings_json(s.modern);
   const ScalingLabSettings& l = s.scaling_lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
               {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
@@ -534,6 +564,7 @@ std::string state_to_json(const AppState& state) {
     figures["lab"] = lab;
   }
   figures["variants"] = variant_figures_json(state);
+  figures["modern"] = modern_figures_json(state);
   j["training"] = training_settings_json(state.train);
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);
@@ -572,7 +603,27 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
     s.heads = 1;
   if (s.source == SceneSource::Generated && s.d_model % s.heads != 0)
     return Status::error("dModel " + std::to_string(s.d_model) + " is not divisible by " + std::to_string(s.heads) + " heads");
-  if (Status st = read_bool(j, "positional", s.positional); !st.ok) return st;
+  if (j.contains("positional")) {
+    const json& v = j["positional"];
+    if (v == "none") s.positional = Positional::None;
+    else if (v == "sinusoidal") s.positional = Positional::Sinusoidal;
+    else if (v == "rope") s.positional = Positional::Rope;
+    else if (v == "alibi") s.positional = Positional::Alibi;
+    else if (v.is_boolean()) return Status::error("'positional' is a choice since version 3: \"none\", \"sinusoidal\", \"rope\" or \"alibi\" (true and false are read from version 2 states)");
+    else return Status::error("'positional' must be \"none\", \"sinusoidal\", \"rope\" or \"alibi\"");
+  }
+  double base = s.rope_base;
+  if (Status st = read_number(j, "ropeBase", key_range("ropeBase"), base); !st.ok) return st;
+  s.rope_base = static_cast<float>(base);
+  if (j.contains("ropePairing")) {
+    const json& v = j["ropePairing"];
+    if (v == "half") s.rope_pairing = RopePairing::Half;
+    else if (v == "interleaved") s.rope_pairing = RopePairing::Interleaved;
+    else return Status::error("'ropePairing' must be \"half\" or \"interleaved\"");
+  }
+  if (s.source == SceneSource::Generated && s.positional == Positional::Rope && (s.d_model / s.heads) % 2 != 0)
+    return Status::error("RoPE turns pairs of coordinates: d_k = dModel / heads = " + std::to_string(s.d_model / s.heads) +
+                         " must be even");
   return read_int_into(j, "seed", "seed", s.seed);
 }
 
@@ -692,11 +743,13 @@ Status parse_state_object(const std::string& json_text, json& j) {
   if (Status st = read_int(j, "version", {1, kStateVersion}, version); !st.ok) return st;
   if (version == 1)
     if (Status st = migrate_v1(j); !st.ok) return st;
+  if (version <= 2)
+    if (Status st = migrate_v2(j); !st.ok) return st;
   return check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
-                        "temperature", "score", "mask", "maskFill", "positional", "seed", "cursor", "head",
+                        "temperature", "score", "mask", "maskFill", "positional", "ropeBase", "ropePairing", "seed", "cursor", "head",
                         "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
                         "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
-                        "renormalise", "import"},
+                        "renormalise", "import", "modern"},
                     "");
 }
 
@@ -713,6 +766,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (Status st = read_lab(j, s.scaling_lab); !st.ok) return st;
   if (j.contains("variants"))
     if (Status st = read_variants_json(j["variants"], s.variants); !st.ok) return st;
+  if (j.contains("modern"))
+    if (Status st = read_modern_json(j["modern"], s.modern); !st.ok) return st;
   TrainSettings training = state.train.settings;
   if (j.contains("training"))
     if (Status st = read_training_json(j["training"], training); !st.ok) return st;

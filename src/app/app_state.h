@@ -14,6 +14,7 @@
 
 #include "app/scaling_lab.h"
 #include "app/mask_edit.h"
+#include "app/modern_state.h"
 #include "app/panel_registry.h"
 #include "app/variants_state.h"
 #include "app/train_state.h"
@@ -38,10 +39,15 @@ enum class SceneSource {
   Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
 };
 
+// Where the scene's positions come from: nothing, the sinusoidal encoding added to x before
+// the projections, RoPE turning each head's q and k, or ALiBi's bias on the scores (the
+// paper's slope per head). core/attention/positional.h has the formulas.
+enum class Positional { None, Sinusoidal, Rope, Alibi };
+
 enum class Theme { Dark, Light, HighContrast };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
-inline constexpr int kStateVersion = 2;
+inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
 inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
 inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
 inline constexpr int kMaxDModel = 256;
@@ -77,7 +83,9 @@ struct Settings {
   std::string sentence = kDefaultSentence;
   int d_model = 16;
   int heads = 4;
-  bool positional = true;
+  Positional positional = Positional::Sinusoidal;
+  float rope_base = 10000.0f;
+  RopePairing rope_pairing = RopePairing::Half;
   std::uint64_t seed = 1;
   MathSettings math;
   // compare mode: side B = the same input under compare_math
@@ -97,6 +105,8 @@ struct Settings {
   ScalingLabSettings scaling_lab;
   // the mask, scoring and efficient-attention panels (app/variants_state.h)
   VariantSettings variants;
+  // the panels of attention as current models use it (app/modern_state.h)
+  ModernSettings modern;
   // imported scenes: which file (bumped on every load), special tokens hidden, rows renormalised
   std::uint64_t import_id = 0;
   bool hide_special = false;
@@ -105,7 +115,7 @@ struct Settings {
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
-           positional == o.positional && seed == o.seed && math == o.math && compare == o.compare &&
+           positional == o.positional && rope_base == o.rope_base && rope_pairing == o.rope_pairing && seed == o.seed && math == o.math && compare == o.compare &&
            (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer) &&
            (source != SceneSource::Imported ||
             (import_id == o.import_id && layer == o.layer && hide_special == o.hide_special && renormalise == o.renormalise));
@@ -139,6 +149,7 @@ struct AppState {
   EditHistory<MaskSettings> mask_history;  // undo/redo of side A's mask (the mask editor)
   VariantResults variants;     // the scoring and efficient-attention panels' figures
   CostChartRun cost_chart;     // the cost chart, measured a slice per frame
+  ModernResults modern;        // the modern-attention panels' figures
   TrainState train;            // the training lab and the trained scene's model
 
   // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
@@ -169,6 +180,7 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& math, int 
 HeadMetrics head_metrics(const Mat& weights);
 
 const char* to_string(SceneSource s);
+const char* to_string(Positional p);
 const char* to_string(ScoreFunction f);
 
 // ---- 4 JSON schema ----------------------------------------------------------------------

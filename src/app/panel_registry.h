@@ -37,7 +37,8 @@ enum PanelFlags : unsigned {
   kPanelNeedsScores = 1u << 2,  // shows raw or scaled scores: an imported file needs Q/K/V for it
 };
 
-#define ATTNLAB_SCENE_KEYS "source sentence dModel heads positional seed scale temperature score mask maskFill"
+#define ATTNLAB_SCENE_KEYS \
+  "source sentence dModel heads positional ropeBase ropePairing seed scale temperature score mask maskFill"
 
 #define ATTNLAB_PANELS(X)                                                                                      \
   X(Pipeline, "pipeline", Chapter::WeightedValues, panel_pipeline, draw_pipeline_panel,                        \
@@ -48,8 +49,13 @@ enum PanelFlags : unsigned {
     ATTNLAB_SCENE_KEYS " cursor head diffHead layer", kPanelHeatmaps)                                          \
   X(Compare, "compare", Chapter::MultiHead, panel_compare, draw_compare_panel,                                 \
     ATTNLAB_SCENE_KEYS " compare cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                       \
+  X(Gqa, "gqa", Chapter::MultiHead, panel_gqa, draw_gqa_panel,                                               \
+    ATTNLAB_SCENE_KEYS " head modern.kvHeads modern.layers modern.bytesPerValue modern.decodeStep modern.decodeRequest", \
+    kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(DotProduct, "dot-product", Chapter::Similarity, panel_dot, draw_dot_product_panel, "lab.q lab.k lab.kLong", \
     kPanelScalingLab)                                                                                          \
+  X(QkSpace, "qk-space", Chapter::Similarity, panel_qk_space, draw_qk_space_panel, ATTNLAB_SCENE_KEYS " cursor head", \
+    kPanelNeedsScores)                                                                                         \
   X(Variance, "variance", Chapter::Scaling, panel_variance, draw_variance_panel, "lab.dk lab.scaled",          \
     kPanelScalingLab)                                                                                          \
   X(Saturation, "saturation", Chapter::Scaling, panel_saturation, draw_saturation_panel,                       \
@@ -57,16 +63,24 @@ enum PanelFlags : unsigned {
   X(Softmax, "softmax", Chapter::Softmax, panel_softmax, draw_softmax_panel, "lab.row", kPanelScalingLab)       \
   X(Stability, "stability", Chapter::Softmax, panel_stability, draw_stability_panel, "lab.row lab.half",       \
     kPanelScalingLab)                                                                                          \
+  X(Sinks, "sinks", Chapter::Softmax, panel_sinks, draw_sinks_panel,                                          \
+    ATTNLAB_SCENE_KEYS " cursor head modern.sinkWindow modern.sinks modern.rowOffset",                         \
+    kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(Walkthrough, "walkthrough", Chapter::WeightedValues, panel_walkthrough, draw_walkthrough_panel,            \
     "lab.wq lab.wk lab.wv", kPanelScalingLab)                                                                  \
+  X(Positions, "positions", Chapter::Order, panel_positions, draw_positions_panel,                            \
+    ATTNLAB_SCENE_KEYS " cursor head modern.shift", kPanelHeatmaps | kPanelNeedsScores)                        \
   X(Mask, "mask", Chapter::Masks, panel_mask, draw_mask_panel,                                                 \
     ATTNLAB_SCENE_KEYS " cursor head variants.paintAllow", kPanelHeatmaps)                                     \
   X(Scoring, "scoring", Chapter::Variants, panel_scoring, draw_scoring_panel, ATTNLAB_SCENE_KEYS " head",      \
     kPanelHeatmaps)                                                                                            \
   X(Variants, "variants", Chapter::Variants, panel_variants, draw_variants_panel,                              \
-    "source sentence dModel heads positional seed head variants", kPanelHeatmaps)                              \
+    "source sentence dModel heads positional ropeBase ropePairing seed head variants", kPanelHeatmaps)                              \
   X(CostChart, "cost-chart", Chapter::Variants, panel_cost_chart, draw_cost_chart_panel, "variants",           \
     kPanelNone)                                                                                                \
+  X(Flash, "flash", Chapter::Variants, panel_flash, draw_flash_panel,                                          \
+    ATTNLAB_SCENE_KEYS " head modern.blockQ modern.blockK modern.flashCausal modern.flashStep",                \
+    kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
   X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
     kPanelNone)                                                                                                \

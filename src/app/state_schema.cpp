@@ -30,6 +30,7 @@ struct Key {
   const char* below = nullptr;
   const char* divides = nullptr;
   bool fixed = false;
+  const char* needs_even_dk = nullptr;  // this choice needs d_k = dModel / heads even (rope)
 };
 
 std::vector<const char*> panel_ids() {
@@ -47,7 +48,9 @@ std::vector<Key> make_keys() {
       {"panel", "enum", 0, 0, panel_ids()},
       {"dModel", "int", 1, kMaxDModel},
       {"heads", "int", 1, kMaxHeads, {}, 0, nullptr, "dModel"},
-      {"positional", "bool"},
+      {"positional", "enum", 0, 0, {"none", "sinusoidal", "rope", "alibi"}, 0, nullptr, nullptr, false, "rope"},
+      {"ropeBase", "number", 2, 1e7},
+      {"ropePairing", "enum", 0, 0, {"half", "interleaved"}},
       {"seed", "int", 0, 9007199254740991.0},
       {"cursor", "token", -1, kMaxTokens - 1},
       // Imported files and trained models may have more heads and layers than a generated
@@ -73,6 +76,20 @@ std::vector<Key> make_keys() {
       // Raising it starts a cost chart (tens of seconds): a link keeps the default.
       {"variants.costChartRequest", "int", 0, 1 << 30, {}, 0, nullptr, nullptr, true},
       {"variants.paintAllow", "bool"},
+      {"modern.shift", "int", 1, 256},
+      {"modern.kvHeads", "int", 1, kMaxHeads},
+      {"modern.layers", "int", 1, 256},
+      {"modern.bytesPerValue", "int", 1, 8},
+      {"modern.decodeStep", "int", 0, kMaxTokens},
+      // Raising it measures decoding (a fraction of a second): a link keeps the default.
+      {"modern.decodeRequest", "int", 0, 1 << 30, {}, 0, nullptr, nullptr, true},
+      {"modern.blockQ", "int", 1, kMaxTokens},
+      {"modern.blockK", "int", 1, kMaxTokens},
+      {"modern.flashCausal", "bool"},
+      {"modern.flashStep", "int", 0, 1 << 16},
+      {"modern.sinkWindow", "int", 0, kMaxTokens},
+      {"modern.sinks", "int", 0, kMaxTokens},
+      {"modern.rowOffset", "number", -20, 5},
       {"lab.q", "vector", -10, 10, {}, 2},
       {"lab.k", "vector", -10, 10, {}, 2},
       {"lab.kLong", "vector", -10, 10, {}, 2},
@@ -175,6 +192,7 @@ std::string state_schema_json() {
     if (k.below) e["below"] = k.below;
     if (k.divides) e["divides"] = k.divides;
     if (k.fixed) e["fixed"] = true;
+    if (k.needs_even_dk) e["needsEvenDk"] = k.needs_even_dk;
     const json* d = at_path(defaults, k.path);
     e["default"] = d ? *d : json(nullptr);
     out.push_back(e);

@@ -17,7 +17,8 @@
 //   list                     1 to `length` numbers in [min, max]
 // Relations: `below` = the value is less than that key's value (head < heads);
 // `divides` = that key's value is a multiple of this one (heads divides dModel);
-// `fixed` = only the default is legal today (layer).
+// `fixed` = only the default is legal today (layer); `needsEvenDk` = that choice needs
+// d_k = dModel / heads even (positional "rope": RoPE turns pairs of coordinates).
 #pragma once
 
 #include <string>

@@ -227,6 +227,7 @@ void App::update_before_frame(float scale) {
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);
+  update_modern_panels(state_);
   advance_thumbnails(state_, 8.0);
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
@@ -242,6 +243,7 @@ void App::begin_imgui_frame() {
   ImGui::NewFrame();
   ctx_.draws.clear();
   ctx_.placements.clear();
+  ctx_.plots.clear();
   ctx_.tabs.clear();
   ctx_.hover = Hover{};
 }

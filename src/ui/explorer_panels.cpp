@@ -168,6 +168,37 @@ void scene_section(AppState& state, const ControlsOptions& options) {
   if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
 }
 
+// Where positions come from: none, sinusoidal (added to x), RoPE (q and k turned), ALiBi
+// (a bias on the scores). RoPE needs an even d_k; its base and pairing show with it.
+void positional_controls(Settings& s) {
+  const S names[] = {S::positional_none, S::positional_sinusoidal, S::positional_rope, S::positional_alibi};
+  const bool odd_dk = (s.d_model / s.heads) % 2 != 0;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo(tr(S::positional), tr(names[static_cast<int>(s.positional)]))) {
+    for (int i = 0; i < 4; ++i) {
+      const bool refused = i == static_cast<int>(Positional::Rope) && odd_dk;
+      ImGui::BeginDisabled(refused);
+      if (ImGui::Selectable(tr(names[i]), static_cast<int>(s.positional) == i)) s.positional = static_cast<Positional>(i);
+      ImGui::EndDisabled();
+      if (refused && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::rope_needs_even));
+    }
+    ImGui::EndCombo();
+  }
+  if (s.positional == Positional::Rope && odd_dk) s.positional = Positional::None;
+  const S notes[] = {S::positional_none_note, S::positional_sinusoidal_note, S::positional_rope_note, S::positional_alibi_note};
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", tr(notes[static_cast<int>(s.positional)]));
+  ImGui::PopTextWrapPos();
+  if (s.positional == Positional::Rope) {
+    schema_slider(tr(S::rope_base), s.rope_base, "ropeBase", "%.0f", ImGuiSliderFlags_Logarithmic);
+    int pairing = s.rope_pairing == RopePairing::Interleaved ? 1 : 0;
+    ImGui::RadioButton(tr(S::rope_pairing_half), &pairing, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton(tr(S::rope_pairing_interleaved), &pairing, 1);
+    s.rope_pairing = pairing ? RopePairing::Interleaved : RopePairing::Half;
+  }
+}
+
 // d_model, heads, positional encoding and seed: fixed (and greyed, with the reason) by any
 // scene other than the generated one.
 void model_section(Settings& s) {
@@ -183,7 +214,7 @@ void model_section(Settings& s) {
     if (s.d_model % s.heads != 0) s.heads = 1;
   }
   head_count_radios(s.heads, heads, s.d_model, {1, 2, 4, 8, 16}, "");
-  ImGui::Checkbox(tr(S::positional), &s.positional);
+  positional_controls(s);
   seed_field(s.seed);
   ImGui::EndDisabled();
   if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);

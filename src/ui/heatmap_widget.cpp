@@ -257,4 +257,25 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   return result;
 }
 
+HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
+                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
+                             bool show_scale, int highlight_row) {
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+  ImGui::TextWrapped("%s", title);
+  ImGui::PopTextWrapPos();
+  HeatmapSpec spec;
+  spec.id = id;
+  spec.values = &m;
+  spec.revision = revision;
+  spec.colormap = map;
+  spec.row_labels = labels;
+  spec.col_labels = labels;
+  spec.show_scale = show_scale;
+  spec.highlight_row = highlight_row;
+  const HeatmapResult r = heatmap_widget(ctx, spec, size);
+  ImGui::EndGroup();
+  return r;
+}
+
 }  // namespace attn::ui

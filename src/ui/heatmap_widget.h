@@ -34,6 +34,11 @@ struct HeatmapResult {
 
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size);
 
+// A heatmap under its title (wrapped to the heatmap's width), token labels on both axes.
+HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
+                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
+                             bool show_scale = true, int highlight_row = -1);
+
 // Frames drawn over heatmaps: pink around what is in focus (the cursor's row in a heatmap, the
 // focused head's thumbnail in the model view); every such frame is at least 2 pixels wide,
 // wider on dense screens.

@@ -54,8 +54,272 @@ namespace attn::ui {
     "heads", \
     "头数") \
   X(positional, \
-    "positional encoding (sinusoidal)", \
-    "位置编码（正弦）") \
+    "positions", \
+    "位置信息") \
+  X(positional_none, \
+    "none", \
+    "无") \
+  X(positional_sinusoidal, \
+    "sinusoidal", \
+    "正弦") \
+  X(positional_rope, \
+    "RoPE", \
+    "RoPE 旋转") \
+  X(positional_alibi, \
+    "ALiBi", \
+    "ALiBi 偏置") \
+  X(positional_sinusoidal_note, \
+    "a position vector added to x before the projections", \
+    "投影之前把位置向量加到 x 上") \
+  X(positional_rope_note, \
+    "q and k turned by position x frequency, pair by pair", \
+    "按“位置 x 频率”逐对旋转 q 和 k") \
+  X(positional_alibi_note, \
+    "-m_h x |i - j| added to each head's scores", \
+    "给每个头的分数加上 -m_h x |i - j|") \
+  X(positional_none_note, \
+    "no positions: the same tokens in any order get the same attention", \
+    "没有位置信息：同样的词元换个顺序，注意力不变") \
+  X(rope_needs_even, \
+    "RoPE rotates pairs of coordinates: it needs an even d_k = d_model / heads.", \
+    "RoPE 按坐标对旋转：需要偶数的 d_k = d_model / 头数。") \
+  X(rope_base, \
+    "RoPE base", \
+    "RoPE 底数") \
+  X(rope_pairing_half, \
+    "pairs (i, i + d/2)", \
+    "配对 (i, i + d/2)") \
+  X(rope_pairing_interleaved, \
+    "pairs (2i, 2i + 1)", \
+    "配对 (2i, 2i + 1)") \
+  X(panel_positions, \
+    "Positions", \
+    "位置") \
+  X(panel_gqa, \
+    "GQA & KV cache", \
+    "GQA 与 KV 缓存") \
+  X(panel_flash, \
+    "FlashAttention", \
+    "FlashAttention 分块") \
+  X(panel_sinks, \
+    "Sinks", \
+    "注意力汇聚") \
+  X(panel_qk_space, \
+    "Q-K space", \
+    "Q-K 空间") \
+  X(positions_hint, \
+    "How a token's place enters attention. The sinusoidal encoding adds a position vector to x, so scores see absolute positions. RoPE rotates each pair of q and k coordinates by position x frequency, so q.k depends only on the offset i - j. ALiBi subtracts slope x distance from the scores. Choose the scene's positions under Model on the left; these figures use the focused head.", \
+    "词元的位置如何进入注意力。正弦编码把位置向量加到 x 上，分数看到的是绝对位置。RoPE 把 q 和 k 的每对坐标旋转“位置 x 频率”的角度，所以 q.k 只取决于偏移 i - j。ALiBi 从分数中减去“斜率 x 距离”。在左侧“模型”中选择场景的位置方式；这些图使用当前聚焦的头。") \
+  X(positions_shift, \
+    "shift", \
+    "平移") \
+  X(positions_shift_result, \
+    "Shifted by this many tokens, the sentence's block of RoPE scores differs from the sentence alone by at most %.2g (only the offset matters); with the sinusoidal encoding it differs by %.3g (absolute positions).", \
+    "平移这么多个词元后，句子那一块的 RoPE 分数与单独的句子最多相差 %.2g（只有偏移起作用）；用正弦编码则相差 %.3g（绝对位置）。") \
+  X(positions_shift_result_rope, \
+    "Shifted by this many tokens, the sentence's block of RoPE scores differs from the sentence alone by at most %.2g (only the offset matters).", \
+    "平移这么多个词元后，句子那一块的 RoPE 分数与单独的句子最多相差 %.2g（只有偏移起作用）。") \
+  X(positions_fixed, \
+    "RoPE, one q and one k at every position: constant along each diagonal (spread %.2g)", \
+    "RoPE，每个位置放同一个 q 和 k：沿每条对角线不变（差异 %.2g）") \
+  X(positions_rope_alone, \
+    "RoPE scores of the sentence (positions from 0)", \
+    "句子的 RoPE 分数（位置从 0 开始）") \
+  X(positions_rope_long, \
+    "The sentence after %d other tokens: its block (outlined) moves along the diagonals", \
+    "句子前面有 %d 个其他词元：它的块（描边）沿对角线移动") \
+  X(positions_alibi_slopes, \
+    "ALiBi slopes m_h, one per head: %s", \
+    "ALiBi 斜率 m_h，每个头一个：%s") \
+  X(positions_alibi_bias, \
+    "ALiBi bias of head %d: -%.4g x |i - j|", \
+    "第 %d 个头的 ALiBi 偏置：-%.4g x |i - j|") \
+  X(positions_alibi_weights, \
+    "Weights with ALiBi (focused head)", \
+    "加 ALiBi 后的权重（聚焦的头）") \
+  X(positions_distance_title, \
+    "RoPE: score against distance for the cursor's q and k, past the sentence's length", \
+    "RoPE：光标处 q 与 k 的分数随距离变化，一直到句子长度之外") \
+  X(positions_alibi_past, \
+    "ALiBi needs no such curve: its bias -%.4g x distance keeps falling in a straight line at any length.", \
+    "ALiBi 不需要这样的曲线：它的偏置 -%.4g x 距离在任何长度下都沿直线下降。") \
+  X(positions_distance_x, \
+    "distance i - j", \
+    "距离 i - j") \
+  X(positions_distance_y, \
+    "score", \
+    "分数") \
+  X(positions_rope_series, \
+    "RoPE q.k", \
+    "RoPE 的 q.k") \
+  X(positions_sentence_end, \
+    "sentence length", \
+    "句子长度") \
+  X(gqa_hint, \
+    "Grouped-query attention: H query heads share G key/value heads (G = H is multi-head, G = 1 multi-query). Here each group's key and value heads are averaged, as when a multi-head model is converted to GQA. What it saves is the KV cache that decoding keeps for every earlier token.", \
+    "分组查询注意力：H 个查询头共享 G 个键/值头（G = H 即多头，G = 1 即多查询）。这里把每组的键头和值头取平均，就像把多头模型转换成 GQA 时那样。它节省的是解码时为每个之前的词元保留的 KV 缓存。") \
+  X(gqa_kv_heads, \
+    "key/value heads G:", \
+    "键/值头数 G：") \
+  X(gqa_is_mha, \
+    " (multi-head)", \
+    "（多头）") \
+  X(gqa_is_mqa, \
+    " (multi-query)", \
+    "（多查询）") \
+  X(gqa_head_title, \
+    "q head %d -> kv %d", \
+    "查询头 %d -> 键值头 %d") \
+  X(gqa_difference, \
+    "max change %.3f", \
+    "最大变化 %.3f") \
+  X(gqa_layers, \
+    "layers", \
+    "层数") \
+  X(gqa_bytes_per_value, \
+    "bytes per value:", \
+    "每个值的字节数：") \
+  X(gqa_bytes_formula, \
+    "KV cache per token = 2 (K and V) x G x d_k x layers x bytes = 2 x %d x %d x %d x %d = %s; multi-head: %s, multi-query: %s.", \
+    "每个词元的 KV 缓存 = 2（K 和 V）x G x d_k x 层数 x 字节数 = 2 x %d x %d x %d x %d = %s；多头：%s，多查询：%s。") \
+  X(gqa_decode_step, \
+    "tokens decoded", \
+    "已解码词元数") \
+  X(gqa_cache_now, \
+    "After %d tokens the cache holds %s.", \
+    "解码 %d 个词元后缓存占 %s。") \
+  X(gqa_measure, \
+    "Measure decoding", \
+    "测量解码") \
+  X(gqa_not_measured, \
+    "Times one decoding step with the cache for n = 64 to 16384, and without it (quadratic) up to 1024: a few seconds, a sample per frame.", \
+    "测量单步解码：有缓存时 n = 64 到 16384，无缓存（二次）时到 1024；需要几秒，每帧测一个样本。") \
+  X(gqa_slopes, \
+    "Log-log slope of a step's time against n (n >= %d): %.2f with the cache (1 would be linear; fixed costs lower it at small n), %.2f without (2 would be quadratic). Medians on this machine; a busy machine moves them.", \
+    "单步时间对 n 的双对数斜率（n >= %d）：有缓存 %.2f（1 为线性；n 小时固定开销使它偏低），无缓存 %.2f（2 为二次）。时间是本机的中位数；机器繁忙时会变化。") \
+  X(gqa_measuring, \
+    "measuring: %d of %d samples", \
+    "测量中：%d / %d 个样本") \
+  X(gqa_plot_x, \
+    "tokens in the cache n", \
+    "缓存中的词元数 n") \
+  X(gqa_plot_y, \
+    "microseconds per step", \
+    "每步微秒数") \
+  X(gqa_with_cache, \
+    "with the cache", \
+    "有缓存") \
+  X(gqa_without_cache, \
+    "without (recompute)", \
+    "无缓存（重算）") \
+  X(flash_hint, \
+    "FlashAttention never stores the n x n weights: it walks tiles of queries and keys, keeping per query row a running maximum m and a running sum l. When a new tile raises m, the partial output and l are rescaled by exp(m_old - m_new); after the last tile the output is divided by l. The result equals exact attention.", \
+    "FlashAttention 从不存下 n x n 的权重：它按块遍历查询和键，为每个查询行保存运行最大值 m 和运行和 l。新块使 m 变大时，部分输出和 l 乘以 exp(m_old - m_new) 重新缩放；最后一块之后输出除以 l。结果与精确注意力相同。") \
+  X(flash_block_q, \
+    "query tile", \
+    "查询块") \
+  X(flash_block_k, \
+    "key tile", \
+    "键块") \
+  X(flash_causal, \
+    "causal", \
+    "因果") \
+  X(flash_step_format, \
+    "step %%d of %d", \
+    "第 %%d 步，共 %d 步") \
+  X(flash_summary, \
+    "Output vs exact attention: max difference %.2g. Floats held besides inputs and output: %lld, against %.0f for the n x n weights.", \
+    "输出与精确注意力相比：最大差 %.2g。除输入输出外占用的浮点数：%lld，而 n x n 权重需要 %.0f。") \
+  X(flash_exact_weights, \
+    "Exact weights; tiles done (white) and this step's tile (pink)", \
+    "精确权重；已完成的块（白）和本步的块（粉）") \
+  X(flash_tile_title, \
+    "Query tile %d (rows %d-%d) after key tile %d (keys %d-%d):", \
+    "查询块 %d（第 %d-%d 行）处理完键块 %d（键 %d-%d）后：") \
+  X(flash_col_row, \
+    "row", \
+    "行") \
+  X(flash_col_m, \
+    "m", \
+    "m 最大") \
+  X(flash_col_l, \
+    "l", \
+    "l 和") \
+  X(flash_col_rescale, \
+    "rescale", \
+    "缩放") \
+  X(flash_col_exact_m, \
+    "exact max", \
+    "精确最大值") \
+  X(flash_col_exact_l, \
+    "exact sum", \
+    "精确和") \
+  X(flash_columns, \
+    "m: the row's running maximum; l: its running sum of exp(s - m); rescale: exp(m_old - m_new), applied to l and the partial output; exact: max and sum of exp(s - max) over the whole row.", \
+    "m：该行的运行最大值；l：exp(s - m) 的运行和；缩放：exp(m_old - m_new)，乘到 l 和部分输出上；精确：整行的最大值与 exp(s - max) 之和。") \
+  X(flash_rule, \
+    "After a row's last key tile, m equals the row maximum and l the sum of exp(s - max) over the whole row.", \
+    "一行的最后一个键块之后，m 等于该行最大值，l 等于整行 exp(s - max) 之和。") \
+  X(sinks_hint, \
+    "Softmax must give every row weights that sum to 1, even a row that matches nothing, so trained models dump that weight on the first token: an attention sink. StreamingLLM keeps those first tokens and a window of recent ones. Softmax off by one adds a zero logit, so a row may attend to nothing.", \
+    "Softmax 必须让每一行的权重和为 1，即使这一行什么都不匹配，所以训练过的模型会把这部分权重倾倒在第一个词元上：注意力汇聚。StreamingLLM 保留这些开头的词元和最近的一个窗口。off-by-one softmax 多加一个为零的 logit，让一行可以什么都不关注。") \
+  X(sinks_window, \
+    "window", \
+    "窗口") \
+  X(sinks_count, \
+    "sink tokens", \
+    "汇聚词元数") \
+  X(sinks_share, \
+    "Under the StreamingLLM mask, %.0f%% of each row's weight (mean) lands on the sink tokens.", \
+    "在 StreamingLLM 掩码下，每行平均 %.0f%% 的权重落在汇聚词元上。") \
+  X(sinks_mask, \
+    "StreamingLLM mask: causal, the window and the first tokens", \
+    "StreamingLLM 掩码：因果、窗口和开头的词元") \
+  X(sinks_weights, \
+    "Weights under that mask", \
+    "该掩码下的权重") \
+  X(sinks_causal_weights, \
+    "Weights under the full causal mask", \
+    "完整因果掩码下的权重") \
+  X(sinks_heads, \
+    "Weight on the first token per head of this scene (mean over queries): %s", \
+    "本场景每个头落在第一个词元上的权重（对查询取平均）：%s") \
+  X(sinks_row_offset, \
+    "row's scores + ", \
+    "该行分数 + ") \
+  X(sinks_row_sums, \
+    "Row %d (%s) moved down until it matches nothing: softmax's weights still sum to 1; off by one, they sum to %.2g.", \
+    "把第 %d 行（%s）整体下移直到它什么都不匹配：softmax 的权重和仍为 1；多一个零的 softmax 权重和为 %.2g。") \
+  X(sinks_plot_x, \
+    "key", \
+    "键") \
+  X(sinks_plot_y, \
+    "weight", \
+    "权重") \
+  X(sinks_softmax, \
+    "softmax", \
+    "普通 softmax") \
+  X(sinks_off_by_one, \
+    "softmax off by one", \
+    "多一个零的 softmax") \
+  X(qk_hint, \
+    "Attention is a dot product: a query gives weight to the keys that point its way. Here the focused head's queries (circles) and keys (squares) are projected onto the plane that keeps most of their joint variance (PCA of queries and keys together, so both share one plane). Lines join each query to its strongest key; the cursor's query has its three strongest, thicker for larger weights.", \
+    "注意力就是点积：查询把权重给指向它那边的键。这里把聚焦头的查询（圆点）和键（方块）投影到保留它们联合方差最多的平面上（对查询和键一起做 PCA，二者共用一个平面）。连线把每个查询连到它最强的键；光标处的查询连到最强的三个键，权重越大线越粗。") \
+  X(qk_explained, \
+    "The plane keeps %.0f%% of the variance of queries and keys; the rest is out of the picture.", \
+    "该平面保留了查询和键 %.0f%% 的方差；其余部分不在图中。") \
+  X(qk_axis_1, \
+    "component 1", \
+    "主成分 1") \
+  X(qk_axis_2, \
+    "component 2", \
+    "主成分 2") \
+  X(qk_queries, \
+    "queries q", \
+    "查询 q") \
+  X(qk_keys, \
+    "keys k", \
+    "键 k") \
   X(seed, \
     "seed", \
     "随机种子") \

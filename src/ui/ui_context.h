@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace attn::ui {
 
@@ -31,6 +32,18 @@ struct HeatmapPlacement {
   float range_lo = 0, range_hi = 1;
 };
 
+// A plot's axes as drawn (ui/plot.h), for layout().
+struct PlotPlacement {
+  float x = 0, y = 0, w = 0, h = 0;  // the axes' box, display pixels
+  std::string x_title, y_title;
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+  bool log_x = false, log_y = false;
+  std::vector<std::string> x_ticks, y_ticks;  // the tick labels drawn
+  std::vector<std::string> legend;
+  std::vector<std::string> references;
+  std::string readout;  // the point under the pointer, as shown
+};
+
 struct Hover {
   std::string heatmap;  // empty = nothing hovered
   int row = -1, col = -1;
@@ -42,6 +55,7 @@ struct UiContext {
   std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
   std::map<std::string, gfx::HeatmapView> views;  // zoom/pan per heatmap id
   std::map<std::string, HeatmapPlacement> placements;  // this frame's
+  std::map<std::string, PlotPlacement> plots;          // this frame's
   std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
   std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
   Hover hover;

@@ -25,24 +25,6 @@ namespace {
 std::uint64_t scene_rev(const AppState& s, int salt) { return s.revision * 64 + static_cast<std::uint64_t>(salt); }
 std::uint64_t variant_rev(const AppState& s, int salt) { return (s.variants.version + 1) * 64 + static_cast<std::uint64_t>(salt); }
 
-HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
-                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
-                             bool scale = true) {
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  HeatmapSpec spec;
-  spec.id = id;
-  spec.values = &m;
-  spec.revision = revision;
-  spec.colormap = map;
-  spec.row_labels = labels;
-  spec.col_labels = labels;
-  spec.show_scale = scale;
-  const HeatmapResult r = heatmap_widget(ctx, spec, size);
-  ImGui::EndGroup();
-  return r;
-}
-
 // A row of checkboxes, one per token, editing a sorted list of token indices.
 void token_checkboxes(const char* id, const std::vector<std::string>& tokens, std::vector<int>& list) {
   ImGui::PushID(id);

@@ -92,7 +92,8 @@ TEST_CASE("imported scene: the selected layer is the trace, one head per file he
   const nlohmann::json j = nlohmann::json::parse(state_to_json(state));
   CHECK(j["source"] == "imported");
   CHECK(j["import"]["layers"] == 2);
-  CHECK(j["import"]["unavailablePanels"] == nlohmann::json::array({"pipeline", "compare"}));
+  CHECK(j["import"]["unavailablePanels"] ==
+        nlohmann::json::array({"pipeline", "compare", "gqa", "qk-space", "sinks", "positions", "flash"}));
 
   // Thumbnails fill a few per frame until every layer and head has one.
   while (advance_thumbnails(state, 1.0)) {

@@ -60,10 +60,12 @@ json random_value(const json& e, const json& patch, int n_tokens, std::mt19937& 
   };
   auto integer = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
   auto as_float = [](double d) { return static_cast<double>(static_cast<float>(d)); };
-  std::vector<json> other;  // the choices other than the default
+  std::vector<json> other;  // the choices other than the default (and legal for the patch so far)
+  const bool odd_dk = e.contains("needsEvenDk") &&
+                      (get_path(patch, "dModel").get<long long>() / get_path(patch, "heads").get<long long>()) % 2 != 0;
   if (e.contains("choices"))
     for (const json& c : e["choices"])
-      if (c != def) other.push_back(c);
+      if (c != def && !(e.contains("needsEvenDk") && c == e["needsEvenDk"] && odd_dk)) other.push_back(c);
   auto pick = [&]() { return other[integer(0, static_cast<long long>(other.size()) - 1)]; };
   for (int attempt = 0; attempt < 100; ++attempt) {
     json v;
@@ -173,15 +175,39 @@ TEST_CASE("every state key round-trips through the URL fragment (random non-defa
 
 TEST_CASE("a fragment lists only what differs from the defaults, readably", "[url]") {
   attn::AppState s;
-  REQUIRE(attn::settings_to_fragment(s.settings) == "v=2");
+  REQUIRE(attn::settings_to_fragment(s.settings) == "v=3");
   REQUIRE(attn::apply_state_json(s, R"({"sentence":"a b & c","mask":{"causal":true},"temperature":0.1,"lab":{"q":[1,2.5]}})").ok);
   REQUIRE(attn::settings_to_fragment(s.settings) ==
-          "v=2&lab.q=[1,2.5]&mask.causal=true&sentence=a%20b%20%26%20c&temperature=0.1");
+          "v=3&lab.q=[1,2.5]&mask.causal=true&sentence=a%20b%20%26%20c&temperature=0.1");
   // A sentence that reads as JSON is quoted, so it stays a string.
   REQUIRE(attn::apply_state_json(s, R"({"sentence":"42"})").ok);
   attn::AppState t;
   REQUIRE(attn::load_fragment(t, attn::settings_to_fragment(s.settings)).ok);
   REQUIRE(t.settings.sentence == "42");
+}
+
+TEST_CASE("version 2 links and states: positional true/false become sinusoidal/none; version 3 wants a choice", "[url]") {
+  attn::AppState a;
+  REQUIRE(attn::load_fragment(a, "v=2&panel=token&positional=false").ok);
+  CHECK(a.settings.positional == attn::Positional::None);
+  CHECK(attn::settings_to_fragment(a.settings) == "v=3&panel=token&positional=none");
+  attn::AppState b;
+  b.settings.positional = attn::Positional::Rope;
+  REQUIRE(attn::apply_state_json(b, R"({"version": 2, "positional": true})").ok);
+  CHECK(b.settings.positional == attn::Positional::Sinusoidal);
+  // A version 3 state (or a patch without a version) with a switch is refused, naming the choices.
+  const attn::Status st = attn::apply_state_json(b, R"({"positional": false})");
+  REQUIRE_FALSE(st.ok);
+  CHECK(st.message.find("\"none\", \"sinusoidal\", \"rope\" or \"alibi\"") != std::string::npos);
+  CHECK(b.settings.positional == attn::Positional::Sinusoidal);
+  REQUIRE(attn::apply_state_json(b, R"({"positional": "alibi"})").ok);
+  CHECK(b.settings.positional == attn::Positional::Alibi);
+  // RoPE with an odd d_k is refused at the door and the previous choice kept.
+  const attn::Status odd = attn::apply_state_json(b, R"({"dModel": 12, "heads": 4, "positional": "rope"})");
+  REQUIRE_FALSE(odd.ok);
+  CHECK(odd.message == "RoPE turns pairs of coordinates: d_k = dModel / heads = 3 must be even");
+  CHECK(b.settings.positional == attn::Positional::Alibi);
+  CHECK(b.settings.d_model == 16);
 }
 
 TEST_CASE("a broken or hostile link gives the defaults and a notice, never a crash", "[url]") {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { openBrowser, serveDist } from './browser.mjs';
 import { openLab } from './lab.mjs';
 
-export function labSuite({ viewport = { width: 1400, height: 900 }, sharedPage = false } = {}) {
+export function labSuite({ viewport = { width: 1400, height: 900 }, sharedPage = false, deviceScaleFactor = 1 } = {}) {
   const suite = { openLab: (query = '') => openLab(suite.browser, suite.url, query) };
   // The file's own before() hooks may run alongside this one (node:test starts a file's
   // top-level hooks together): they wait for `suite.ready`.
@@ -20,7 +20,7 @@ export function labSuite({ viewport = { width: 1400, height: 900 }, sharedPage =
   before(async () => {
     try {
       ({ server: suite.server, url: suite.url } = await serveDist());
-      suite.browser = await openBrowser({ viewport });
+      suite.browser = await openBrowser({ viewport, deviceScaleFactor });
       if (sharedPage) ({ page: suite.page, errors: suite.errors } = await suite.openLab());
       ready.resolve(suite);
     } catch (error) {
