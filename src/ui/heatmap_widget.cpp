@@ -147,7 +147,9 @@ void draw_axis_labels(ImDrawList* dl, const HeatmapSpec& spec, const gfx::Heatma
     const char* label = buf;
     if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j].c_str();
     else std::snprintf(buf, sizeof buf, "%d", j);
-    const float tw = std::min(ImGui::CalcTextSize(label).x, f.cell_w * col_step);
+    // A label longer than its room is cut, with a gap before the next one so two never read as one.
+    const float room = f.cell_w * col_step;
+    const float tw = std::min(ImGui::CalcTextSize(label).x, room > f.font * 3.0f ? room - f.font * 0.5f : room);
     const float x = f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - tw * 0.5f;
     dl->PushClipRect(ImVec2(x, f.origin.y), ImVec2(x + tw, f.hm_min.y), true);
     dl->AddText(ImVec2(x, f.origin.y), text_col, label);

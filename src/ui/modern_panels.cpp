@@ -144,7 +144,7 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   plot.id = "positions/distance";
   plot.x_title = tr(S::positions_distance_x);
   plot.y_title = tr(S::positions_distance_y);
-  PlotSeries rope = named_series(tr(S::positions_rope_series), kQueryColor);
+  PlotSeries rope = named_series("", kQueryColor);  // one series: the title names it, no legend
   for (size_t d = 0; d < f.offset_scores.size(); ++d) {
     rope.x.push_back(static_cast<double>(d));
     rope.y.push_back(f.offset_scores[d]);

@@ -149,9 +149,6 @@ namespace attn::ui {
   X(positions_distance_y, \
     "score", \
     "分数") \
-  X(positions_rope_series, \
-    "RoPE q.k", \
-    "RoPE 的 q.k") \
   X(positions_sentence_end, \
     "sentence length", \
     "句子长度") \
