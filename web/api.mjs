@@ -75,10 +75,11 @@ export function makeHandle(source) {
       for (const [id, h] of Object.entries(l.heatmaps)) heatmaps[id] = toPage(h);
       const tabs = {};
       for (const [panel, t] of Object.entries(l.tabs)) tabs[panel] = toPage(t);
+      const nav = (l.nav ?? []).map((n) => ({ ...toPage(n), textWidth: n.textWidth * sx, right: rect.left + n.right * sx }));
       const plots = {};
       for (const [id, p] of Object.entries(l.plots ?? {})) plots[id] = toPage(p);
       return {
-        heatmaps, tabs, plots, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
+        heatmaps, tabs, plots, nav, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };

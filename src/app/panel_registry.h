@@ -15,6 +15,7 @@
 //   keys      the state keys it reads, space-separated: top-level keys or dotted paths of
 //             settings_to_json's object (tests check each one exists)
 //   flags     PanelFlags: what it needs and draws
+// The entries follow the chapters (Chapter below) and, within one, the order the UI offers them.
 // The app layer never sees the title and draw columns as code: its expansions drop them, so
 // the tokens need no declaration here.
 #pragma once
@@ -28,6 +29,7 @@ namespace attn {
 
 // The tutorial's chapters, in its order.
 enum class Chapter { Similarity, Scaling, Softmax, WeightedValues, Order, Masks, MultiHead, Variants, Training, YourModel };
+inline constexpr int kChapterCount = 10;
 
 // What a panel needs and draws.
 enum PanelFlags : unsigned {
@@ -41,17 +43,6 @@ enum PanelFlags : unsigned {
   "source sentence dModel heads positional ropeBase ropePairing seed scale temperature score mask maskFill"
 
 #define ATTNLAB_PANELS(X)                                                                                      \
-  X(Pipeline, "pipeline", Chapter::WeightedValues, panel_pipeline, draw_pipeline_panel,                        \
-    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                               \
-  X(Token, "token", Chapter::WeightedValues, panel_token, draw_token_panel,                                    \
-    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps)                                                   \
-  X(Heads, "heads", Chapter::MultiHead, panel_heads, draw_heads_panel,                                         \
-    ATTNLAB_SCENE_KEYS " cursor head diffHead layer", kPanelHeatmaps)                                          \
-  X(Compare, "compare", Chapter::MultiHead, panel_compare, draw_compare_panel,                                 \
-    ATTNLAB_SCENE_KEYS " compare cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                       \
-  X(Gqa, "gqa", Chapter::MultiHead, panel_gqa, draw_gqa_panel,                                               \
-    ATTNLAB_SCENE_KEYS " head modern.kvHeads modern.layers modern.bytesPerValue modern.decodeStep modern.decodeRequest", \
-    kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(DotProduct, "dot-product", Chapter::Similarity, panel_dot, draw_dot_product_panel, "lab.q lab.k lab.kLong", \
     kPanelScalingLab)                                                                                          \
   X(QkSpace, "qk-space", Chapter::Similarity, panel_qk_space, draw_qk_space_panel, ATTNLAB_SCENE_KEYS " cursor head", \
@@ -60,22 +51,33 @@ enum PanelFlags : unsigned {
     kPanelScalingLab)                                                                                          \
   X(Saturation, "saturation", Chapter::Scaling, panel_saturation, draw_saturation_panel,                       \
     "lab.scaled lab.temperature", kPanelScalingLab)                                                            \
-  X(Softmax, "softmax", Chapter::Softmax, panel_softmax, draw_softmax_panel, "lab.row", kPanelScalingLab)       \
+  X(Softmax, "softmax", Chapter::Softmax, panel_softmax, draw_softmax_panel, "lab.row", kPanelScalingLab)      \
   X(Stability, "stability", Chapter::Softmax, panel_stability, draw_stability_panel, "lab.row lab.half",       \
     kPanelScalingLab)                                                                                          \
-  X(Sinks, "sinks", Chapter::Softmax, panel_sinks, draw_sinks_panel,                                          \
+  X(Sinks, "sinks", Chapter::Softmax, panel_sinks, draw_sinks_panel,                                           \
     ATTNLAB_SCENE_KEYS " cursor head modern.sinkWindow modern.sinks modern.rowOffset",                         \
     kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(Walkthrough, "walkthrough", Chapter::WeightedValues, panel_walkthrough, draw_walkthrough_panel,            \
     "lab.wq lab.wk lab.wv", kPanelScalingLab)                                                                  \
-  X(Positions, "positions", Chapter::Order, panel_positions, draw_positions_panel,                            \
+  X(Pipeline, "pipeline", Chapter::WeightedValues, panel_pipeline, draw_pipeline_panel,                        \
+    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                               \
+  X(Token, "token", Chapter::WeightedValues, panel_token, draw_token_panel,                                    \
+    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps)                                                   \
+  X(Positions, "positions", Chapter::Order, panel_positions, draw_positions_panel,                             \
     ATTNLAB_SCENE_KEYS " cursor head modern.shift", kPanelHeatmaps | kPanelNeedsScores)                        \
   X(Mask, "mask", Chapter::Masks, panel_mask, draw_mask_panel,                                                 \
     ATTNLAB_SCENE_KEYS " cursor head variants.paintAllow", kPanelHeatmaps)                                     \
+  X(Heads, "heads", Chapter::MultiHead, panel_heads, draw_heads_panel,                                         \
+    ATTNLAB_SCENE_KEYS " cursor head diffHead layer", kPanelHeatmaps)                                          \
+  X(Compare, "compare", Chapter::MultiHead, panel_compare, draw_compare_panel,                                 \
+    ATTNLAB_SCENE_KEYS " compare cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                       \
+  X(Gqa, "gqa", Chapter::MultiHead, panel_gqa, draw_gqa_panel,                                                 \
+    ATTNLAB_SCENE_KEYS " head modern.kvHeads modern.layers modern.bytesPerValue modern.decodeStep modern.decodeRequest", \
+    kPanelHeatmaps | kPanelNeedsScores)                                                                        \
   X(Scoring, "scoring", Chapter::Variants, panel_scoring, draw_scoring_panel, ATTNLAB_SCENE_KEYS " head",      \
     kPanelHeatmaps)                                                                                            \
   X(Variants, "variants", Chapter::Variants, panel_variants, draw_variants_panel,                              \
-    "source sentence dModel heads positional ropeBase ropePairing seed head variants", kPanelHeatmaps)                              \
+    "source sentence dModel heads positional ropeBase ropePairing seed head variants", kPanelHeatmaps)         \
   X(CostChart, "cost-chart", Chapter::Variants, panel_cost_chart, draw_cost_chart_panel, "variants",           \
     kPanelNone)                                                                                                \
   X(Flash, "flash", Chapter::Variants, panel_flash, draw_flash_panel,                                          \
@@ -84,7 +86,7 @@ enum PanelFlags : unsigned {
   X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
   X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
     kPanelNone)                                                                                                \
-  X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                          \
+  X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                           \
     "layer head cursor hideSpecial renormalise", kPanelHeatmaps)
 
 enum class Panel {

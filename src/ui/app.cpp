@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <cfloat>
 #include <cmath>
 
@@ -245,6 +246,7 @@ void App::begin_imgui_frame() {
   ctx_.placements.clear();
   ctx_.plots.clear();
   ctx_.tabs.clear();
+  ctx_.nav.clear();
   ctx_.hover = Hover{};
 }
 
@@ -284,44 +286,82 @@ void App::draw_windows(float scale) {
   panel_rect_[1] = ImGui::GetWindowPos().y;
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
-  if (!show_tabs_ || ImGui::BeginTabBar("panels")) {
-    draw_panels();
-    if (show_tabs_) ImGui::EndTabBar();
-  }
+  if (show_tabs_) draw_navigation();
+  draw_panels();
   ImGui::End();
 }
 
-// One tab per registered panel (an embed: only the chosen panel, no tab bar).
-void App::draw_panels() {
-  // A panel chosen elsewhere (keys, the page's handle) selects its tab once.
-  const bool external = state_.settings.panel != shown_panel_;
-  for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {
-    const PanelView& t = *v;
-    if (!show_tabs_) {  // an embed: only the chosen panel, no tab bar
-      if (t.panel == state_.settings.panel) t.draw(state_, ctx_);
-      shown_panel_ = state_.settings.panel;
-      continue;
-    }
-    const ImGuiTabItemFlags flags = external && t.panel == state_.settings.panel ? ImGuiTabItemFlags_SetSelected : 0;
-    // The ID after ### stays the same in every language, so switching keeps the tab.
-    const std::string label = std::string(tr(t.title)) + "###" + to_string(t.panel);
-    const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
-    const ImVec2 tab_min = ImGui::GetItemRectMin(), tab_size = ImGui::GetItemRectSize();
-    ctx_.tabs[to_string(t.panel)] = {tab_min.x, tab_min.y, tab_size.x, tab_size.y};
-    if (open) {
-      if (!external && state_.settings.panel != t.panel) {
-        // A tab clicked: this frame draws it, so its figures (a lab panel's are computed
-        // only while one is shown) must be ready now.
-        state_.settings.panel = t.panel;
-        update_results(state_);
-      }
-      shown_panel_ = t.panel;
-      // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
-      if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
-      else t.draw(state_, ctx_);
-      ImGui::EndTabItem();
-    }
+namespace {
+
+// A button of the navigation, as wide as its whole label (rows wrap instead of cutting it);
+// the chosen one drawn as active. Records it for layout().
+bool nav_button(UiContext& ctx, const char* kind, const char* id, const char* text, bool selected, bool& first, float right) {
+  const ImVec2 pad = ImGui::GetStyle().FramePadding;
+  const float text_w = ImGui::CalcTextSize(text).x;
+  const float w = text_w + pad.x * 2;
+  if (!first) {
+    ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
+    if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
   }
+  first = false;
+  if (selected) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+  const std::string label = std::string(text) + "###" + kind + "-" + id;
+  const bool clicked = ImGui::Button(label.c_str(), ImVec2(w, 0));
+  if (selected) ImGui::PopStyleColor();
+  const ImVec2 min = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+  ctx.nav.push_back({kind, id, text, min.x, min.y, size.x, size.y, text_w, selected});
+  return clicked;
+}
+
+}  // namespace
+
+// The chapters of the tutorial in a row, then the panels of the shown one: every label whole.
+void App::draw_navigation() {
+  static constexpr S kChapterTitles[kChapterCount] = {
+      S::chapter_similarity, S::chapter_scaling, S::chapter_softmax, S::chapter_weighted_values, S::chapter_order,
+      S::chapter_masks,      S::chapter_multi_head, S::chapter_variants, S::chapter_training, S::chapter_your_model};
+  const Panel shown = state_.settings.panel;
+  const Chapter current = panel_info(shown).chapter;
+  chapter_panel_[static_cast<int>(current)] = static_cast<int>(shown) + 1;
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  ctx_.nav_right = right;
+  std::optional<Panel> chosen;
+  bool first = true;
+  for (int c = 0; c < kChapterCount; ++c) {
+    const Chapter chapter = static_cast<Chapter>(c);
+    const PanelInfo* opening = nullptr;  // the chapter's panel last shown, else its first
+    for (const PanelInfo& p : kPanels)
+      if (p.chapter == chapter && (!opening || static_cast<int>(p.panel) + 1 == chapter_panel_[c])) opening = &p;
+    if (!opening) continue;
+    if (nav_button(ctx_, "chapter", chapter_id(chapter), tr(kChapterTitles[c]), chapter == current, first, right))
+      chosen = opening->panel;
+  }
+  first = true;
+  ImGui::Spacing();
+  for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {
+    if (panel_info(v->panel).chapter != current) continue;
+    const bool on = v->panel == shown;
+    if (nav_button(ctx_, "panel", to_string(v->panel), tr(v->title), on, first, right)) chosen = v->panel;
+    const NavItem& item = ctx_.nav.back();
+    ctx_.tabs[to_string(v->panel)] = {item.x, item.y, item.w, item.h};
+  }
+  ImGui::Separator();
+  if (chosen && *chosen != shown) {
+    // A button clicked: this frame draws the panel, so its figures (computed only while a
+    // panel shows) must be ready now.
+    state_.settings.panel = *chosen;
+    update_results(state_);
+    update_modern_panels(state_);
+  }
+}
+
+// The chosen panel (in an embed without navigation, the only one).
+void App::draw_panels() {
+  const PanelView& t = panel_view(state_.settings.panel);
+  shown_panel_ = t.panel;
+  // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
+  if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
+  else t.draw(state_, ctx_);
 }
 
 void App::render_frame() {

@@ -9,6 +9,7 @@
 #include "ui/panels.h"
 #include "ui/ui_context.h"
 
+#include <array>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -81,6 +82,7 @@ class App {
   void begin_imgui_frame();
   void advance_play();
   void draw_windows(float scale);
+  void draw_navigation();
   void draw_panels();
   void render_frame();
   static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
@@ -96,6 +98,7 @@ class App {
   Theme theme_applied_ = Theme::Dark;
   float style_scale_applied_ = 0.0f;
   Panel shown_panel_ = Panel::Pipeline;
+  std::array<int, kChapterCount> chapter_panel_{};  // per chapter: the panel last shown (-1: its first)
   std::vector<unsigned char> cjk_font_;
   int cjk_face_ = 0;
   std::set<unsigned> glyphs_wanted_;     // CJK code points the atlas should carry

@@ -19,12 +19,17 @@ std::string layout_json(const App& app) {
                  {"xRange", {p.x_lo, p.x_hi}}, {"yRange", {p.y_lo, p.y_hi}}, {"logX", p.log_x}, {"logY", p.log_y},
                  {"xTicks", p.x_ticks}, {"yTicks", p.y_ticks}, {"legend", p.legend}, {"references", p.references},
                  {"readout", p.readout}};
+  nlohmann::json nav = nlohmann::json::array();
+  for (const NavItem& n : ui.nav)
+    nav.push_back({{"kind", n.kind}, {"id", n.id}, {"text", n.text}, {"x", n.x}, {"y", n.y}, {"w", n.w}, {"h", n.h},
+                   {"textWidth", n.text_w}, {"selected", n.selected}, {"right", ui.nav_right}});
   nlohmann::json tabs = nlohmann::json::object();
   for (const auto& [panel, r] : ui.tabs) tabs[panel] = {{"x", r[0]}, {"y", r[1]}, {"w", r[2]}, {"h", r[3]}};
   const nlohmann::json layout = {
       {"heatmaps", heatmaps},
       {"tabs", tabs},
       {"plots", plots},
+      {"nav", nav},
       {"hover", {{"heatmap", ui.hover.heatmap}, {"row", ui.hover.row}, {"col", ui.hover.col}, {"derivation", ui.hover.derivation}}},
       {"framebufferWidth", ui.framebuffer_w},
       {"framebufferHeight", ui.framebuffer_h},

@@ -97,201 +97,218 @@ void dashed_line(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 color, float thicknes
   }
 }
 
-}  // namespace
-
-int plot_widget(UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float font = ImGui::GetFontSize();
-  const float px = std::max(1.0f, ctx.dpi_scale);
-  const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border, 0.55f);
-  const ImU32 axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-
-  double x_lo, x_hi, y_lo, y_hi;
-  data_range(spec, true, x_lo, x_hi);
-  data_range(spec, false, y_lo, y_hi);
-  std::vector<double> xt = spec.x_categories.empty() ? plot_ticks(x_lo, x_hi, spec.log_x) : std::vector<double>();
-  const std::vector<double> yt = plot_ticks(y_lo, y_hi, spec.log_y);
+// Where a plot lands this frame: its box, the axes' box, the data ranges and the ticks.
+struct PlotFrame {
+  ImDrawList* dl = nullptr;
+  float font = 0, px = 1;
+  ImVec2 origin, size, lo, hi;  // the widget's box; the axes' box (lo top-left, hi bottom-right)
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+  std::vector<double> xt, yt;
   std::vector<std::string> y_labels;
-  float y_label_w = 0;
-  for (double v : yt) {
-    y_labels.push_back(tick_text(v, spec.log_y));
-    y_label_w = std::max(y_label_w, ImGui::CalcTextSize(y_labels.back().c_str()).x);
-  }
-  // Legend on the right, if any series is named.
-  float legend_w = 0;
-  std::vector<const PlotSeries*> named;
-  for (const PlotSeries& s : spec.series)
-    if (!s.label.empty()) {
-      named.push_back(&s);
-      legend_w = std::max(legend_w, ImGui::CalcTextSize(s.label.c_str()).x + font * 2.2f);
-    }
-  legend_w = std::min(legend_w, size.x * 0.4f);
-  const float left = y_label_w + font * (spec.y_title.empty() ? 0.6f : 1.9f);
-  // The y axis's title sits on a line of its own above the axes (ImGui draws no rotated text).
-  ImVec2 lo(origin.x + left, origin.y + font * (spec.y_title.empty() ? 0.6f : 1.7f));
-  ImVec2 hi(origin.x + size.x - (legend_w > 0 ? legend_w + font : font * 0.8f), origin.y + size.y - font * 2.8f);
-  if (spec.equal_aspect && hi.x > lo.x && hi.y > lo.y) {
-    // Widen the smaller data range so one unit has one length on both axes.
-    const double sx = (hi.x - lo.x) / (x_hi - x_lo), sy = (hi.y - lo.y) / (y_hi - y_lo);
-    if (sx > sy) {
-      const double c = 0.5 * (x_lo + x_hi), half = 0.5 * (hi.x - lo.x) / sy;
-      x_lo = c - half;
-      x_hi = c + half;
-    } else {
-      const double c = 0.5 * (y_lo + y_hi), half = 0.5 * (hi.y - lo.y) / sx;
-      y_lo = c - half;
-      y_hi = c + half;
-    }
-    xt = plot_ticks(x_lo, x_hi, false);
-  }
-  const auto fx = [&](double v) {
+  std::vector<const PlotSeries*> named;  // in the legend
+  ImU32 text = 0, grid = 0, axis = 0;
+
+  float fx(const PlotSpec& spec, double v) const {
     const double t = spec.log_x ? (std::log10(v) - std::log10(x_lo)) / (std::log10(x_hi) - std::log10(x_lo))
                                 : (v - x_lo) / (x_hi - x_lo);
     return lo.x + static_cast<float>(t) * (hi.x - lo.x);
-  };
-  const auto fy = [&](double v) {
+  }
+  float fy(const PlotSpec& spec, double v) const {
     const double t = spec.log_y ? (std::log10(v) - std::log10(y_lo)) / (std::log10(y_hi) - std::log10(y_lo))
                                 : (v - y_lo) / (y_hi - y_lo);
     return hi.y - static_cast<float>(t) * (hi.y - lo.y);
-  };
-  PlotPlacement& placement = ctx.plots[spec.id];
-  placement = PlotPlacement{};
-  placement.x = lo.x;
-  placement.y = lo.y;
-  placement.w = hi.x - lo.x;
-  placement.h = hi.y - lo.y;
-  placement.x_title = spec.x_title;
-  placement.y_title = spec.y_title;
-  placement.x_lo = x_lo;
-  placement.x_hi = x_hi;
-  placement.y_lo = y_lo;
-  placement.y_hi = y_hi;
-  placement.log_x = spec.log_x;
-  placement.log_y = spec.log_y;
+  }
+};
 
-  // Grid, ticks and their labels.
-  dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-  for (size_t i = 0; i < yt.size(); ++i) {
-    const float y = fy(yt[i]);
-    dl->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), grid, px);
-    dl->AddText(ImVec2(lo.x - font * 0.3f - ImGui::CalcTextSize(y_labels[i].c_str()).x, y - font * 0.5f), text, y_labels[i].c_str());
-    placement.y_ticks.push_back(y_labels[i]);
+PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
+  PlotFrame f;
+  f.dl = ImGui::GetWindowDrawList();
+  f.font = ImGui::GetFontSize();
+  f.px = std::max(1.0f, ctx.dpi_scale);
+  f.origin = ImGui::GetCursorScreenPos();
+  f.size = size;
+  f.text = ImGui::GetColorU32(ImGuiCol_Text);
+  f.grid = ImGui::GetColorU32(ImGuiCol_Border, 0.55f);
+  f.axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  data_range(spec, true, f.x_lo, f.x_hi);
+  data_range(spec, false, f.y_lo, f.y_hi);
+  if (spec.x_categories.empty()) f.xt = plot_ticks(f.x_lo, f.x_hi, spec.log_x);
+  f.yt = plot_ticks(f.y_lo, f.y_hi, spec.log_y);
+  float y_label_w = 0;
+  for (double v : f.yt) {
+    f.y_labels.push_back(tick_text(v, spec.log_y));
+    y_label_w = std::max(y_label_w, ImGui::CalcTextSize(f.y_labels.back().c_str()).x);
   }
-  if (!spec.x_categories.empty()) {
-    // Token labels, thinned so they never overlap.
-    float next_free = -1e9f;
-    for (size_t i = 0; i < spec.x_categories.size(); ++i) {
-      const float x = fx(static_cast<double>(i));
-      const std::string& label = spec.x_categories[i];
-      const float w = ImGui::CalcTextSize(label.c_str()).x;
-      if (x - w * 0.5f < next_free) continue;
-      dl->AddLine(ImVec2(x, hi.y), ImVec2(x, hi.y + font * 0.25f), axis, px);
-      dl->AddText(ImVec2(x - w * 0.5f, hi.y + font * 0.3f), text, label.c_str());
-      placement.x_ticks.push_back(label);
-      next_free = x + w * 0.5f + font * 0.4f;
+  // Legend on the right, if any series is named.
+  float legend_w = 0;
+  for (const PlotSeries& s : spec.series)
+    if (!s.label.empty()) {
+      f.named.push_back(&s);
+      legend_w = std::max(legend_w, ImGui::CalcTextSize(s.label.c_str()).x + f.font * 2.2f);
     }
-  } else {
-    float next_free = -1e9f;
-    for (double v : xt) {
-      const float x = fx(v);
-      dl->AddLine(ImVec2(x, lo.y), ImVec2(x, hi.y), grid, px);
-      const std::string label = tick_text(v, spec.log_x);
-      const float w = ImGui::CalcTextSize(label.c_str()).x;
-      if (x - w * 0.5f < next_free) continue;
-      dl->AddText(ImVec2(x - w * 0.5f, hi.y + font * 0.3f), text, label.c_str());
-      placement.x_ticks.push_back(label);
-      next_free = x + w * 0.5f + font * 0.5f;
-    }
+  legend_w = std::min(legend_w, size.x * 0.4f);
+  const float left = y_label_w + f.font * 0.6f;
+  // The y axis's title sits on a line of its own above the axes (ImGui draws no rotated text).
+  f.lo = ImVec2(f.origin.x + left, f.origin.y + f.font * (spec.y_title.empty() ? 0.6f : 1.7f));
+  f.hi = ImVec2(f.origin.x + size.x - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f), f.origin.y + size.y - f.font * 2.8f);
+  if (spec.equal_aspect && f.hi.x > f.lo.x && f.hi.y > f.lo.y) {
+    // Widen the smaller data range so one unit has one length on both axes.
+    const double sx = (f.hi.x - f.lo.x) / (f.x_hi - f.x_lo), sy = (f.hi.y - f.lo.y) / (f.y_hi - f.y_lo);
+    double& a = sx > sy ? f.x_lo : f.y_lo;
+    double& b = sx > sy ? f.x_hi : f.y_hi;
+    const double c = 0.5 * (a + b), half = 0.5 * (sx > sy ? (f.hi.x - f.lo.x) / sy : (f.hi.y - f.lo.y) / sx);
+    a = c - half;
+    b = c + half;
+    f.xt = plot_ticks(f.x_lo, f.x_hi, false);
+    f.yt = plot_ticks(f.y_lo, f.y_hi, false);
+    f.y_labels.clear();
+    for (double v : f.yt) f.y_labels.push_back(tick_text(v, false));
   }
-  dl->AddRect(lo, hi, axis, 0.0f, 0, px);
-  // Axis titles: x under the tick labels, y written above the axis (ImGui draws no rotated text).
+  return f;
+}
+
+// Gridlines, ticks and their labels, the axes' frame and titles.
+void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement) {
+  ImDrawList* dl = f.dl;
+  const float font = f.font;
+  dl->PushClipRect(f.origin, ImVec2(f.origin.x + f.size.x, f.origin.y + f.size.y), true);
+  for (size_t i = 0; i < f.yt.size(); ++i) {
+    const float y = f.fy(spec, f.yt[i]);
+    dl->AddLine(ImVec2(f.lo.x, y), ImVec2(f.hi.x, y), f.grid, f.px);
+    dl->AddText(ImVec2(f.lo.x - font * 0.3f - ImGui::CalcTextSize(f.y_labels[i].c_str()).x, y - font * 0.5f), f.text,
+                f.y_labels[i].c_str());
+    placement.y_ticks.push_back(f.y_labels[i]);
+  }
+  // x labels (token labels on a categorical axis), thinned so they never overlap.
+  float next_free = -1e9f;
+  const size_t count = spec.x_categories.empty() ? f.xt.size() : spec.x_categories.size();
+  for (size_t i = 0; i < count; ++i) {
+    const bool categorical = !spec.x_categories.empty();
+    const float x = f.fx(spec, categorical ? static_cast<double>(i) : f.xt[i]);
+    const std::string label = categorical ? spec.x_categories[i] : tick_text(f.xt[i], spec.log_x);
+    if (categorical) dl->AddLine(ImVec2(x, f.hi.y), ImVec2(x, f.hi.y + font * 0.25f), f.axis, f.px);
+    else dl->AddLine(ImVec2(x, f.lo.y), ImVec2(x, f.hi.y), f.grid, f.px);
+    const float w = ImGui::CalcTextSize(label.c_str()).x;
+    if (x - w * 0.5f < next_free) continue;
+    dl->AddText(ImVec2(x - w * 0.5f, f.hi.y + font * 0.3f), f.text, label.c_str());
+    placement.x_ticks.push_back(label);
+    next_free = x + w * 0.5f + font * (categorical ? 0.4f : 0.5f);
+  }
+  dl->AddRect(f.lo, f.hi, f.axis, 0.0f, 0, f.px);
   if (!spec.x_title.empty()) {
     const float w = ImGui::CalcTextSize(spec.x_title.c_str()).x;
-    dl->AddText(ImVec2(0.5f * (lo.x + hi.x) - w * 0.5f, hi.y + font * 1.45f), text, spec.x_title.c_str());
+    dl->AddText(ImVec2(0.5f * (f.lo.x + f.hi.x) - w * 0.5f, f.hi.y + font * 1.45f), f.text, spec.x_title.c_str());
   }
-  if (!spec.y_title.empty()) dl->AddText(ImVec2(origin.x, origin.y + font * 0.2f), text, spec.y_title.c_str());
+  if (!spec.y_title.empty()) dl->AddText(ImVec2(f.origin.x, f.origin.y + font * 0.2f), f.text, spec.y_title.c_str());
   dl->PopClipRect();
+}
 
-  // Data, clipped to the axes.
-  dl->PushClipRect(lo, hi, true);
+// Reference lines, segments and series, clipped to the axes. Returns the point nearest the
+// pointer (series * 1'000'000 + point) within a little over a line's height, or -1.
+int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement) {
+  ImDrawList* dl = f.dl;
+  const float font = f.font, px = f.px;
+  dl->PushClipRect(f.lo, f.hi, true);
   for (const PlotReference& r : spec.references) {
     const ImU32 c = ImGui::GetColorU32(ImGuiCol_PlotLinesHovered);
-    if (r.vertical) {
-      const float x = fx(r.value);
-      dashed_line(dl, ImVec2(x, lo.y), ImVec2(x, hi.y), c, 1.5f * px, font * 0.4f);
-      if (!r.label.empty()) dl->AddText(ImVec2(x + font * 0.25f, hi.y - font * 1.3f), c, r.label.c_str());
-    } else {
-      const float y = fy(r.value);
-      dashed_line(dl, ImVec2(lo.x, y), ImVec2(hi.x, y), c, 1.5f * px, font * 0.4f);
-      if (!r.label.empty())
-        dl->AddText(ImVec2(hi.x - ImGui::CalcTextSize(r.label.c_str()).x - font * 0.3f, y - font * 1.1f), c, r.label.c_str());
+    const ImVec2 a = r.vertical ? ImVec2(f.fx(spec, r.value), f.lo.y) : ImVec2(f.lo.x, f.fy(spec, r.value));
+    const ImVec2 b = r.vertical ? ImVec2(a.x, f.hi.y) : ImVec2(f.hi.x, a.y);
+    dashed_line(dl, a, b, c, 1.5f * px, font * 0.4f);
+    if (!r.label.empty()) {
+      const ImVec2 at = r.vertical ? ImVec2(a.x + font * 0.25f, f.hi.y - font * 1.3f)
+                                   : ImVec2(f.hi.x - ImGui::CalcTextSize(r.label.c_str()).x - font * 0.3f, a.y - font * 1.1f);
+      dl->AddText(at, c, r.label.c_str());
     }
     placement.references.push_back(r.label);
   }
   for (const PlotSegment& s : spec.segments)
-    dl->AddLine(ImVec2(fx(s.x0), fy(s.y0)), ImVec2(fx(s.x1), fy(s.y1)), s.color, s.thickness * px);
+    dl->AddLine(ImVec2(f.fx(spec, s.x0), f.fy(spec, s.y0)), ImVec2(f.fx(spec, s.x1), f.fy(spec, s.y1)), s.color, s.thickness * px);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const bool inside = mouse.x >= lo.x && mouse.x <= hi.x && mouse.y >= lo.y && mouse.y <= hi.y;
+  const bool inside = mouse.x >= f.lo.x && mouse.x <= f.hi.x && mouse.y >= f.lo.y && mouse.y <= f.hi.y;
   int nearest = -1;
   float nearest_d2 = (font * 1.2f) * (font * 1.2f);
   for (size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
-    const size_t count = std::min(s.x.size(), s.y.size());
     ImVec2 prev;
     bool has_prev = false;
-    for (size_t i = 0; i < count; ++i) {
+    for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
       if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i]) || (spec.log_x && s.x[i] <= 0) || (spec.log_y && s.y[i] <= 0)) {
         has_prev = false;
         continue;
       }
-      const ImVec2 p(fx(s.x[i]), fy(s.y[i]));
+      const ImVec2 p(f.fx(spec, s.x[i]), f.fy(spec, s.y[i]));
       if (s.line && has_prev) dl->AddLine(prev, p, s.color, 2.0f * px);
-      if (s.points) {
-        const float r = 3.5f * px;
-        if (s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
-        else dl->AddCircleFilled(p, r, s.color);
-      }
+      const float r = 3.5f * px;
+      if (s.points && s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
+      else if (s.points) dl->AddCircleFilled(p, r, s.color);
       if (i < s.point_labels.size() && !s.point_labels[i].empty())
         dl->AddText(ImVec2(p.x + 4.5f * px, p.y - font * 0.55f), s.color, s.point_labels[i].c_str());
-      if (inside) {
-        const float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
-        if (d2 < nearest_d2) {
-          nearest_d2 = d2;
-          nearest = static_cast<int>(si * 1000000 + i);
-        }
+      const float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
+      if (inside && d2 < nearest_d2) {
+        nearest_d2 = d2;
+        nearest = static_cast<int>(si * 1000000 + i);
       }
       prev = p;
       has_prev = true;
     }
   }
   dl->PopClipRect();
+  return nearest;
+}
 
-  // Legend.
-  float ly = lo.y;
-  for (const PlotSeries* s : named) {
-    const float lx = hi.x + font * 0.8f;
-    dl->AddRectFilled(ImVec2(lx, ly + font * 0.3f), ImVec2(lx + font * 0.9f, ly + font * 0.9f), s->color);
-    dl->PushClipRect(ImVec2(lx, ly), ImVec2(origin.x + size.x, ly + font * 2), true);
-    dl->AddText(ImVec2(lx + font * 1.3f, ly), text, s->label.c_str());
-    dl->PopClipRect();
+void draw_legend(const PlotFrame& f, PlotPlacement& placement) {
+  float ly = f.lo.y;
+  for (const PlotSeries* s : f.named) {
+    const float lx = f.hi.x + f.font * 0.8f;
+    f.dl->AddRectFilled(ImVec2(lx, ly + f.font * 0.3f), ImVec2(lx + f.font * 0.9f, ly + f.font * 0.9f), s->color);
+    f.dl->PushClipRect(ImVec2(lx, ly), ImVec2(f.origin.x + f.size.x, ly + f.font * 2), true);
+    f.dl->AddText(ImVec2(lx + f.font * 1.3f, ly), f.text, s->label.c_str());
+    f.dl->PopClipRect();
     placement.legend.push_back(s->label);
-    ly += font * 1.4f;
+    ly += f.font * 1.4f;
   }
+}
 
-  // Readout of the nearest point.
+// The point under the pointer, as a tooltip: its label (or series) and its coordinates.
+std::string readout_text(const PlotSpec& spec, int nearest) {
+  const PlotSeries& s = spec.series[nearest / 1000000];
+  const size_t i = static_cast<size_t>(nearest % 1000000);
+  char buf[160];
+  if (i < s.point_labels.size() && !s.point_labels[i].empty()) {
+    std::snprintf(buf, sizeof buf, "%s: %.4g, %.4g", s.point_labels[i].c_str(), s.x[i], s.y[i]);
+    return buf;
+  }
+  const std::string xs = spec.x_categories.empty() ? tick_text(s.x[i], false)
+                                                   : spec.x_categories[std::min(i, spec.x_categories.size() - 1)];
+  std::snprintf(buf, sizeof buf, "%s%s%s = %s, %s = %.4g", s.label.c_str(), s.label.empty() ? "" : ": ",
+                spec.x_title.empty() ? "x" : spec.x_title.c_str(), xs.c_str(), spec.y_title.empty() ? "y" : spec.y_title.c_str(), s.y[i]);
+  return buf;
+}
+
+}  // namespace
+
+int plot_widget(UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
+  const PlotFrame f = plot_frame(ctx, spec, size);
+  PlotPlacement& placement = ctx.plots[spec.id];
+  placement = PlotPlacement{};
+  placement.x = f.lo.x;
+  placement.y = f.lo.y;
+  placement.w = f.hi.x - f.lo.x;
+  placement.h = f.hi.y - f.lo.y;
+  placement.x_title = spec.x_title;
+  placement.y_title = spec.y_title;
+  placement.x_lo = f.x_lo;
+  placement.x_hi = f.x_hi;
+  placement.y_lo = f.y_lo;
+  placement.y_hi = f.y_hi;
+  placement.log_x = spec.log_x;
+  placement.log_y = spec.log_y;
+  draw_axes(f, spec, placement);
+  const int nearest = draw_data(f, spec, placement);
+  draw_legend(f, placement);
   if (nearest >= 0) {
-    const PlotSeries& s = spec.series[nearest / 1000000];
-    const size_t i = static_cast<size_t>(nearest % 1000000);
-    char buf[160];
-    const std::string xs = spec.x_categories.empty() ? tick_text(s.x[i], false)
-                                                     : spec.x_categories[std::min(i, spec.x_categories.size() - 1)];
-    std::snprintf(buf, sizeof buf, "%s%s%s = %s, %s = %.4g", s.label.c_str(), s.label.empty() ? "" : ": ",
-                  spec.x_title.empty() ? "x" : spec.x_title.c_str(), xs.c_str(), spec.y_title.empty() ? "y" : spec.y_title.c_str(), s.y[i]);
-    if (i < s.point_labels.size() && !s.point_labels[i].empty())
-      std::snprintf(buf, sizeof buf, "%s: %.4g, %.4g", s.point_labels[i].c_str(), s.x[i], s.y[i]);
-    placement.readout = buf;
-    ImGui::SetTooltip("%s", buf);
+    placement.readout = readout_text(spec, nearest);
+    ImGui::SetTooltip("%s", placement.readout.c_str());
   }
   ImGui::Dummy(size);
   return nearest;

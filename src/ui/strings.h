@@ -92,6 +92,36 @@ namespace attn::ui {
   X(rope_pairing_interleaved, \
     "pairs (2i, 2i + 1)", \
     "配对 (2i, 2i + 1)") \
+  X(chapter_similarity, \
+    "1 Similarity", \
+    "1 相似度") \
+  X(chapter_scaling, \
+    "2 Scaling", \
+    "2 缩放") \
+  X(chapter_softmax, \
+    "3 Softmax", \
+    "3 Softmax 归一化") \
+  X(chapter_weighted_values, \
+    "4 Weighted values", \
+    "4 加权求和") \
+  X(chapter_order, \
+    "5 Order", \
+    "5 顺序") \
+  X(chapter_masks, \
+    "6 Masks", \
+    "6 掩码") \
+  X(chapter_multi_head, \
+    "7 Multi-head", \
+    "7 多头") \
+  X(chapter_variants, \
+    "8 Variants", \
+    "8 变体") \
+  X(chapter_training, \
+    "9 Training", \
+    "9 训练") \
+  X(chapter_your_model, \
+    "10 Your model", \
+    "10 你的模型") \
   X(panel_positions, \
     "Positions", \
     "位置") \

@@ -44,6 +44,17 @@ struct PlotPlacement {
   std::string readout;  // the point under the pointer, as shown
 };
 
+// One item of the chapter and panel navigation as drawn, for layout(): its text and box, so a
+// test can tell a truncated label from a whole one.
+struct NavItem {
+  std::string kind;  // "chapter" or "panel"
+  std::string id;    // the chapter's or the panel's id
+  std::string text;  // the label shown
+  float x = 0, y = 0, w = 0, h = 0;  // the button, display pixels
+  float text_w = 0;                  // the label's width
+  bool selected = false;
+};
+
 struct Hover {
   std::string heatmap;  // empty = nothing hovered
   int row = -1, col = -1;
@@ -57,6 +68,8 @@ struct UiContext {
   std::map<std::string, HeatmapPlacement> placements;  // this frame's
   std::map<std::string, PlotPlacement> plots;          // this frame's
   std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
+  std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
+  float nav_right = 0;                                   // the right edge the navigation must keep within
   std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
   Hover hover;
   bool playing = false;

@@ -93,7 +93,7 @@ TEST_CASE("imported scene: the selected layer is the trace, one head per file he
   CHECK(j["source"] == "imported");
   CHECK(j["import"]["layers"] == 2);
   CHECK(j["import"]["unavailablePanels"] ==
-        nlohmann::json::array({"pipeline", "compare", "gqa", "qk-space", "sinks", "positions", "flash"}));
+        nlohmann::json::array({"qk-space", "sinks", "pipeline", "positions", "compare", "gqa", "flash"}));
 
   // Thumbnails fill a few per frame until every layer and head has one.
   while (advance_thumbnails(state, 1.0)) {

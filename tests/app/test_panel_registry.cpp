@@ -5,6 +5,7 @@
 #include "app/panel_registry.h"
 #include "app/state_schema.h"
 
+#include <array>
 #include <catch2/catch.hpp>
 
 #include <nlohmann/json.hpp>
@@ -89,4 +90,22 @@ TEST_CASE("registry flags: the scaling lab's panels, and the panels that need sc
   REQUIRE_FALSE(attn::is_scaling_lab_panel(attn::Panel::Pipeline));
   REQUIRE(attn::panel_info(attn::Panel::Pipeline).has(attn::kPanelNeedsScores));
   REQUIRE_FALSE(attn::panel_info(attn::Panel::Heads).has(attn::kPanelNeedsScores));
+}
+
+TEST_CASE("the registry follows the tutorial's chapters, each with at least one panel", "[app][panels]") {
+  // The navigation shows the chapters in order and a chapter's panels together: the
+  // registry's order must never go back to an earlier chapter.
+  int chapter = 0;
+  std::array<int, attn::kChapterCount> panels{};
+  for (const attn::PanelInfo& p : attn::kPanels) {
+    INFO(p.id);
+    REQUIRE(static_cast<int>(p.chapter) >= chapter);
+    chapter = static_cast<int>(p.chapter);
+    ++panels[chapter];
+  }
+  for (int c = 0; c < attn::kChapterCount; ++c) {
+    INFO(attn::chapter_id(static_cast<attn::Chapter>(c)));
+    CHECK(panels[c] > 0);
+  }
+  CHECK(attn::kPanels.front().panel == attn::Panel::DotProduct);
 }

@@ -84,7 +84,7 @@ test('cross-attention, float32, deflate-compressed .npz: shape, tokens, values, 
   assert.equal(state.import.format, 'npz');
   assert.deepEqual(state.tokens, ['<s>', 'le', 'chat', 'dort']);
   assert.deepEqual(state.import.keyTokens, ['[CLS]', 'the', 'cat', 'is', 'asleep', '[SEP]']);
-  assert.deepEqual(state.import.unavailablePanels, ['pipeline', 'compare']);
+  assert.deepEqual(state.import.unavailablePanels, ['qk-space', 'sinks', 'pipeline', 'positions', 'compare', 'gqa', 'flash']);
   await assertProbes(page, d.probes);
 
   // The model view: a thumbnail per layer and head once they are filled, and the focus.
@@ -168,7 +168,7 @@ test('a weights-only file says which panels are unavailable; a damaged file keep
   assert.equal((await pick(page, 'bare_f16.npy')).state, 'done');
   await assertProbes(page, described['bare_f16.npy'].probes);
   const before = await page.evaluate(() => window.attnlab.setState({ panel: 'pipeline' }));
-  assert.deepEqual(before.import.unavailablePanels, ['pipeline', 'compare']);
+  assert.deepEqual(before.import.unavailablePanels, ['qk-space', 'sinks', 'pipeline', 'positions', 'compare', 'gqa', 'flash']);
   assert.equal(before.tokens[0], '0');  // no tokens in a bare .npy: indices
   assert.equal((await page.evaluate(() => window.attnlab.layout())).heatmaps['pipeline/q'], undefined);
   await screenshot(page, 'import-weights-only.png');

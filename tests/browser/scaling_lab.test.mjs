@@ -104,15 +104,27 @@ test('lab panels opened by clicking their tabs compute and draw their figures (s
   // A lab setting changed on another panel: no lab figures until a lab panel shows them.
   await page.evaluate(() => window.attnlab.setState({ panel: 'pipeline', lab: { dk: 32, row: [3, 1, 0] } }));
   assert.equal(await lab(), undefined);
-  const click = async (panel) => {
-    const t = await page.evaluate((p) => window.attnlab.layout().tabs[p], panel);
-    assert.ok(t && t.w > 0 && t.h > 0, `tab ${panel} is laid out`);
-    // A frame between mouse events: this ImGui reads the button's state once per frame.
-    await page.mouse.move(t.x + t.w / 2, t.y + t.h / 2);
+  // A frame between mouse events: this ImGui reads the button's state once per frame.
+  const press = async (box) => {
+    await page.mouse.move(box.x + box.w / 2, box.y + box.h / 2);
     await frames(2);
     await page.mouse.down();
     await frames(2);
     await page.mouse.up();
+    await frames(2);
+  };
+  // The panel's button, after its chapter's button when another chapter is shown.
+  const click = async (panel) => {
+    const nav = () => page.evaluate(() => window.attnlab.layout().nav);
+    if (!(await nav()).some((n) => n.kind === 'panel' && n.id === panel)) {
+      const chapter = await page.evaluate((p) => window.attnlab.panels().find((x) => x.id === p).chapter, panel);
+      const c = (await nav()).find((n) => n.kind === 'chapter' && n.id === chapter);
+      assert.ok(c, `chapter ${chapter} is laid out`);
+      await press(c);
+    }
+    const t = await page.evaluate((p) => window.attnlab.layout().tabs[p], panel);
+    assert.ok(t && t.w > 0 && t.h > 0, `tab ${panel} is laid out`);
+    await press(t);
     await page.waitForFunction((p) => window.attnlab.getState().panel === p, panel, { polling: 50 });
     await frames(2);
   };
