@@ -48,6 +48,8 @@ export interface LabLayout {
   tabs: Record<string, Rect>;
   /** Each plot's axes box (page coordinates), titles, data ranges, tick labels, legend, reference lines and the readout under the pointer. */
   plots: Record<string, PlotLayout>;
+  /** Whether the controls window is shown (the full lab folds it away on panels that read none of the scene's settings). */
+  controls: boolean;
   /** The chapter buttons, then the shown chapter's panel buttons: kind ('chapter' | 'panel'), id, text, box, the label's width, selected, and the right edge they keep within. */
   nav: Array<Rect & { kind: string; id: string; text: string; textWidth: number; selected: boolean; right: number }>;
   hover: unknown;

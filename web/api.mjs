@@ -79,7 +79,7 @@ export function makeHandle(source) {
       const plots = {};
       for (const [id, p] of Object.entries(l.plots ?? {})) plots[id] = toPage(p);
       return {
-        heatmaps, tabs, plots, nav, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
+        heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };

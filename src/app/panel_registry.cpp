@@ -17,6 +17,24 @@ std::string panel_id_list(const char* separator) {
   return out;
 }
 
+bool panel_reads_key(Panel p, std::string_view key) {
+  std::string_view keys = panel_info(p).state_keys;
+  while (!keys.empty()) {
+    const size_t space = keys.find(' ');
+    const std::string_view k = keys.substr(0, space);
+    if (k == key || (k.size() > key.size() && k.substr(0, key.size()) == key && k[key.size()] == '.')) return true;
+    if (space == std::string_view::npos) break;
+    keys.remove_prefix(space + 1);
+  }
+  return false;
+}
+
+bool panel_uses_scene_controls(Panel p) {
+  for (const char* key : {"source", "sentence", "dModel", "heads", "positional", "seed", "scale", "temperature", "score", "mask", "maskFill", "compare"})
+    if (panel_reads_key(p, key)) return true;
+  return false;
+}
+
 const char* chapter_id(Chapter c) {
   switch (c) {
     case Chapter::Similarity: return "similarity";

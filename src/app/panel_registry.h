@@ -137,6 +137,13 @@ std::optional<Panel> panel_from_id(std::string_view id);
 // Every panel id in the registry's order, separated by `separator` (for messages).
 std::string panel_id_list(const char* separator = ", ");
 
+// Whether the panel reads `key` (a top-level key, or any dotted path under it) by its keys column.
+bool panel_reads_key(Panel p, std::string_view key);
+
+// Whether the panel reads any setting of the scene and its math (the controls window's
+// Scene, Model and Math sections): the full lab folds that window away for the others.
+bool panel_uses_scene_controls(Panel p);
+
 // "similarity", "scaling", ...: the chapter's name in getState() and the module's panels().
 const char* chapter_id(Chapter c);
 

@@ -264,7 +264,11 @@ void App::advance_play() {
 void App::draw_windows(float scale) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool present = state_.settings.presentation;
-  const bool controls = !present && show_controls_;
+  // The full lab folds the controls away on a panel that reads none of the scene's settings
+  // (its own controls are in the panel), unless they are pinned open; an embed keeps its choice.
+  const bool relevant = !show_tabs_ || controls_pinned_ || panel_uses_scene_controls(state_.settings.panel);
+  const bool controls = !present && show_controls_ && relevant;
+  controls_drawn_ = controls;
   const float panel_w = controls ? std::min(vp->WorkSize.x * 0.4f, 360.0f * scale) : 0.0f;
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoSavedSettings;
@@ -336,6 +340,10 @@ void App::draw_navigation() {
     if (nav_button(ctx_, "chapter", chapter_id(chapter), tr(kChapterTitles[c]), chapter == current, first, right))
       chosen = opening->panel;
   }
+  // The scene's controls, folded away on this panel: a button brings them back (or folds them again).
+  if (show_controls_ && !state_.settings.presentation && !panel_uses_scene_controls(shown) &&
+      nav_button(ctx_, "toggle", "controls", tr(controls_pinned_ ? S::controls_hide : S::controls_show), false, first, right))
+    controls_pinned_ = !controls_pinned_;
   first = true;
   ImGui::Spacing();
   for (const PanelView* v = panel_views_begin(); v != panel_views_end(); ++v) {

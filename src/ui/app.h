@@ -58,6 +58,7 @@ class App {
     show_tabs_ = tabs;
   }
   bool controls_shown() const { return show_controls_; }
+  bool controls_drawn() const { return controls_drawn_; }  // this frame: folded away or not
   // Whether the page has its own text field for the sentence (the full page does: IMEs and
   // paste need one). Without it (an embed, a lab in a host page) the controls edit the
   // sentence in place.
@@ -110,6 +111,8 @@ class App {
   UiLanguage glyphs_checked_language_ = UiLanguage::English;
   bool glyphs_checked_controls_ = true;
   bool show_controls_ = true, show_tabs_ = true;
+  bool controls_pinned_ = false;   // the full lab: controls shown on a panel that reads none of them
+  bool controls_drawn_ = true;     // the controls window was drawn in the last frame
   float preferred_height_ = 0.0f;
   std::uint64_t frames_drawn_ = 0;
   int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)

@@ -30,6 +30,7 @@ std::string layout_json(const App& app) {
       {"tabs", tabs},
       {"plots", plots},
       {"nav", nav},
+      {"controls", app.controls_drawn()},
       {"hover", {{"heatmap", ui.hover.heatmap}, {"row", ui.hover.row}, {"col", ui.hover.col}, {"derivation", ui.hover.derivation}}},
       {"framebufferWidth", ui.framebuffer_w},
       {"framebufferHeight", ui.framebuffer_h},

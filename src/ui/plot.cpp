@@ -290,19 +290,10 @@ std::string readout_text(const PlotSpec& spec, int nearest) {
 int plot_widget(UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
   const PlotFrame f = plot_frame(ctx, spec, size);
   PlotPlacement& placement = ctx.plots[spec.id];
-  placement = PlotPlacement{};
-  placement.x = f.lo.x;
-  placement.y = f.lo.y;
-  placement.w = f.hi.x - f.lo.x;
-  placement.h = f.hi.y - f.lo.y;
-  placement.x_title = spec.x_title;
-  placement.y_title = spec.y_title;
-  placement.x_lo = f.x_lo;
-  placement.x_hi = f.x_hi;
-  placement.y_lo = f.y_lo;
-  placement.y_hi = f.y_hi;
-  placement.log_x = spec.log_x;
-  placement.log_y = spec.log_y;
+  placement = PlotPlacement{.x = f.lo.x, .y = f.lo.y, .w = f.hi.x - f.lo.x, .h = f.hi.y - f.lo.y,
+                            .x_title = spec.x_title, .y_title = spec.y_title, .x_lo = f.x_lo, .x_hi = f.x_hi,
+                            .y_lo = f.y_lo, .y_hi = f.y_hi, .log_x = spec.log_x, .log_y = spec.log_y,
+                            .x_ticks = {}, .y_ticks = {}, .legend = {}, .references = {}, .readout = {}};
   draw_axes(f, spec, placement);
   const int nearest = draw_data(f, spec, placement);
   draw_legend(f, placement);

@@ -122,6 +122,12 @@ namespace attn::ui {
   X(chapter_your_model, \
     "10 Your model", \
     "10 你的模型") \
+  X(controls_show, \
+    "Show the scene controls", \
+    "显示场景控件") \
+  X(controls_hide, \
+    "Hide the scene controls", \
+    "隐藏场景控件") \
   X(panel_positions, \
     "Positions", \
     "位置") \

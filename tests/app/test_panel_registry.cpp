@@ -109,3 +109,16 @@ TEST_CASE("the registry follows the tutorial's chapters, each with at least one 
   }
   CHECK(attn::kPanels.front().panel == attn::Panel::DotProduct);
 }
+
+TEST_CASE("which panels read which keys, and which use the scene's controls", "[app][panels]") {
+  CHECK(attn::panel_reads_key(attn::Panel::Gqa, "modern"));          // modern.kvHeads and others
+  CHECK(attn::panel_reads_key(attn::Panel::Gqa, "modern.kvHeads"));
+  CHECK_FALSE(attn::panel_reads_key(attn::Panel::Gqa, "modern.kv"));  // a prefix of a name is not the key
+  CHECK_FALSE(attn::panel_reads_key(attn::Panel::Variance, "sentence"));
+  CHECK(attn::panel_reads_key(attn::Panel::Variance, "lab.dk"));
+  for (attn::Panel p : {attn::Panel::Pipeline, attn::Panel::Mask, attn::Panel::Variants, attn::Panel::Flash, attn::Panel::QkSpace})
+    CHECK(attn::panel_uses_scene_controls(p));
+  for (attn::Panel p : {attn::Panel::DotProduct, attn::Panel::Variance, attn::Panel::Softmax, attn::Panel::Walkthrough,
+                        attn::Panel::CostChart, attn::Panel::Training, attn::Panel::ModelView})
+    CHECK_FALSE(attn::panel_uses_scene_controls(p));
+}

@@ -85,6 +85,33 @@ test('English at DPR 1: every chapter and panel label is whole; a click on a cha
   assert.deepEqual(errors, []);
 });
 
+test('controls in context: a panel that reads none of the scene\'s settings folds them away and gets the room; a button brings them back', async () => {
+  const { page, errors } = await suite.openLab();
+  await page.evaluate(() => window.attnlab.setState({ panel: 'pipeline' }));
+  await frames(page);
+  let layout = await page.evaluate(() => window.attnlab.layout());
+  assert.equal(layout.controls, true);
+  assert.ok(!layout.nav.some((n) => n.kind === 'toggle'), 'no toggle where the controls act');
+  const withControls = layout.nav.find((n) => n.kind === 'chapter').x;
+  await page.evaluate(() => window.attnlab.setState({ panel: 'variance' }));
+  await frames(page);
+  layout = await page.evaluate(() => window.attnlab.layout());
+  assert.equal(layout.controls, false);
+  assert.ok(layout.nav.find((n) => n.kind === 'chapter').x < withControls - 200, 'the panel starts at the left edge');
+  await screenshot(page, 'navigation-variance-folded.png');
+  const toggle = layout.nav.find((n) => n.kind === 'toggle');
+  assert.equal(toggle.text, 'Show the scene controls');
+  await page.mouse.move(toggle.x + toggle.w / 2, toggle.y + toggle.h / 2);
+  await frames(page, 2);
+  await page.mouse.down();
+  await frames(page, 2);
+  await page.mouse.up();
+  await waitFor(page, () => window.attnlab.layout().controls === true);
+  layout = await page.evaluate(() => window.attnlab.layout());
+  assert.equal(layout.nav.find((n) => n.kind === 'toggle').text, 'Hide the scene controls');
+  assert.deepEqual(errors, []);
+});
+
 test('the ] key walks every panel in the chapters\' order and wraps', async () => {
   const { page, errors } = await suite.openLab();
   const registry = await page.evaluate(() => window.attnlab.panels().map((p) => p.id));
