@@ -237,7 +237,8 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
         continue;
       }
       const ImVec2 p(f.fx(spec, s.x[i]), f.fy(spec, s.y[i]));
-      if (s.line && has_prev) dl->AddLine(prev, p, s.color, 2.0f * px);
+      if (s.line && has_prev && s.dashed) dashed_line(dl, prev, p, s.color, 1.5f * px, font * 0.35f);
+      else if (s.line && has_prev) dl->AddLine(prev, p, s.color, 2.0f * px);
       const float r = 3.5f * px;
       if (s.points && s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
       else if (s.points) dl->AddCircleFilled(p, r, s.color);

@@ -21,6 +21,7 @@ struct PlotSeries {
   bool line = true;           // joined by a line
   bool points = false;        // a marker at each point
   bool square = false;        // square markers instead of round ones
+  bool dashed = false;        // the line dashed (a reference curve such as y = d_k)
   std::vector<std::string> point_labels;  // text beside each point (optional)
 };
 

@@ -4,6 +4,7 @@
 #include "ui/panels.h"
 
 #include "app/state_schema.h"
+#include "ui/plot.h"
 #include "ui/schema_controls.h"
 #include "ui/strings.h"
 
@@ -20,49 +21,7 @@ namespace {
 
 // ---- 1 plotting helpers -------------------------------------------------------------------
 
-struct Plot {
-  ImVec2 min, max;  // screen rectangle of the data area
-  float x0, x1, y0, y1;
-  bool log_x = false, log_y = false;
-  ImVec2 at(float x, float y) const {
-    const float fx = log_x ? (std::log2(x) - std::log2(x0)) / (std::log2(x1) - std::log2(x0)) : (x - x0) / (x1 - x0);
-    const float fy = log_y ? (std::log2(y) - std::log2(y0)) / (std::log2(y1) - std::log2(y0)) : (y - y0) / (y1 - y0);
-    return ImVec2(min.x + fx * (max.x - min.x), max.y - std::clamp(fy, -0.05f, 1.05f) * (max.y - min.y));
-  }
-};
-
-Plot begin_plot(const char* title, ImVec2 size, float x0, float x1, float y0, float y1, bool log_x, bool log_y) {
-  ImGui::TextUnformatted(title);
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float pad = ImGui::GetFontSize() * 2.8f;
-  Plot plot{ImVec2(p.x + pad, p.y + 4), ImVec2(p.x + size.x - 8, p.y + size.y - ImGui::GetFontSize() * 1.6f), x0, x1, y0, y1, log_x, log_y};
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(plot.min, plot.max, IM_COL32(30, 30, 38, 255));
-  dl->AddRect(plot.min, plot.max, IM_COL32(120, 120, 130, 255));
-  char buf[32];
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  std::snprintf(buf, sizeof buf, "%g", y1);
-  dl->AddText(ImVec2(p.x, plot.min.y), text, buf);
-  std::snprintf(buf, sizeof buf, "%g", y0);
-  dl->AddText(ImVec2(p.x, plot.max.y - ImGui::GetFontSize()), text, buf);
-  std::snprintf(buf, sizeof buf, "%g", x0);
-  dl->AddText(ImVec2(plot.min.x, plot.max.y + 2), text, buf);
-  std::snprintf(buf, sizeof buf, "%g", x1);
-  dl->AddText(ImVec2(plot.max.x - ImGui::CalcTextSize(buf).x, plot.max.y + 2), text, buf);
-  ImGui::Dummy(size);
-  return plot;
-}
-
-void plot_line(const Plot& p, const std::vector<ImVec2>& pts, ImU32 col, float thickness, bool dashed = false) {
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->PushClipRect(p.min, p.max, true);
-  for (size_t i = 1; i < pts.size(); ++i) {
-    if (dashed && i % 2) continue;
-    dl->AddLine(p.at(pts[i - 1].x, pts[i - 1].y), p.at(pts[i].x, pts[i].y), col, thickness);
-  }
-  for (const ImVec2& q : pts) dl->AddCircleFilled(p.at(q.x, q.y), thickness * 1.6f, col);
-  dl->PopClipRect();
-}
+// Lines and axes come from ui/plot.h; the histograms and the row's bars are drawn here.
 
 void bars(const char* title, const std::vector<float>& values, ImVec2 size, float lo, float hi, ImU32 col) {
   ImGui::TextUnformatted(title);
@@ -150,28 +109,42 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
 
 // ---- 3 variance against d_k -----------------------------------------------------------------
 
-void draw_variance_panel(AppState& state, UiContext&) {
+// A named series of a lab plot.
+PlotSeries lab_series(const std::string& label, ImU32 color, bool points = true) {
+  PlotSeries s;
+  s.label = label;
+  s.color = color;
+  s.points = points;
+  return s;
+}
+
+void draw_variance_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::variance_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = avail.x * 0.5f - 8, h = avail.y * 0.5f - ImGui::GetFontSize() * 2;
-  std::vector<ImVec2> raw, scaled, ref_raw, ref_one;
+  PlotSpec plot;
+  plot.id = "variance/curve";
+  plot.x_title = "d_k";
+  plot.y_title = tr(S::variance_axis);
+  plot.log_x = plot.log_y = true;
+  PlotSeries raw = lab_series("Var(q.k)", kOrange), scaled = lab_series("Var(q.k / sqrt(d_k))", kBlue);
+  PlotSeries theory = lab_series(tr(S::variance_theory), kGrey, false);
+  theory.dashed = true;
   for (const VariancePoint& p : r.variance) {
-    raw.push_back(ImVec2(float(p.dk), std::max(0.25f, float(p.raw))));
-    scaled.push_back(ImVec2(float(p.dk), std::max(0.25f, float(p.scaled))));
-    ref_raw.push_back(ImVec2(float(p.dk), float(p.dk)));
-    ref_one.push_back(ImVec2(float(p.dk), 1.0f));
+    raw.x.push_back(p.dk);
+    raw.y.push_back(p.raw);
+    scaled.x.push_back(p.dk);
+    scaled.y.push_back(p.scaled);
+    theory.x.push_back(p.dk);
+    theory.y.push_back(p.dk);
   }
+  plot.series = {theory, raw, scaled};
+  plot.references.push_back({false, 1.0, "y = 1"});
   ImGui::BeginGroup();
-  const Plot p = begin_plot("Var(q.k) and Var(q.k / sqrt(d_k)) against d_k (log-log)", ImVec2(w, h), 1, 1024, 0.25f, 2048, true, true);
-  plot_line(p, ref_raw, kGrey, 1.5f, true);
-  plot_line(p, ref_one, kGrey, 1.5f, true);
-  plot_line(p, raw, kOrange, 2.0f);
-  plot_line(p, scaled, kBlue, 2.0f);
-  ImGui::TextColored(ImVec4(1, 0.63f, 0.24f, 1), "q.k");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.35f, 0.63f, 1, 1), "q.k / sqrt(d_k)");
+  ImGui::TextUnformatted(tr(S::variance_title));
+  plot_widget(ctx, plot, ImVec2(w, std::max(ImGui::GetFontSize() * 10, avail.y - ImGui::GetFontSize() * 2)));
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
@@ -194,7 +167,7 @@ void draw_variance_panel(AppState& state, UiContext&) {
 
 // ---- 4 saturation ----------------------------------------------------------------------------
 
-void draw_saturation_panel(AppState& state, UiContext&) {
+void draw_saturation_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
   ImGui::TextWrapped("%s", tr(S::saturation_hint));
@@ -214,15 +187,23 @@ void draw_saturation_panel(AppState& state, UiContext&) {
     bars(title, r.example_weights[i], ImVec2(w, avail.y * 0.3f), 0.0f, 1.0f, kBlue);
     ImGui::EndGroup();
   }
-  std::vector<ImVec2> raw, scaled;
-  for (const SaturationPoint& p : r.saturation_raw) raw.push_back(ImVec2(float(p.d_k), float(p.mean_jacobian_norm)));
-  for (const SaturationPoint& p : r.saturation_scaled) scaled.push_back(ImVec2(float(p.d_k), float(p.mean_jacobian_norm)));
-  const Plot p = begin_plot(tr(S::jacobian_norm), ImVec2(avail.x * 0.6f, avail.y * 0.45f), 4, 1024, 0, 0.4f, true, false);
-  plot_line(p, raw, kOrange, 2.0f);
-  plot_line(p, scaled, kBlue, 2.0f);
-  ImGui::TextColored(ImVec4(1, 0.63f, 0.24f, 1), "without scaling");
-  ImGui::SameLine();
-  ImGui::TextColored(ImVec4(0.35f, 0.63f, 1, 1), "%s", tr(S::with_scaling));
+  PlotSpec plot;
+  plot.id = "saturation/jacobian";
+  plot.x_title = "d_k";
+  plot.y_title = tr(S::jacobian_norm);
+  plot.log_x = true;
+  plot.include_zero_y = true;
+  PlotSeries raw = lab_series(tr(S::without_scaling), kOrange), scaled = lab_series(tr(S::with_scaling), kBlue);
+  for (const SaturationPoint& p : r.saturation_raw) {
+    raw.x.push_back(p.d_k);
+    raw.y.push_back(p.mean_jacobian_norm);
+  }
+  for (const SaturationPoint& p : r.saturation_scaled) {
+    scaled.x.push_back(p.d_k);
+    scaled.y.push_back(p.mean_jacobian_norm);
+  }
+  plot.series = {raw, scaled};
+  plot_widget(ctx, plot, ImVec2(avail.x * 0.7f, std::max(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().y)));
 }
 
 // ---- 5 softmax step by step ------------------------------------------------------------------

@@ -542,6 +542,18 @@ namespace attn::ui {
   X(saturation_hint, \
     "Without scaling, scores spread with sqrt(d_k): softmax puts almost all weight on one key and its Jacobian (the gradient path) vanishes.", \
     "不缩放时，分数的分布宽度随 sqrt(d_k) 增大：softmax 几乎把全部权重给一个键，其雅可比矩阵（梯度通路）趋于零。") \
+  X(variance_title, \
+    "Var(q.k) and Var(q.k / sqrt(d_k)) against d_k (log-log)", \
+    "Var(q.k) 与 Var(q.k / sqrt(d_k)) 随 d_k 的变化（双对数）") \
+  X(variance_axis, \
+    "variance", \
+    "方差") \
+  X(variance_theory, \
+    "y = d_k (theory)", \
+    "y = d_k（理论值）") \
+  X(without_scaling, \
+    "without scaling", \
+    "不缩放") \
   X(with_scaling, \
     "with 1/sqrt(d_k)", \
     "乘以 1/sqrt(d_k)") \

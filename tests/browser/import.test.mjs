@@ -317,10 +317,12 @@ test('export: the whole panel as PNG, at scale 2 twice the pixels each way, the 
   assert.equal(shots[1].name, 'panel-model-x2.png');
   assert.deepEqual([one.width, one.height], [shots[0].width, shots[0].height]);
   assert.deepEqual([two.width, two.height], [2 * one.width, 2 * one.height]);
-  // The panel window: the canvas's full height, right of the controls.
+  // The panel window: the whole canvas, since the model view reads none of the scene's
+  // settings and the controls fold away.
   const fb = before.layout.framebuffer;
+  assert.equal(before.layout.controls, false);
   assert.equal(one.height, fb.height);
-  assert.ok(one.width > fb.width / 2 && one.width < fb.width, `panel ${one.width} wide in a ${fb.width} canvas`);
+  assert.equal(one.width, fb.width, `panel ${one.width} wide in a ${fb.width} canvas`);
   // The focused head's cells in the shader's colours at both scales, where the screen has them.
   const focus = before.layout.heatmaps['model/focus'];
   const { rect } = before;

@@ -39,6 +39,16 @@ test('variance: Var(q.k) tracks d_k and the scaled variance stays near 1 as d_k 
   assert.equal(b.histRaw.reduce((x, y) => x + y, 0), 20000);
   for (const p of a.curve) assert.ok(Math.abs(p.raw / p.dk - 1) < 0.15 && Math.abs(p.scaled - 1) < 0.15, JSON.stringify(p));
   await screenshot(page, 'lab-variance.png');
+  // The curve's axes: labelled decades on both, titles, the dashed y = d_k curve and the y = 1 line.
+  const plot = (await page.evaluate(() => window.attnlab.layout())).plots['variance/curve'];
+  assert.ok(plot, 'the variance curve is a plot');
+  assert.ok(plot.logX && plot.logY);
+  assert.ok(plot.xTicks.length >= 3 && plot.yTicks.length >= 3, `ticks ${plot.xTicks} / ${plot.yTicks}`);
+  assert.deepEqual(plot.xTicks.slice(0, 4), ['1', '10', '100', '1000']);
+  assert.equal(plot.xTitle, 'd_k');
+  assert.equal(plot.yTitle, 'variance');
+  assert.deepEqual(plot.legend, ['y = d_k (theory)', 'Var(q.k)', 'Var(q.k / sqrt(d_k))']);
+  assert.deepEqual(plot.references, ['y = 1']);
 });
 
 test('saturation: entropy rises with temperature; the Jacobian norm falls with d_k unscaled and stays level scaled', async () => {
@@ -56,6 +66,10 @@ test('saturation: entropy rises with temperature; the Jacobian norm falls with d
   const scaledExample = (await lab()).saturation;
   assert.ok(scaledExample.exampleMax[2] < cold.exampleMax[2]);
   await screenshot(page, 'lab-saturation.png');
+  const plot = (await page.evaluate(() => window.attnlab.layout())).plots['saturation/jacobian'];
+  assert.ok(plot && plot.logX && !plot.logY);
+  assert.ok(plot.xTicks.length >= 3 && plot.yTicks.length >= 3, `ticks ${plot.xTicks} / ${plot.yTicks}`);
+  assert.deepEqual(plot.legend, ['without scaling', 'with 1/sqrt(d_k)']);
 });
 
 test('softmax step by step: exp(s - max) / sum, rows summing to 1', async () => {

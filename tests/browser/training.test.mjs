@@ -179,11 +179,13 @@ test('a corrupt or truncated file shows a clear error and keeps the run', async 
   assert.match(f.error, /checksum mismatch/);
   await frames(2);
   const png = await screenshot(page, 'training-corrupt.png');
-  // The panel says it too, in its error colour (the controls column, left of the plots).
+  // The panel says it too, in its error colour (its own controls column, left of the plots;
+  // the scene's controls fold away on this panel, so the column starts at the left edge).
+  assert.equal((await page.evaluate(() => window.attnlab.layout())).controls, false);
   const ERROR_RED = [255, 115, 89];
   let red = 0;
   for (let y = 0; y < png.height; y++)
-    for (let x = 360; x < 760; x++) {
+    for (let x = 0; x < 400; x++) {
       const p = png.pixel(x, y);
       if (Math.abs(p[0] - ERROR_RED[0]) <= 8 && Math.abs(p[1] - ERROR_RED[1]) <= 8 && Math.abs(p[2] - ERROR_RED[2]) <= 8) red++;
     }

@@ -82,15 +82,16 @@ test('desktop --export-panel: the panel as PNG, at scale 2 twice the pixels each
     return decodePng(fs.readFileSync(out));
   });
   const [one, two] = shots;
-  // 1280 x 800 less the 360 px controls.
-  assert.deepEqual([one.width, one.height], [920, 800]);
-  assert.deepEqual([two.width, two.height], [1840, 1600]);
+  // The whole 1280 x 800 window: the model view reads none of the scene's settings, so the
+  // controls fold away.
+  assert.deepEqual([one.width, one.height], [1280, 800]);
+  assert.deepEqual([two.width, two.height], [2560, 1600]);
   const layout = JSON.parse(fs.readFileSync(path.join(tmp, 'screen-1.png.json'), 'utf8'));
   const focus = layout.heatmaps['model/focus'];
   for (const [i, j] of [[0, 0], [1, 2], [2, 3]]) {
     const want = expectedSequential(weights[0][0][i][j]);
-    const a = cellAt(one, focus, i, j, 360, 0, 1);
-    const b = cellAt(two, focus, i, j, 360, 0, 2);
+    const a = cellAt(one, focus, i, j, 0, 0, 1);
+    const b = cellAt(two, focus, i, j, 0, 0, 2);
     assert.ok(colorDistance(a, want) <= 3, `scale 1 cell (${i}, ${j}): ${a} vs ${want}`);
     assert.ok(colorDistance(b, want) <= 3, `scale 2 cell (${i}, ${j}): ${b} vs ${want}`);
   }
