@@ -712,8 +712,20 @@ namespace attn::ui {
     "%s  slope %.2f (n >= %d)", \
     "%s  斜率 %.2f（n >= %d）") \
   X(cost_not_run, \
-    "Press Measure to time the variants.", \
-    "按“开始测量”为各变体计时。") \
+    "Press Measure to time the variants: their measured times appear here beside the formulas' counts.", \
+    "按“开始测量”为各变体计时：测得的时间会显示在这里，与公式算出的次数并列。") \
+  X(cost_formula_title, \
+    "What each variant costs by its formula (counted, not timed)", \
+    "各变体按公式计算的开销（计数，不计时）") \
+  X(cost_formula_axis, \
+    "multiply-adds", \
+    "乘加次数") \
+  X(cost_measured_title, \
+    "Measured time per run in this build", \
+    "在当前构建中测得的每次运行时间") \
+  X(cost_measured_axis, \
+    "seconds per run", \
+    "每次运行秒数") \
   X(panel_walkthrough, \
     "Worked example", \
     "例题") \

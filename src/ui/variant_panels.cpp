@@ -8,6 +8,7 @@
 // functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
 #include "ui/panels.h"
+#include "ui/plot.h"
 #include "ui/schema_controls.h"
 #include "ui/strings.h"
 
@@ -259,6 +260,64 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
 // 4 cost chart
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
+const ImU32 kSeriesColors[] = {IM_COL32(240, 240, 240, 255), IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
+                               IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255), IM_COL32(213, 94, 0, 255),
+                               IM_COL32(204, 121, 167, 255)};
+
+PlotSeries cost_series(const std::string& label, size_t index) {
+  PlotSeries s;
+  s.label = label;
+  s.color = kSeriesColors[index % (sizeof kSeriesColors / sizeof kSeriesColors[0])];
+  s.points = true;
+  return s;
+}
+
+// What each kind costs by its formula (multiply-adds) at the chart's n: there from the start.
+PlotSpec formula_plot(const CostChartConfig& config) {
+  PlotSpec plot;
+  plot.id = "cost/formulas";
+  plot.x_title = "n";
+  plot.y_title = tr(S::cost_formula_axis);
+  plot.log_x = plot.log_y = true;
+  for (size_t i = 0; i < config.kinds.size(); ++i) {
+    PlotSeries s = cost_series(efficient_kind_name(config.kinds[i]), i);
+    EfficientConfig c = config.variant;
+    c.kind = config.kinds[i];
+    for (int n : config.ns) {
+      s.x.push_back(n);
+      s.y.push_back(efficient_cost(c, n, config.d_k, config.d_v).multiply_adds);
+    }
+    plot.series.push_back(s);
+  }
+  return plot;
+}
+
+// The measured seconds per run, with each series' fitted slope.
+PlotSpec measured_plot(const CostChartRun& run) {
+  PlotSpec plot;
+  plot.id = "cost/measured";
+  plot.x_title = "n";
+  plot.y_title = tr(S::cost_measured_axis);
+  plot.log_x = plot.log_y = true;
+  for (size_t i = 0; i < run.chart.series.size(); ++i) {
+    const CostSeries& cs = run.chart.series[i];
+    char label[128];
+    if (std::isfinite(cs.slope) && !run.running) std::snprintf(label, sizeof label, tr(S::cost_slope), efficient_kind_name(cs.kind), cs.slope, run.chart.fit_min_n);
+    else std::snprintf(label, sizeof label, "%s", efficient_kind_name(cs.kind));
+    PlotSeries s = cost_series(label, i);
+    for (const CostSample& p : cs.samples) {
+      s.x.push_back(p.n);
+      s.y.push_back(p.seconds);
+    }
+    plot.series.push_back(s);
+  }
+  return plot;
+}
+
+}  // namespace
+
 void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
   VariantSettings& v = state.settings.variants;
   const CostChartRun& run = state.cost_chart;
@@ -272,75 +331,21 @@ void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
   std::snprintf(progress, sizeof progress, tr(S::cost_progress), done, total, run.frames);
   ImGui::ProgressBar(total ? float(done) / float(total) : 0.0f, ImVec2(ImGui::GetFontSize() * 16, 0), progress);
   if (!run.chart.status.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", run.chart.status.message.c_str());
-  if (run.chart.series.empty()) {
-    ImGui::TextUnformatted(tr(S::cost_not_run));
-    return;
-  }
-
-  // Log-log axes: n over [min n, max n], seconds over the measured range (whole decades).
-  double t_lo = 1e30, t_hi = 0.0;
-  for (const CostSeries& s : run.chart.series)
-    for (const CostSample& p : s.samples) {
-      t_lo = std::min(t_lo, p.seconds);
-      t_hi = std::max(t_hi, p.seconds);
-    }
-  if (!(t_hi > 0.0)) {
-    t_lo = 1e-6;
-    t_hi = 1.0;
-  }
-  const double y0 = std::floor(std::log10(std::max(t_lo, 1e-9))), y1 = std::max(y0 + 1, std::ceil(std::log10(t_hi)));
-  const double x0 = std::log2(run.config.ns.front()), x1 = std::log2(run.config.ns.back());
+  CostChartConfig config = app_cost_chart_config();
+  if (!validate_cost_chart_config(config).ok) return;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float font = ImGui::GetFontSize();
-  const float legend_w = font * 21.0f;
-  const ImVec2 p0 = ImGui::GetCursorScreenPos();
-  const ImVec2 plot_min(p0.x + font * 4.5f, p0.y + font * 0.5f);
-  const ImVec2 plot_max(p0.x + avail.x - legend_w, p0.y + avail.y - font * 2.5f);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), grid = ImGui::GetColorU32(ImGuiCol_Border);
-  auto to_screen = [&](double n, double seconds) {
-    const double fx = (std::log2(n) - x0) / std::max(1e-9, x1 - x0);
-    const double fy = (std::log10(seconds) - y0) / (y1 - y0);
-    return ImVec2(plot_min.x + static_cast<float>(fx) * (plot_max.x - plot_min.x),
-                  plot_max.y - static_cast<float>(fy) * (plot_max.y - plot_min.y));
-  };
-  char buf[64];
-  for (int n : run.config.ns) {
-    const ImVec2 a = to_screen(n, std::pow(10.0, y0));
-    dl->AddLine(ImVec2(a.x, plot_min.y), ImVec2(a.x, plot_max.y), grid);
-    std::snprintf(buf, sizeof buf, "%d", n);
-    dl->AddText(ImVec2(a.x - ImGui::CalcTextSize(buf).x * 0.5f, plot_max.y + font * 0.2f), text, buf);
-  }
-  for (double e = y0; e <= y1; e += 1.0) {
-    const ImVec2 a = to_screen(run.config.ns.front(), std::pow(10.0, e));
-    dl->AddLine(ImVec2(plot_min.x, a.y), ImVec2(plot_max.x, a.y), grid);
-    std::snprintf(buf, sizeof buf, "%gs", std::pow(10.0, e));
-    dl->AddText(ImVec2(p0.x, a.y - font * 0.5f), text, buf);
-  }
-  dl->AddText(ImVec2((plot_min.x + plot_max.x) * 0.5f, plot_max.y + font * 1.3f), text, "n");
-  const ImU32 colors[] = {IM_COL32(240, 240, 240, 255), IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
-                          IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255), IM_COL32(213, 94, 0, 255),
-                          IM_COL32(204, 121, 167, 255)};
-  float legend_y = plot_min.y;
-  for (size_t i = 0; i < run.chart.series.size(); ++i) {
-    const CostSeries& s = run.chart.series[i];
-    const ImU32 c = colors[i % (sizeof colors / sizeof colors[0])];
-    for (size_t j = 0; j < s.samples.size(); ++j) {
-      const ImVec2 a = to_screen(s.samples[j].n, s.samples[j].seconds);
-      dl->AddCircleFilled(a, 3.0f * ctx.dpi_scale, c);
-      if (j) dl->AddLine(to_screen(s.samples[j - 1].n, s.samples[j - 1].seconds), a, c, 2.0f * ctx.dpi_scale);
-    }
-    char legend[128];
-    if (std::isfinite(s.slope)) std::snprintf(legend, sizeof legend, tr(S::cost_slope), efficient_kind_name(s.kind), s.slope, run.chart.fit_min_n);
-    else std::snprintf(legend, sizeof legend, "%s", efficient_kind_name(s.kind));
-    dl->AddRectFilled(ImVec2(plot_max.x + font, legend_y + font * 0.3f), ImVec2(plot_max.x + font * 1.8f, legend_y + font * 0.9f), c);
-    dl->AddText(ImVec2(plot_max.x + font * 2.2f, legend_y), text, legend);
-    legend_y += font * 1.4f;
-  }
-  HeatmapPlacement& p = ctx.placements["cost/plot"];
-  p = {plot_min.x, plot_min.y, plot_max.x - plot_min.x, plot_max.y - plot_min.y, 0, 0, {}, static_cast<float>(y0),
-       static_cast<float>(y1)};
-  ImGui::Dummy(ImVec2(avail.x, avail.y - font));
+  const float gap = ImGui::GetStyle().ItemSpacing.x, w = (avail.x - gap) * 0.5f;
+  const float h = std::max(ImGui::GetFontSize() * 12, avail.y - ImGui::GetFontSize() * 1.5f);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(tr(S::cost_formula_title));
+  plot_widget(ctx, formula_plot(config), ImVec2(w, h));
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(tr(S::cost_measured_title));
+  if (run.chart.series.empty()) ImGui::TextWrapped("%s", tr(S::cost_not_run));
+  else plot_widget(ctx, measured_plot(run), ImVec2(w, h));
+  ImGui::EndGroup();
 }
 
 }  // namespace attn::ui

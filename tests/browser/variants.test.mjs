@@ -228,7 +228,17 @@ test('variant panel: the error shown is efficientAttention\'s relativeError on t
 
 test('cost chart: measured a slice per frame with progress, frames keep coming, slopes at the end', async () => {
   const { page, errors } = await suite.openLab();
-  await page.evaluate(() => window.attnlab.setState({ panel: 'cost-chart', variants: { costChartRequest: 1 } }));
+  // Before any measurement the panel already draws the formulas' counts for every kind.
+  await page.evaluate(() => window.attnlab.setState({ panel: 'cost-chart' }));
+  await frames(page, 3);
+  const formulas = (await page.evaluate(() => window.attnlab.layout())).plots['cost/formulas'];
+  assert.ok(formulas && formulas.logX && formulas.logY, 'the formula plot is drawn at once');
+  assert.deepEqual(formulas.legend, ['exact', 'window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer']);
+  assert.ok(formulas.xTicks.length >= 3 && formulas.yTicks.length >= 3, `ticks ${formulas.xTicks} / ${formulas.yTicks}`);
+  assert.equal(formulas.yTitle, 'multiply-adds');
+  assert.equal((await page.evaluate(() => window.attnlab.layout())).plots['cost/measured'], undefined);
+  await screenshot(page, 'variants-cost-chart-formulas.png');
+  await page.evaluate(() => window.attnlab.setState({ variants: { costChartRequest: 1 } }));
   // Poll while it runs: frames drawn and samples done.
   const polls = await page.evaluate(async () => {
     const out = [];
@@ -268,7 +278,9 @@ test('cost chart: measured a slice per frame with progress, frames keep coming, 
   }
   const png = await screenshot(page, 'variants-cost-chart.png');
   // The exact series is drawn in light grey-white (240, 240, 240) inside the plot.
-  const plot = (await page.evaluate(() => window.attnlab.layout())).heatmaps['cost/plot'];
+  const plot = (await page.evaluate(() => window.attnlab.layout())).plots['cost/measured'];
+  assert.ok(plot.xTicks.length >= 3 && plot.yTicks.length >= 3, `ticks ${plot.xTicks} / ${plot.yTicks}`);
+  assert.ok(plot.legend.every((l) => / slope -?\d/.test(l)), `slopes in the legend: ${plot.legend}`);
   let ink = 0;
   for (let y = plot.y; y < plot.y + plot.h; y += 1)
     for (let x = plot.x; x < plot.x + plot.w; x += 1)
