@@ -274,13 +274,19 @@ PlotSeries cost_series(const std::string& label, size_t index) {
   return s;
 }
 
+// A log-log plot against n.
+PlotSpec against_n(const char* id, const char* y_title) {
+  PlotSpec plot;
+  plot.id = id;
+  plot.x_title = "n";
+  plot.y_title = y_title;
+  plot.log_x = plot.log_y = true;
+  return plot;
+}
+
 // What each kind costs by its formula (multiply-adds) at the chart's n: there from the start.
 PlotSpec formula_plot(const CostChartConfig& config) {
-  PlotSpec plot;
-  plot.id = "cost/formulas";
-  plot.x_title = "n";
-  plot.y_title = tr(S::cost_formula_axis);
-  plot.log_x = plot.log_y = true;
+  PlotSpec plot = against_n("cost/formulas", tr(S::cost_formula_axis));
   for (size_t i = 0; i < config.kinds.size(); ++i) {
     PlotSeries s = cost_series(efficient_kind_name(config.kinds[i]), i);
     EfficientConfig c = config.variant;
@@ -296,11 +302,7 @@ PlotSpec formula_plot(const CostChartConfig& config) {
 
 // The measured seconds per run, with each series' fitted slope.
 PlotSpec measured_plot(const CostChartRun& run) {
-  PlotSpec plot;
-  plot.id = "cost/measured";
-  plot.x_title = "n";
-  plot.y_title = tr(S::cost_measured_axis);
-  plot.log_x = plot.log_y = true;
+  PlotSpec plot = against_n("cost/measured", tr(S::cost_measured_axis));
   for (size_t i = 0; i < run.chart.series.size(); ++i) {
     const CostSeries& cs = run.chart.series[i];
     char label[128];
