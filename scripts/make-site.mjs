@@ -150,7 +150,8 @@ function writeLicenses(to, imguiDir) {
     ['zlib.txt', 'zlib 1.2.13 (zlib source package, the same notice as zlib1g-dev): CRC-32 in every .wasm, and the PNG export\'s deflate in attnlab*.wasm', '/usr/share/doc/zlib1g-dev/copyright'],
     ['stb.txt', 'stb_image_write.h (libstb-dev): the PNG export, in attnlab*.wasm', '/usr/share/doc/libstb-dev/copyright'],
     ['fast-float.txt', 'fast_float 3.9 (libfast-float-dev): the numbers of the JSON import, in attnlab*.wasm', '/usr/share/doc/libfast-float-dev/copyright'],
-    ['wqy-microhei.txt', 'WenQuanYi Micro Hei (fonts-wqy-microhei): fonts/cjk.ttf is a subset of it', '/usr/share/doc/fonts-wqy-microhei/copyright'],
+    ['wqy-microhei.txt', 'WenQuanYi Micro Hei (fonts-wqy-microhei): fonts/cjk.ttf and fonts/ui-zh.ttf are subsets of it', '/usr/share/doc/fonts-wqy-microhei/copyright'],
+    ['dejavu.txt', 'DejaVu Sans (fonts-dejavu-core): fonts/ui.ttf, the UI font, is a subset of it', '/usr/share/doc/fonts-dejavu-core/copyright'],
   ];
   const dir = path.join(to, 'licenses');
   fs.mkdirSync(dir, { recursive: true });

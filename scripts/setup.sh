@@ -10,9 +10,9 @@
 # Idempotent: each step checks first and does nothing when its result is already there.
 # What it installs:
 #   apt   web: cmake, Ninja, ccache, the Emscripten toolchain, Eigen, nlohmann-json, stb,
-#           fast_float, zlib's notice, the CJK font and HarfBuzz's hb-subset (its subset)
+#           fast_float, zlib's notice, the UI and CJK fonts and HarfBuzz's hb-subset (their subsets)
 #         desktop: cmake, Ninja, ccache, g++, Eigen, GLFW, nlohmann-json, zlib, stb, fast_float,
-#           the CJK font
+#           the UI and CJK fonts
 #         test: both, plus Catch2 v2, clang with its sanitizer and libFuzzer runtimes
 #           (build/asan), wabt, Chromium, Xvfb, ImageMagick, Debian's torch/numpy (reference numbers),
 #           Jupyter's nbconvert and ipykernel, venv and setuptools (python/attnlab's tests)
@@ -50,7 +50,7 @@ fetch_source() {
 # ---- what each purpose installs ------------------------------------------------------
 # Both builds: configuring, Eigen, the header-only libraries and the source packages' tools.
 build_pkgs=(cmake ninja-build pkg-config ccache dpkg-dev
-  libeigen3-dev nlohmann-json3-dev libstb-dev libfast-float-dev fonts-wqy-microhei)
+  libeigen3-dev nlohmann-json3-dev libstb-dev libfast-float-dev fonts-wqy-microhei fonts-dejavu-core)
 # The web app: Emscripten, HarfBuzz's font subsetter, Python (the font's character list, scripts/
 # cjk_charset.py), and zlib1g-dev for the notice the site ships.
 web_pkgs=("${build_pkgs[@]}" emscripten binaryen libharfbuzz-bin python3 zlib1g-dev)

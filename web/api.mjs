@@ -16,7 +16,7 @@
 // full page's window.attnlab. Every value goes through the app's C++ validation.
 import { chooseBuild } from './builds.mjs';
 import { importInto } from './import-core.mjs';
-import { compileBuild, loadAsset, startApp } from './loader.mjs';
+import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
 
@@ -78,12 +78,22 @@ export function makeHandle(source) {
       const nav = (l.nav ?? []).map((n) => ({ ...toPage(n), textWidth: n.textWidth * sx, right: rect.left + n.right * sx }));
       const plots = {};
       for (const [id, p] of Object.entries(l.plots ?? {})) plots[id] = toPage(p);
+      const tour = l.tour.step ? { ...toPage(l.tour), highlightBox: toPage(l.tour.highlightBox) } : { step: 0 };
       return {
+        tour, font: l.font,
         heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,
       };
     },
+    tourSteps: () => JSON.parse(live().tourSteps()),  // [{panel, patch, highlight}]: the guided tour
+    // Every string the next frame draws (widgets and figures), as text: for tests.
+    drawnText: () => use(async () => {
+      const module = live();
+      module.captureDrawnText();
+      await frameAfter(module.framesDrawn() + 1);
+      return module.drawnText();
+    }),
     framesDrawn: () => source.frames() + (live() ? live().framesDrawn() : 0),
     heapStats: () => (live() ? live().heapStats() : null),
     frameMs: () => live()?.frameMs() ?? 0,
@@ -172,16 +182,18 @@ export function makeHandle(source) {
 // where the finger lifted, so a tap shows what hovering shows (a cell's derivation) and
 // selects what a click selects. preventDefault keeps the browser from adding its own
 // mouse events after the tap.
-export function bridgeTouch(canvas) {
+// `onSwipe(direction)` hears a quick sideways swipe: +1 to the left (next), -1 to the right.
+export function bridgeTouch(canvas, onSwipe = () => {}) {
   const mouse = (type, touch) => canvas.dispatchEvent(new MouseEvent(type, {
     bubbles: true, cancelable: true, clientX: touch.clientX, clientY: touch.clientY, button: 0, buttons: type === 'mouseup' ? 0 : 1,
   }));
-  let finger = null;
+  let finger = null, start = null;
   const handlers = {
     touchstart(event) {
       if (finger !== null) return;
       const t = event.changedTouches[0];
       finger = t.identifier;
+      start = { x: t.clientX, y: t.clientY, time: performance.now() };
       canvas.focus();
       mouse('mousemove', t);
       mouse('mousedown', t);
@@ -195,6 +207,9 @@ export function bridgeTouch(canvas) {
       if (!t) return;
       finger = null;
       mouse('mouseup', t);
+      const dx = t.clientX - start.x, dy = t.clientY - start.y;
+      if (event.type === 'touchend' && Math.abs(dx) > 60 && Math.abs(dx) > 2 * Math.abs(dy) && performance.now() - start.time < 800)
+        onSwipe(dx < 0 ? 1 : -1);
     },
   };
   handlers.touchcancel = handlers.touchend;
@@ -205,6 +220,12 @@ export function bridgeTouch(canvas) {
       fn(event);
     }, { capture: true, passive: false });
   }
+}
+
+// The tour one step on (+1) or back (-1), when it is on.
+export function stepTour(handle, direction) {
+  const step = handle.getState()?.tour ?? 0;
+  if (step > 0) handle.setState({ tour: Math.max(1, step + direction) }).catch(() => {});
 }
 
 // ---- loading the app ----------------------------------------------------------------------
@@ -220,13 +241,15 @@ function compileApp() {
 
 async function startModule(canvas) {
   let fatal = null;
-  const module = await startApp(await compileApp(), {
+  const [build, fonts] = await Promise.all([compileApp(), firstFrameFonts()]);
+  const module = await startApp(build, {
     canvas,
     onFatal: (message) => { fatal = message; },
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
   });
   if (fatal) throw new Error(fatal);
+  giveFirstFrameFonts(module, fonts);
   return module;
 }
 
@@ -294,11 +317,14 @@ export async function createLab(container, options = {}) {
     canvas.setAttribute('aria-label', options.label ?? 'Attention Lab figure');
     canvas.className = 'attnlab-canvas';
     canvas.addEventListener('mousedown', () => canvas.focus());
-    bridgeTouch(canvas);
+    bridgeTouch(canvas, (direction) => stepTour(handle, direction));
     root.prepend(canvas);
   };
   // A lab made here has no text field of the page's: its controls edit the sentence.
-  const chrome = () => module.setChrome(options.controls !== false, options.tabs !== false, false);
+  const chrome = () => {
+    module.setChrome(options.controls !== false, options.tabs !== false, false);
+    module.setTourNavigation(options.tourNavigation !== false);
+  };
 
   // fn with the module running: at once for a lab in view, else in an off-screen turn after
   // which the lab is released again (unless it came into view meanwhile).

@@ -10,9 +10,9 @@
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
 // Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
 // files come from loader.mjs's.
-import { bridgeTouch, makeHandle, nextFrame } from './api.mjs';
+import { bridgeTouch, makeHandle, nextFrame, stepTour } from './api.mjs';
 import { chooseBuild } from './builds.mjs';
-import { compileBuild, loadAsset, startApp } from './loader.mjs';
+import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
@@ -28,7 +28,8 @@ for (const type of ['keydown', 'keyup', 'keypress']) {
   }, true);
 }
 canvasEl.addEventListener('mousedown', () => canvasEl.focus());
-bridgeTouch(canvasEl);  // taps as the app's mouse: hover and click
+let swiped = () => {};
+bridgeTouch(canvasEl, (direction) => swiped(direction));  // taps as the app's mouse; swipes step the tour
 
 const statusBox = document.getElementById('status');
 const statusText = document.getElementById('status-text');
@@ -74,10 +75,12 @@ async function start() {
     statusText.textContent = `Loading Attention Lab… ${Math.round(100 * fraction)}%`;
   });
   compiling.catch(() => {});  // awaited below, unless WebGL2 is missing
+  const fonts = firstFrameFonts();  // beside the wasm; never rejects
   if (!createGLContext()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
   performance.mark('attnlab:context');
   const compiled = await compiling;
   performance.mark('attnlab:compiled');
+  const fontBytes = await fonts;
   let fatal = null;
   const module = await startApp(compiled, {
     canvas,
@@ -92,6 +95,7 @@ async function start() {
   });
   if (fatal) throw new Error(fatal);
   performance.mark('attnlab:started');
+  giveFirstFrameFonts(module, fontBytes);
 
   // Resolves once the app has drawn a frame after `target`.
   async function frameAfter(target) {
@@ -100,11 +104,14 @@ async function start() {
 
   const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0 });
   handle.build = build;  // 'simd' or 'scalar': which WebAssembly build runs
+  swiped = (direction) => stepTour(handle, direction);
+  // The page's state (link, stored session, language) and its labels are set before the
+  // first frame, so that frame is already the chosen one, in the chosen language.
+  wirePage(handle);
+  bridgeSentenceField(handle);
   await frameAfter(0);
   performance.mark('attnlab:first-frame');
   statusBox.hidden = true;
-  bridgeSentenceField(handle);
-  wirePage(handle);
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
   loadCjkFontWhenNeeded(module, handle);

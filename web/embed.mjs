@@ -21,15 +21,36 @@ const allowed = new Set((params.get('origins') ?? '').split(',').map((s) => s.tr
 const notice = document.getElementById('notice');
 const inFrame = window.parent !== window;
 
+// The theme: the query's theme= wins (over the hash too); otherwise the figure follows the
+// reader's colour scheme, so it is light on a light course page. A frame cannot read its
+// host's colours, but the browser's scheme is the host's when the host follows it too.
+const THEMES = ['dark', 'light', 'high-contrast'];
+const queryTheme = params.get('theme');
+const schemeQuery = window.matchMedia?.('(prefers-color-scheme: light)');
+const schemeTheme = () => (schemeQuery?.matches ? 'light' : 'dark');
+const themeError = queryTheme !== null && !THEMES.includes(queryTheme)
+  ? `theme=${queryTheme.slice(0, 40)} is not a theme (dark, light or high-contrast): the colour scheme's is used` : '';
+const theme = queryTheme !== null && !themeError ? queryTheme : schemeTheme();
+const showTheme = (name) => { document.documentElement.dataset.theme = name; };
+showTheme(theme);
+
 const lab = await createLab(document.getElementById('embed'), {
   fragment: location.hash || '#',
+  state: { theme },
   controls: option('controls', params.get('controls') !== '0'),
   tabs: option('tabs', params.get('tabs') === '1'),
+  // #tour=N shows that step of the tour with Back and Next (the whole tour from there);
+  // ?tour=one shows the step alone.
+  tourNavigation: option('tourNavigation', params.get('tour') !== 'one'),
   // An imported file lives in the running module only: a figure that shows one stays live.
   releaseOffscreen: option('release', params.get('release') !== '0'),
 });
-notice.textContent = lab.notice;  // a broken link: the defaults are shown, and why
+notice.textContent = [lab.notice, themeError].filter(Boolean).join(' ');  // a broken link or theme: why
 window.attnlab = lab;
+lab.on('change', () => showTheme(lab.getState().theme));
+if (queryTheme === null || themeError) {
+  schemeQuery?.addEventListener('change', () => { lab.setState({ theme: schemeTheme() }).catch(() => {}); });
+}
 
 // ---- the figure's own file ------------------------------------------------------------------
 // Resolves when the figure shows what its blocks ask (lab.figureReady, for tests and hosts).

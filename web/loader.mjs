@@ -13,6 +13,8 @@
 //   loadAppFactory(build)         the Emscripten factory of that build (its glue script loaded)
 //   loadAsset(name, onProgress)   Uint8Array of an asset; onProgress(fraction) while downloading
 //   dataBlockBytes(element)       the bytes of a base64 data block of the page
+//   firstFrameFonts()             promise of {ui, uiZh}: the fonts every first frame draws with
+//   giveFirstFrameFonts(module, fonts)  hands them to a started app, before its first frame
 
 import { BUILDS } from './builds.mjs';
 
@@ -34,6 +36,24 @@ export async function loadAsset(name, onProgress = () => {}) {
   const inline = inlineAsset(name);
   if (inline) return inline;
   return readBody(await fetchAsset(name), onProgress);
+}
+
+// The UI font (DejaVu Sans, cut to Latin, Greek and the math signs) and the glyphs of the
+// Chinese UI strings (about 50 KB gzip each), fetched once per page beside the wasm: the
+// first frame is drawn in the UI font and, in Chinese, already in Chinese. A font that does
+// not load leaves Dear ImGui's built-in font (or boxes for hanzi), with a warning.
+let fonts = null;
+export function firstFrameFonts() {
+  const load = (name) => loadAsset(name).catch((error) => {
+    console.warn(`${name} not loaded (${error.message}); the built-in font is used`);
+    return null;
+  });
+  if (!fonts) fonts = Promise.all([load('fonts/ui.ttf'), load('fonts/ui-zh.ttf')]).then(([ui, uiZh]) => ({ ui, uiZh }));
+  return fonts;
+}
+export function giveFirstFrameFonts(module, { ui, uiZh }) {
+  if (ui) module.loadUiFont(ui);
+  if (uiZh) module.loadCjkFont(uiZh);
 }
 
 async function fetchAsset(name) {

@@ -8,6 +8,30 @@
 
 const SESSION_KEY = 'attnlab.session';
 
+// The page's elements that carry text: [id, property, string of src/ui/strings.h].
+const PAGE_STRINGS = [
+  ['sentence', 'placeholder', 'web_sentence_placeholder'],
+  ['present', 'title', 'web_present_title'],
+  ['train-download', 'textContent', 'web_download_model'],
+  ['train-download', 'title', 'web_download_model_title'],
+  ['train-load-text', 'textContent', 'web_load_model'],
+  ['train-load-label', 'title', 'web_load_model_title'],
+  ['import-button', 'textContent', 'web_import'],
+  ['import-button', 'title', 'web_import_title'],
+  ['import-batch-label', 'textContent', 'web_import_batch'],
+  ['import-bf16-label', 'textContent', 'web_import_bf16'],
+  ['export-label', 'textContent', 'web_export'],
+  ['export-matrix', 'ariaLabel', 'web_export_matrix'],
+  ['export-scale-label', 'textContent', 'web_export_scale'],
+  ['export-panel', 'textContent', 'web_export_panel'],
+  ['export-panel', 'title', 'web_export_panel_title'],
+];
+// The export choices that are words (Q, K and V are symbols).
+const EXPORT_MATRIX_STRINGS = {
+  weights: 'web_export_weights', rawScores: 'web_export_raw_scores', scaledScores: 'web_export_scaled_scores',
+  output: 'web_export_output',
+};
+
 const $ = (id) => document.getElementById(id);
 
 function button(id, onClick) {
@@ -59,7 +83,7 @@ export function wirePage(handle) {
   fileInput.hidden = true;
   const language = document.createElement('select');
   language.id = 'language';
-  for (const [value, label] of [['en', 'English'], ['zh', '中文']]) language.add(new Option(label, value));
+  for (const value of ['en', 'zh']) language.add(new Option(value, value));  // labelled by relabel()
 
   // 1 the starting state
   const params = new URLSearchParams(location.search);
@@ -73,12 +97,16 @@ export function wirePage(handle) {
       say(handle.uiString('web_session_bad').replace('%s', error));
       store.removeItem(SESSION_KEY);
     }
-  } else if (navigator.language.toLowerCase().startsWith('zh')) {
-    handle.setState({ language: 'zh' }).catch(() => {});
   }
-  // An explicit ?lang= wins over the link and the stored session.
-  const lang = params.get('lang');
-  if (lang === 'zh' || lang === 'en') handle.setState({ language: lang }).catch(() => {});
+  // A first visit (no link, no stored session) opens in the browser's language, or the one
+  // ?lang= names; in Chinese its sentence is Chinese too. An explicit ?lang= wins over the link
+  // and the stored session.
+  const firstVisit = !(location.hash.length > 1) && !store?.getItem(SESSION_KEY);
+  const asked = params.get('lang');
+  const lang = asked === 'zh' || asked === 'en' ? asked
+    : firstVisit && navigator.language.toLowerCase().startsWith('zh') ? 'zh' : null;
+  if (lang) handle.setState({ language: lang }).catch(() => {});
+  if (lang === 'zh' && firstVisit) handle.setState({ sentence: handle.uiString('default_sentence_zh') }).catch(() => {});
 
   // 2 the buttons (labels from the app's string table, in the chosen language)
   const copy = button('copy-link', async () => {
@@ -122,6 +150,7 @@ export function wirePage(handle) {
   const relabel = () => {
     const state = handle.getState();
     language.value = state.language;
+    document.documentElement.dataset.theme = state.theme;
     document.documentElement.lang = state.language === 'zh' ? 'zh-Hans' : 'en';
     copy.textContent = handle.uiString('web_copy_link');
     embed.textContent = handle.uiString('web_embed');
@@ -130,6 +159,17 @@ export function wirePage(handle) {
     languageLabel.textContent = handle.uiString('web_language');
     $('present').textContent = handle.uiString('web_present');
     $('sentence-label').textContent = handle.uiString('web_sentence');
+    language.options[0].text = handle.uiString('web_language_english');
+    language.options[1].text = handle.uiString('web_language_chinese');
+    // The page's own elements (index.html), each from the app's string table.
+    for (const [id, property, name] of PAGE_STRINGS) {
+      const element = $(id);
+      if (element) element[property] = handle.uiString(name);
+    }
+    for (const option of $('export-matrix')?.options ?? []) {
+      const name = EXPORT_MATRIX_STRINGS[option.value];
+      if (name) option.text = handle.uiString(name);
+    }
   };
 
   // 3 keep the hash, the stored session and the labels current
@@ -150,6 +190,7 @@ export function wirePage(handle) {
     storeSession();
   });
   handle.on('change', (link) => {
+    document.documentElement.dataset.theme = handle.getState().theme;
     history.replaceState(null, '', '#' + link);
     if (!snippet.hidden) snippet.value = embedSnippet(location.href, link);
     clearTimeout(saveTimer);

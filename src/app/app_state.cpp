@@ -468,10 +468,12 @@ json settings_json(const Settings& s) {
   j["head"] = s.head;
   j["diffHead"] = s.diff_head;
   j["layer"] = s.layer;
+  j["tour"] = s.tour;
   json compare = math_to_json(s.compare_math);
   compare["enabled"] = s.compare;
   j["compare"] = compare;
   j["theme"] = to_string(s.theme);
+  j["weightRange"] = s.weight_range == WeightRange::Row ? "row" : s.weight_range == WeightRange::Log ? "log" : "fixed";
   j["presentation"] = s.presentation;
   j["uiScale"] = s.ui_scale;
   j["language"] = s.language == UiLanguage::Chinese ? "zh" : "en";
@@ -636,7 +638,8 @@ Status read_view(const json& j, Settings& s) {
     s.panel = *panel;
   }
   for (auto [key, target] : {std::pair{"cursor", &s.cursor}, std::pair{"head", &s.head},
-                             std::pair{"diffHead", &s.diff_head}, std::pair{"layer", &s.layer}})
+                             std::pair{"diffHead", &s.diff_head}, std::pair{"layer", &s.layer},
+                             std::pair{"tour", &s.tour}})
     if (Status st = read_int_into(j, key, key, *target); !st.ok) return st;
   if (Status st = read_bool(j, "hideSpecial", s.hide_special); !st.ok) return st;
   if (Status st = read_bool(j, "renormalise", s.renormalise); !st.ok) return st;
@@ -646,6 +649,13 @@ Status read_view(const json& j, Settings& s) {
     else if (v == "light") s.theme = Theme::Light;
     else if (v == "high-contrast") s.theme = Theme::HighContrast;
     else return Status::error("'theme' must be \"dark\", \"light\" or \"high-contrast\"");
+  }
+  if (j.contains("weightRange")) {
+    const json& v = j["weightRange"];
+    if (v == "fixed") s.weight_range = WeightRange::Fixed;
+    else if (v == "row") s.weight_range = WeightRange::Row;
+    else if (v == "log") s.weight_range = WeightRange::Log;
+    else return Status::error("'weightRange' must be \"fixed\", \"row\" or \"log\"");
   }
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
   if (j.contains("language")) {
@@ -747,7 +757,7 @@ Status parse_state_object(const std::string& json_text, json& j) {
     if (Status st = migrate_v2(j); !st.ok) return st;
   return check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
                         "temperature", "score", "mask", "maskFill", "positional", "ropeBase", "ropePairing", "seed", "cursor", "head",
-                        "diffHead", "layer", "compare", "theme", "presentation", "uiScale", "figures",
+                        "diffHead", "layer", "tour", "compare", "theme", "weightRange", "presentation", "uiScale", "figures",
                         "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
                         "renormalise", "import", "modern"},
                     "");
@@ -779,6 +789,17 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   state.train.settings = training;
   state.train.scaling = scaling;
   state.notice.clear();
+  // A patch that names a tour step and more than the view (a link or session made at that
+  // step, a host setting several keys) is taken as it is; one that names the step alone
+  // leaves it for update_tour to open with the step's own panel and settings (app/tour.h).
+  if (j.contains("tour")) {
+    static const char* const kView[] = {"version", "tour", "language", "theme", "presentation", "uiScale", "weightRange"};
+    bool only_view = true;
+    for (const auto& [key, value] : j.items())
+      if (std::find(std::begin(kView), std::end(kView), key) == std::end(kView)) only_view = false;
+    if (!only_view) state.tour_opened = s.tour;
+    else if (state.tour_opened == s.tour) state.tour_opened = -1;  // the same step asked again: opened again
+  }
   return Status::success();
 }
 

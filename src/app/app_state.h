@@ -45,6 +45,10 @@ enum class SceneSource {
 enum class Positional { None, Sinusoidal, Rope, Alibi };
 
 enum class Theme { Dark, Light, HighContrast };
+// How the weights' heatmaps map a weight to a colour: fixed [0, 1]; each row by its own
+// maximum (long sentences, where every weight is near 1/n); log10 of the weight. The data,
+// and the hover readout, stay the weights themselves.
+enum class WeightRange { Fixed, Row, Log };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
 inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
@@ -96,8 +100,10 @@ struct Settings {
   int cursor = 0;  // query token highlighted everywhere; -1 = none
   int head = 0;    // focused head
   int layer = 0;
+  int tour = 0;  // the guided tour's step (app/tour.h): 0 = no tour, 1..kTourSteps
   int diff_head = 1;  // head B of the heads panel's difference view
   Theme theme = Theme::Dark;
+  WeightRange weight_range = WeightRange::Fixed;
   bool presentation = false;
   float ui_scale = 1.0f;
   UiLanguage language = UiLanguage::English;
@@ -132,6 +138,7 @@ struct HeadMetrics {
 
 struct AppState {
   Settings settings;
+  int tour_opened = 0;  // the tour step whose panel and settings were last opened (app/tour.h)
 
   // Results: derived from `computed_for`; never edited by panels.
   Settings computed_for;

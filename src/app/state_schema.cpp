@@ -1,5 +1,7 @@
 #include "app/state_schema.h"
 
+#include "app/tour.h"
+
 #include "app/app_state.h"
 #include "app/scaling_lab.h"
 #include "app/panel_registry.h"
@@ -58,8 +60,10 @@ std::vector<Key> make_keys() {
       {"head", "int", 0, kImportMaxHeads - 1, {}, 0, "heads"},
       {"diffHead", "int", 0, kImportMaxHeads - 1, {}, 0, "heads"},
       {"layer", "int", 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, {}, 0, nullptr, nullptr, true},
+      {"tour", "int", 0, kTourSteps},
       {"compare.enabled", "bool"},
       {"theme", "enum", 0, 0, {"dark", "light", "high-contrast"}},
+      {"weightRange", "enum", 0, 0, {"fixed", "row", "log"}},
       {"presentation", "bool"},
       {"uiScale", "number", 0.5, 4.0},
       {"language", "enum", 0, 0, {"en", "zh"}},

@@ -219,6 +219,7 @@ Status load_settings_json(AppState& state, const std::string& json_text) {
   if (st.ok) {
     state.settings = fresh.settings;
     state.notice.clear();
+    state.tour_opened = fresh.tour_opened;  // apply_state_json's rule for the tour (app/tour.h)
   }
   return st;
 }
@@ -231,6 +232,7 @@ Status load_fragment(AppState& state, const std::string& fragment) {
   if (st.ok) {
     state.settings = fresh.settings;
     state.notice.clear();
+    state.tour_opened = fresh.tour_opened;
   } else {
     state.settings = Settings{};
     state.notice = "The link's state was ignored: " + st.message;

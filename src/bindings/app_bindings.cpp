@@ -3,6 +3,7 @@
 #include "app/app_state.h"
 #include "app/messages.h"
 #include "app/state_schema.h"
+#include "app/tour.h"
 #include "app/url_state.h"
 #include "bindings/js_interop.h"
 #include "platform/web_handle.h"
@@ -11,6 +12,7 @@
 #include "ui/font_coverage.h"
 #include "ui/layout_json.h"
 #include "ui/panel_views.h"
+#include "ui/strings.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -96,7 +98,14 @@ val get_matrix(const std::string& name, int head) {
   return m ? matrix_to_val(*m) : val::null();
 }
 
-// The CJK font's bytes, fetched by the page after the first frame.
+// The UI font's bytes (fonts/ui.ttf), fetched beside the wasm and given before the first frame.
+void load_ui_font(val bytes) {
+  if (!g_app) return;
+  g_app->set_ui_font(emscripten::convertJSArrayToNumberVector<unsigned char>(bytes));
+}
+
+// CJK glyphs: before the first frame the small subset of the Chinese UI strings
+// (fonts/ui-zh.ttf), after it the large font (fonts/cjk.ttf) when the figure needs it.
 void load_cjk_font(val bytes) {
   if (!g_app) return;
   g_app->set_cjk_font(emscripten::convertJSArrayToNumberVector<unsigned char>(bytes), 0);
@@ -133,7 +142,13 @@ std::string schema() { return attn::state_schema_json(); }
 std::string panels() { return attn::ui::panels_json(); }
 std::string parse_message(const std::string& text) { return attn::message_to_json(attn::parse_message(text)); }
 std::string describe() { return g_app ? attn::ui::describe_figure(g_app->state()) : ""; }
-std::string ui_string(const std::string& name) { return attn::ui::tr_by_name(name); }
+// In the state's language (the UI's is set at the next frame, and the page asks before it).
+std::string ui_string(const std::string& name) {
+  if (g_app)
+    attn::ui::set_language(g_app->state().settings.language == attn::UiLanguage::Chinese ? attn::ui::Language::Chinese
+                                                                                       : attn::ui::Language::English);
+  return attn::ui::tr_by_name(name);
+}
 int cursor() { return g_app ? g_app->state().settings.cursor : -1; }
 std::string cursor_token() {
   if (!g_app) return "";
@@ -146,6 +161,27 @@ void set_chrome(bool controls, bool tabs, bool sentence_in_page) {
   if (!g_app) return;
   g_app->set_chrome(controls, tabs);
   g_app->set_sentence_in_page(sentence_in_page);
+}
+
+// The tour's steps: [{panel, patch, highlight}] as JSON (app/tour.h), for tests and pages.
+std::string tour_steps() {
+  nlohmann::json steps = nlohmann::json::array();
+  for (int k = 1; k <= attn::kTourSteps; ++k) {
+    const attn::TourStep& s = attn::tour_step(k);
+    steps.push_back({{"panel", s.panel}, {"patch", nlohmann::json::parse(s.patch)}, {"highlight", s.highlight}});
+  }
+  return steps.dump();
+}
+
+// Tests: the next frame records the text it draws; drawnText() returns the last record.
+void capture_drawn_text() {
+  if (g_app) g_app->capture_drawn_text();
+}
+std::string drawn_text() { return g_app ? g_app->drawn_text() : ""; }
+
+// An embed that shows one step of the tour: its card without Back and Next.
+void set_tour_navigation(bool on) {
+  if (g_app) g_app->set_tour_navigation(on);
 }
 
 // ---- the training lab (web/train-ui.mjs) ----------------------------------------------------
@@ -257,6 +293,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("frameMs", &frame_ms);
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
+  emscripten::function("loadUiFont", &load_ui_font);
   emscripten::function("loadCjkFont", &load_cjk_font);
   emscripten::function("needsCjkFont", &needs_cjk_font);
   emscripten::function("settingsJson", &settings_json);
@@ -272,6 +309,10 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("cursorToken", &cursor_token);
   emscripten::function("preferredHeight", &preferred_height);
   emscripten::function("setChrome", &set_chrome);
+  emscripten::function("setTourNavigation", &set_tour_navigation);
+  emscripten::function("tourSteps", &tour_steps);
+  emscripten::function("captureDrawnText", &capture_drawn_text);
+  emscripten::function("drawnText", &drawn_text);
   emscripten::function("stop", &attn::platform::stop_app);
   emscripten::function("trainReset", &train_reset);
   emscripten::function("trainSave", &train_save);

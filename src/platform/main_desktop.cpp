@@ -236,6 +236,16 @@ void import_dropped_file(GLFWwindow* window, int count, const char** paths) {
   if (!st.ok) state.notice = st.message;
 }
 
+// The UI font (DejaVu Sans, fonts-dejavu-core, which scripts/setup.sh installs); without it
+// the app falls back to Dear ImGui's built-in font.
+void load_ui_font(attn::ui::App& app) {
+  std::string bytes;
+  if (read_file("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", bytes))
+    app.set_ui_font(std::vector<unsigned char>(bytes.begin(), bytes.end()));
+  else
+    std::fprintf(stderr, "attnlab: DejaVu Sans not found (install fonts-dejavu-core); using the built-in font\n");
+}
+
 // CJK glyphs come from a Debian font package when it is installed.
 void load_cjk_font(attn::ui::App& app) {
   constexpr const char* kCjkFontPaths[] = {
@@ -269,6 +279,7 @@ int open_scene(attn::ui::App& app, GLFWwindow* window, const Options& o, attn::T
     if (!st.ok) std::fprintf(stderr, "attnlab: state file %s: %s\n", o.state_path.c_str(), st.message.c_str());
   }
   if (o.presentation) app.state().settings.presentation = true;
+  load_ui_font(app);
   load_cjk_font(app);
   return kGoOn;
 }

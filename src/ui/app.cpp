@@ -2,12 +2,15 @@
 #include "ui/app.h"
 
 #include "app/import_state.h"
+#include "app/tour.h"
 #include "core/base/utf8.h"
 #include "gfx/gl.h"
+#include "ui/drawn_text.h"
 #include "ui/font_coverage.h"
 #include "ui/keys.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
+#include "ui/tour_card.h"
 
 #include <imgui.h>
 
@@ -69,6 +72,11 @@ void App::set_content_scale(float scale) {
 // 2 fonts and theme
 // ---------------------------------------------------------------------------------------
 
+void App::set_ui_font(std::vector<unsigned char> bytes) {
+  ui_font_ = std::move(bytes);
+  fonts_dirty_ = true;
+}
+
 void App::set_cjk_font(std::vector<unsigned char> bytes, int face_index) {
   cjk_font_ = std::move(bytes);
   cjk_face_ = face_index;
@@ -114,9 +122,21 @@ void App::rebuild_fonts() {
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  ImFontConfig base;
-  base.SizePixels = std::round(13.0f * scale);
-  io.Fonts->AddFontDefault(&base);
+  const float pixels = std::round(kUiFontPixels * scale);
+  if (!ui_font_.empty()) {
+    // The ranges the page's subset keeps (CMakeLists.txt, fonts/ui.ttf): Latin, Greek, the
+    // punctuation, sub- and superscripts, arrows, math operators and shapes the UI writes.
+    static const ImWchar kUiRanges[] = {0x0020, 0x024F, 0x0370, 0x03FF, 0x1D40, 0x1D6A, 0x2000, 0x209F,
+                                        0x2190, 0x22FF, 0x25A0, 0x25FF, 0};
+    ImFontConfig base;
+    base.FontDataOwnedByAtlas = false;  // the bytes stay ours
+    base.OversampleH = 2;
+    io.Fonts->AddFontFromMemoryTTF(ui_font_.data(), static_cast<int>(ui_font_.size()), pixels, &base, kUiRanges);
+  } else {
+    ImFontConfig base;
+    base.SizePixels = std::round(13.0f * scale);
+    io.Fonts->AddFontDefault(&base);
+  }
   glyph_ranges_.clear();
   if (!cjk_font_.empty() && !glyphs_wanted_.empty()) {
     // Ranges: each wanted character as its own [c, c] pair, then the 0 terminator.
@@ -131,7 +151,7 @@ void App::rebuild_fonts() {
     cjk.FontNo = cjk_face_;
     cjk.OversampleH = 1;
     cjk.PixelSnapH = true;
-    io.Fonts->AddFontFromMemoryTTF(cjk_font_.data(), static_cast<int>(cjk_font_.size()), std::round(14.0f * scale), &cjk,
+    io.Fonts->AddFontFromMemoryTTF(cjk_font_.data(), static_cast<int>(cjk_font_.size()), pixels, &cjk,
                                    reinterpret_cast<const ImWchar*>(glyph_ranges_.data()));
   }
   io.Fonts->Build();
@@ -186,8 +206,12 @@ void App::handle_keys() {
   Settings& s = state_.settings;
   const int n = static_cast<int>(state_.tokens.size());
   auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
-  if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
-  if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
+  // During the tour the left and right arrows step it; up and down still move the cursor.
+  const bool touring = s.tour > 0 && tour_navigation_;
+  if (touring && pressed(GLFW_KEY_RIGHT)) s.tour = std::min(kTourSteps, s.tour + 1);
+  if (touring && pressed(GLFW_KEY_LEFT)) s.tour = std::max(1, s.tour - 1);
+  if ((!touring && pressed(GLFW_KEY_RIGHT)) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
+  if ((!touring && pressed(GLFW_KEY_LEFT)) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
   if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = panel_after(s.panel, 1);
   if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = panel_after(s.panel, -1);
   if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
@@ -208,9 +232,17 @@ void App::frame() {
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   update_before_frame(scale);
   begin_imgui_frame();
+  // Asked for (tests): the text this frame draws, from ImGui's log (every widget's text) and
+  // ui/drawn_text.h (what the figures draw themselves), window by window.
+  if (capture_text_) text_record() = {true, ""};
   advance_play();
   handle_keys();
   draw_windows(scale);
+  if (capture_text_) {
+    drawn_text_ = text_record().text;
+    text_record() = {};
+    capture_text_ = false;
+  }
   render_frame();
   ++frames_drawn_;
   ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -221,10 +253,12 @@ void App::frame() {
 void App::update_before_frame(float scale) {
   if (fonts_dirty_ || fonts_built_for_ != scale) rebuild_fonts();
   if (theme_applied_ != state_.settings.theme || style_scale_applied_ != scale) apply_theme();
+  ctx_.weight_range = state_.settings.weight_range;
 
   // Training runs a time-budgeted slice per frame (nothing when paused); then compute only
   // what changed; textures follow the results' revision.
   train_tick(state_.train, state_.train.slice_ms, host_->seconds());
+  update_tour(state_);
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);
@@ -277,22 +311,28 @@ void App::draw_windows(float scale) {
     ImGui::SetNextWindowPos(vp->WorkPos);
     ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y));
     ImGui::Begin(tr(S::app_title), nullptr, fixed);
+    record_window_begin();
     draw_controls_panel(state_, ctx_, options_.controls);
     controls_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    record_window_end();
     ImGui::End();
   }
   preferred_height_ = std::max(controls_h, (vp->WorkSize.x - panel_w) * 0.625f);
 
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
-  ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  // A panel taller than the window scrolls (a large UI scale, a small screen): nothing is cut.
+  ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar);
   panel_rect_[0] = ImGui::GetWindowPos().x;
   panel_rect_[1] = ImGui::GetWindowPos().y;
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
+  record_window_begin();
   if (show_tabs_) draw_navigation();
   draw_panels();
+  record_window_end();
   ImGui::End();
+  draw_tour_card(state_, ctx_, panel_rect_, tour_navigation_);
 }
 
 namespace {
@@ -340,6 +380,9 @@ void App::draw_navigation() {
     if (nav_button(ctx_, "chapter", chapter_id(chapter), tr(kChapterTitles[c]), chapter == current, first, right))
       chosen = opening->panel;
   }
+  // The tour: offered on every visit, beside the chapters (the lab stays free to use).
+  if (state_.settings.tour == 0 && nav_button(ctx_, "tour", "tour", tr(S::tour_start), false, first, right))
+    state_.settings.tour = 1;
   // The scene's controls, folded away on this panel: a button brings them back (or folds them again).
   if (show_controls_ && !state_.settings.presentation && !panel_uses_scene_controls(shown) &&
       nav_button(ctx_, "toggle", "controls", tr(controls_pinned_ ? S::controls_hide : S::controls_show), false, first, right))
@@ -354,6 +397,7 @@ void App::draw_navigation() {
     ctx_.tabs[to_string(v->panel)] = {item.x, item.y, item.w, item.h};
   }
   ImGui::Separator();
+  if (chosen) state_.settings.tour = 0;  // a panel chosen by hand leaves the tour
   if (chosen && *chosen != shown) {
     // A button clicked: this frame draws the panel, so its figures (computed only while a
     // panel shows) must be ready now.

@@ -44,6 +44,13 @@ class App {
   // loaded machine, SwiftShader) is still seen; the next frame consumes the queue.
   void press_key(int key, bool ctrl);
 
+  // The UI's own face (TTF bytes: DejaVu Sans, whose digits are tabular by default, so
+  // columns of numbers align), drawn at kUiFontPixels CSS pixels. Without it the UI falls
+  // back to Dear ImGui's built-in bitmap font.
+  void set_ui_font(std::vector<unsigned char> bytes);
+  bool has_ui_font() const { return !ui_font_.empty(); }
+  // The UI font's size in CSS pixels (at DPR 1, UI scale 1, outside presentation mode).
+  static constexpr float kUiFontPixels = 15.0f;
   // A font with CJK glyphs (TTF/OTF bytes, or a TTC and the face index). The atlas then
   // carries the CJK characters the current text uses, rebuilt when new ones appear.
   void set_cjk_font(std::vector<unsigned char> bytes, int face_index = 0);
@@ -52,12 +59,19 @@ class App {
   // atlas cannot draw.
   int missing_glyphs() const { return missing_glyphs_; }
 
+  // The next frame records every string it draws (widgets and figures), one per line or
+  // run; drawn_text() then returns them (tests: no English in the Chinese UI).
+  void capture_drawn_text() { capture_text_ = true; }
+  const std::string& drawn_text() const { return drawn_text_; }
+
   // Embeds: hide the controls window and/or the panel tabs (one panel, minimal chrome).
   void set_chrome(bool controls, bool tabs) {
     show_controls_ = controls;
     show_tabs_ = tabs;
   }
   bool controls_shown() const { return show_controls_; }
+  // Whether the tour's card has Back and Next (false: an embed showing one step).
+  void set_tour_navigation(bool on) { tour_navigation_ = on; }
   bool controls_drawn() const { return controls_drawn_; }  // this frame: folded away or not
   // Whether the page has its own text field for the sentence (the full page does: IMEs and
   // paste need one). Without it (an embed, a lab in a host page) the controls edit the
@@ -100,6 +114,7 @@ class App {
   float style_scale_applied_ = 0.0f;
   Panel shown_panel_ = Panel::Pipeline;
   std::array<int, kChapterCount> chapter_panel_{};  // per chapter: the panel last shown (-1: its first)
+  std::vector<unsigned char> ui_font_;
   std::vector<unsigned char> cjk_font_;
   int cjk_face_ = 0;
   std::set<unsigned> glyphs_wanted_;     // CJK code points the atlas should carry
@@ -111,6 +126,9 @@ class App {
   UiLanguage glyphs_checked_language_ = UiLanguage::English;
   bool glyphs_checked_controls_ = true;
   bool show_controls_ = true, show_tabs_ = true;
+  bool tour_navigation_ = true;
+  bool capture_text_ = false;
+  std::string drawn_text_;
   bool controls_pinned_ = false;   // the full lab: controls shown on a panel that reads none of them
   bool controls_drawn_ = true;     // the controls window was drawn in the last frame
   float preferred_height_ = 0.0f;

@@ -6,6 +6,7 @@
 //   5 compare    the same input under two settings, and their difference
 //   6 hover      the derivation of a hovered value
 #include "ui/panels.h"
+#include "ui/drawn_text.h"
 
 #include "core/base/utf8.h"
 #include "ui/heatmap_widget.h"
@@ -48,23 +49,11 @@ void hover_to_context(UiContext& ctx, const AppState& state, const std::string& 
 void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
   ImGui::PushID(id);
   int score = static_cast<int>(m.score);
-  ImGui::TextUnformatted(tr(S::score_function));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::score_dot), &score, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::score_cosine), &score, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::score_additive), &score, 2);
+  choice_row(tr(S::score_function), score, {tr(S::score_dot), tr(S::score_cosine), tr(S::score_additive)});
   m.score = static_cast<ScoreFunction>(score);
 
   int scale = static_cast<int>(m.scale_kind);
-  ImGui::TextUnformatted(tr(S::scaling));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::scale_default), &scale, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::scale_none), &scale, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::scale_custom), &scale, 2);
+  choice_row(tr(S::scaling), scale, {tr(S::scale_default), tr(S::scale_none), tr(S::scale_custom)});
   m.scale_kind = static_cast<ScaleKind>(scale);
   if (m.scale_kind == ScaleKind::Custom) schema_slider(tr(S::custom_scale), m.custom_scale, "scale");
   schema_slider(tr(S::temperature), m.temperature, "temperature", "%.2f", ImGuiSliderFlags_Logarithmic);
@@ -76,11 +65,7 @@ void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
     schema_slider(tr(S::mask_block), m.mask.block, "mask.block");
   }
   int fill = static_cast<int>(m.fill);
-  ImGui::TextUnformatted(tr(S::mask_fill));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::fill_neg_inf), &fill, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::fill_finite), &fill, 1);
+  choice_row(tr(S::mask_fill), fill, {tr(S::fill_neg_inf), tr(S::fill_finite)});
   if (fill == 1 && m.fill != MaskFill::Finite) m.finite_fill = -1e9f;
   m.fill = static_cast<MaskFill>(fill);
   ImGui::PopID();
@@ -99,13 +84,13 @@ void scene_source_radios(AppState& state) {
   Settings& s = state.settings;
   int source = static_cast<int>(s.source);
   ImGui::RadioButton(tr(S::source_generated), &source, 0);
-  ImGui::SameLine();
+  same_line_or_wrap(tr(S::source_worked), true);
   ImGui::RadioButton(tr(S::source_worked), &source, 1);
   ImGui::BeginDisabled(!state.train.trained);
   ImGui::RadioButton(tr(S::source_trained), &source, 2);
   ImGui::EndDisabled();
   if (state.imported) {
-    ImGui::SameLine();
+    same_line_or_wrap(tr(S::source_imported), true);
     ImGui::RadioButton(tr(S::source_imported), &source, 3);
   }
   s.source = static_cast<SceneSource>(source);
@@ -193,7 +178,7 @@ void positional_controls(Settings& s) {
     schema_slider(tr(S::rope_base), s.rope_base, "ropeBase", "%.0f", ImGuiSliderFlags_Logarithmic);
     int pairing = s.rope_pairing == RopePairing::Interleaved ? 1 : 0;
     ImGui::RadioButton(tr(S::rope_pairing_half), &pairing, 0);
-    ImGui::SameLine();
+    same_line_or_wrap(tr(S::rope_pairing_interleaved), true);
     ImGui::RadioButton(tr(S::rope_pairing_interleaved), &pairing, 1);
     s.rope_pairing = pairing ? RopePairing::Interleaved : RopePairing::Half;
   }
@@ -235,14 +220,12 @@ void compare_section(Settings& s) {
 
 void view_section(Settings& s) {
   int theme = static_cast<int>(s.theme);
-  ImGui::TextUnformatted(tr(S::theme));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::theme_dark), &theme, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::theme_light), &theme, 1);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::theme_contrast), &theme, 2);
+  choice_row(tr(S::theme), theme, {tr(S::theme_dark), tr(S::theme_light), tr(S::theme_contrast)});
   s.theme = static_cast<Theme>(theme);
+  // The weights' colours: at 1,000 tokens every weight is near 1/n, one flat colour on [0, 1].
+  int range = static_cast<int>(s.weight_range);
+  choice_row(tr(S::weight_range), range, {tr(S::weight_range_fixed), tr(S::weight_range_row), tr(S::weight_range_log)});
+  s.weight_range = static_cast<WeightRange>(range);
   ImGui::Checkbox(tr(S::presentation), &s.presentation);
   schema_slider(tr(S::ui_scale), s.ui_scale, "uiScale", "%.2f");
   ImGui::TextDisabled("%s", tr(S::keys_hint));
@@ -271,7 +254,7 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     return;
   }
   const int head = state.settings.head;
-  ImGui::Text("%s %d / %d   scale x %.4f   d_k = %d", tr(S::head), head, static_cast<int>(state.trace.heads.size()),
+  ImGui::Text(tr(S::pipeline_header), head, static_cast<int>(state.trace.heads.size()),
               h->scale, static_cast<int>(h->q.cols()));
   struct Stage {
     const char* id;
@@ -293,7 +276,9 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
   };
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float cell_w = (avail.x - 2 * gap) / 3.0f, cell_h = (avail.y - 3 * ImGui::GetFontSize() * 1.6f) / 3.0f;
+  // Each row: its titles' line, the heatmaps, and the gap under them.
+  const float row_extra = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFontSize() * 0.3f + 2 * ImGui::GetStyle().ItemSpacing.y;
+  const float cell_w = (avail.x - 2 * gap) / 3.0f, cell_h = (avail.y - 3 * row_extra) / 3.0f - 1.0f;
   for (int i = 0; i < 9; ++i) {
     const Stage& st = stages[i];
     if (i % 3) ImGui::SameLine();
@@ -397,9 +382,9 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
       const float y = p0.y + (t + 0.5f) * row_h;
       if (row_h >= ImGui::GetFontSize() * 0.9f) {
         const char* label = state.tokens[idx].c_str();
-        dl->AddText(ImVec2(p0.x + col_w - ImGui::CalcTextSize(label).x, y - ImGui::GetFontSize() * 0.5f),
+        add_text(dl, ImVec2(p0.x + col_w - ImGui::CalcTextSize(label).x, y - ImGui::GetFontSize() * 0.5f),
                     idx == s.cursor ? IM_COL32(255, 64, 160, 255) : text, label);
-        dl->AddText(ImVec2(p0.x + right_w - col_w, y - ImGui::GetFontSize() * 0.5f), text, label);
+        add_text(dl, ImVec2(p0.x + right_w - col_w, y - ImGui::GetFontSize() * 0.5f), text, label);
       }
     }
     const float qy = p0.y + (s.cursor - first + 0.5f) * row_h;

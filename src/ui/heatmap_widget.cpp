@@ -1,9 +1,13 @@
 #include "ui/heatmap_widget.h"
+#include "ui/drawn_text.h"
+
+#include "ui/strings.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <string>
 
 namespace attn::ui {
 namespace {
@@ -50,6 +54,7 @@ std::pair<float, float> value_range(UiContext& ctx, const HeatmapSpec& spec) {
 struct HeatmapFrame {
   int rows = 0, cols = 0;
   float font = 0, label_w = 0, label_h = 0, scale_w = 0;
+  bool upright_cols = false;  // column labels stand upright (too wide to lie in their cells)
   ImVec2 origin;          // top-left of the whole widget, labels included
   float w = 0, h = 0;     // the matrix's frame
   ImVec2 hm_min, hm_max;  // its corners
@@ -62,8 +67,50 @@ struct VisibleCells {
 };
 
 // A heatmap that is not zoomable, or whose matrix changed size, shows the whole matrix.
-void fit_view(gfx::HeatmapView& view, const HeatmapSpec& spec, int rows, int cols) {
-  if (!spec.zoomable || view.w > cols || view.h > rows || view.w <= 0) view = {0, 0, float(cols), float(rows)};
+void fit_view(gfx::HeatmapView& view, std::pair<int, int>& shown_size, const HeatmapSpec& spec, int rows, int cols) {
+  const bool resized = shown_size != std::pair{rows, cols};
+  shown_size = {rows, cols};
+  if (!spec.zoomable || resized || view.w > cols || view.h > rows || view.w <= 0) view = {0, 0, float(cols), float(rows)};
+}
+
+// A weights matrix in the per-row or log colour range, made again when the weights or the
+// choice change: per row, each weight over its row's largest (a row of zeros stays 0); log,
+// log10 of each weight, from 0 (a weight of 1) down to the decade of the smallest positive
+// weight (at most 8 decades; zeros take the bottom of the scale).
+const RangedWeights& ranged_weights(UiContext& ctx, const HeatmapSpec& spec, WeightRange range) {
+  RangedWeights& r = ctx.ranged[spec.id];
+  const std::uint64_t key = spec.revision * 3 + static_cast<std::uint64_t>(range) + 1;
+  if (r.key == key) return r;
+  const Mat& v = *spec.values;
+  r.key = key;
+  r.values.resize(v.rows(), v.cols());
+  if (range == WeightRange::Row) {
+    r.lo = 0.0f;
+    for (Eigen::Index i = 0; i < v.rows(); ++i) {
+      float m = 0.0f;
+      for (Eigen::Index j = 0; j < v.cols(); ++j)
+        if (std::isfinite(v(i, j))) m = std::max(m, v(i, j));
+      for (Eigen::Index j = 0; j < v.cols(); ++j) r.values(i, j) = m > 0.0f ? v(i, j) / m : 0.0f;
+    }
+  } else {
+    float smallest = 1.0f;
+    for (Eigen::Index k = 0; k < v.size(); ++k)
+      if (v.data()[k] > 0.0f && std::isfinite(v.data()[k])) smallest = std::min(smallest, v.data()[k]);
+    r.lo = std::max(-8.0f, std::min(-1.0f, std::floor(std::log10(smallest))));
+    for (Eigen::Index k = 0; k < v.size(); ++k) {
+      const float x = v.data()[k];
+      r.values.data()[k] = x > 0.0f && std::isfinite(x) ? std::max(r.lo, std::log10(x)) : r.lo;
+    }
+  }
+  return r;
+}
+
+// The widest of the labels, in pixels.
+float widest_label(const std::vector<std::string>* labels) {
+  float w = 0.0f;
+  if (labels)
+    for (const std::string& l : *labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  return w;
 }
 
 HeatmapFrame place_heatmap(const HeatmapSpec& spec, ImVec2 size, int rows, int cols, const gfx::HeatmapView& view) {
@@ -71,14 +118,26 @@ HeatmapFrame place_heatmap(const HeatmapSpec& spec, ImVec2 size, int rows, int c
   f.rows = rows;
   f.cols = cols;
   f.font = ImGui::GetFontSize();
-  f.label_w = spec.row_labels ? f.font * 4.0f : 0.0f;
+  // Row labels get the room of the widest (up to 7 em; longer ones end in an ellipsis).
+  f.label_w = spec.row_labels ? std::min(widest_label(spec.row_labels) + f.font * 0.4f, f.font * 7.0f) : 0.0f;
   f.label_h = spec.show_col_labels ? f.font * 1.3f : 0.0f;
   f.scale_w = spec.show_scale ? f.font * 4.2f : 0.0f;
   f.origin = ImGui::GetCursorScreenPos();
   const float avail_w = std::max(16.0f, size.x - f.label_w - f.scale_w);
-  const float avail_h = std::max(16.0f, size.y - f.label_h);
   // Square-ish cells: keep the aspect of the matrix inside the space given.
-  const float cell = std::min(avail_w / cols, avail_h / rows);
+  auto cell_for = [&](float label_h) { return std::min(avail_w / cols, std::max(16.0f, size.y - label_h) / rows); };
+  float cell = cell_for(f.label_h);
+  // Column labels too wide for their cells stand upright (read bottom to top), in a strip as
+  // tall as the widest (up to 5 em). Labels of one or two glyphs (a hanzi, a digit) stay level
+  // and are thinned instead: a turned hanzi reads worse than every other one.
+  if (spec.show_col_labels && spec.col_labels) {
+    const float widest = widest_label(spec.col_labels);
+    if (widest > cell - f.font * 0.3f && widest > f.font * 1.5f) {
+      f.upright_cols = true;
+      f.label_h = std::min(widest, f.font * 5.0f) + f.font * 0.3f;
+      cell = cell_for(f.label_h);
+    }
+  }
   // A zoomable heatmap keeps its frame when zooming: the frame has the matrix's full-view size.
   f.w = cell * cols;
   f.h = cell * rows;
@@ -136,38 +195,72 @@ VisibleCells visible_cells(const gfx::HeatmapView& view, int rows, int cols) {
   return v;
 }
 
-// Labels: every step-th token so they never overlap.
+// `text` cut to `max_w` pixels, ending in an ellipsis when it was longer.
+std::string fit_text(const std::string& text, float max_w) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= max_w) return text;
+  const float dots = ImGui::CalcTextSize("\u2026").x;
+  std::string cut = text;
+  while (!cut.empty() && ImGui::CalcTextSize(cut.c_str()).x + dots > max_w) {
+    unsigned char last;
+    do {  // one whole UTF-8 character: its continuation bytes, then its lead
+      last = static_cast<unsigned char>(cut.back());
+      cut.pop_back();
+    } while (!cut.empty() && (last & 0xC0) == 0x80);
+  }
+  return cut + "\u2026";
+}
+
+// Text turned a quarter turn anticlockwise, its baseline's start at `bottom` (reads upwards).
+void add_upright_text(ImDrawList* dl, ImVec2 bottom, ImU32 col, const char* text) {
+  // Drawn level first (unclipped sideways, where the level text would lie), then its vertices
+  // are turned about `bottom`.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  dl->PushClipRect(ImVec2(-1e6f, clip_min.y), ImVec2(1e6f, clip_max.y), false);
+  const int first = dl->VtxBuffer.Size;
+  add_text(dl, bottom, col, text);
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImVec2& p = dl->VtxBuffer[i].pos;
+    const ImVec2 d(p.x - bottom.x, p.y - bottom.y);
+    p = ImVec2(bottom.x + d.y, bottom.y - d.x);
+  }
+  dl->PopClipRect();
+}
+
+// Labels: every step-th token so they never overlap; each whole, or cut with an ellipsis.
 void draw_axis_labels(ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view, const HeatmapFrame& f,
                       const VisibleCells& v, ImU32 text_col) {
   char buf[64];
-  const int col_step = std::max(1, static_cast<int>(std::ceil(f.font * 2.2f / f.cell_w)));
-  const int row_step = std::max(1, static_cast<int>(std::ceil(f.font * 1.1f / f.cell_h)));
+  const float col_space = f.upright_cols ? f.font * 1.05f : f.font * 2.2f;
+  const int col_step = std::max(1, static_cast<int>(std::ceil(col_space / f.cell_w)));
+  const int row_step = std::max(1, static_cast<int>(std::ceil(f.font * 1.0f / f.cell_h)));
   for (int j = v.c0 - v.c0 % col_step; spec.show_col_labels && j < v.c1; j += col_step) {
     if (j < v.c0) continue;
-    const char* label = buf;
-    if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j].c_str();
-    else std::snprintf(buf, sizeof buf, "%d", j);
-    // A label longer than its room is cut, with a gap before the next one so two never read as one.
-    const float room = f.cell_w * col_step;
-    const float tw = std::min(ImGui::CalcTextSize(label).x, room > f.font * 3.0f ? room - f.font * 0.5f : room);
-    const float x = f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - tw * 0.5f;
-    dl->PushClipRect(ImVec2(x, f.origin.y), ImVec2(x + tw, f.hm_min.y), true);
-    dl->AddText(ImVec2(x, f.origin.y), text_col, label);
-    dl->PopClipRect();
+    std::string label;
+    if (spec.col_labels && j < static_cast<int>(spec.col_labels->size())) label = (*spec.col_labels)[j];
+    else label = (std::snprintf(buf, sizeof buf, "%d", j), buf);
+    const float center = f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w;
+    if (f.upright_cols) {
+      label = fit_text(label, f.label_h - f.font * 0.3f);
+      add_upright_text(dl, ImVec2(center - f.font * 0.5f, f.hm_min.y - f.font * 0.2f), text_col, label.c_str());
+    } else {
+      label = fit_text(label, f.cell_w * col_step - f.font * 0.3f);
+      const float tw = ImGui::CalcTextSize(label.c_str()).x;
+      add_text(dl, ImVec2(center - tw * 0.5f, f.origin.y), text_col, label.c_str());
+    }
   }
   if (spec.row_labels)
     for (int i = v.r0 - v.r0 % row_step; i < v.r1; i += row_step) {
       if (i < v.r0 || i >= static_cast<int>(spec.row_labels->size())) continue;
-      dl->PushClipRect(ImVec2(f.origin.x, f.hm_min.y), ImVec2(f.hm_min.x - f.font * 0.2f, f.hm_max.y), true);
-      dl->AddText(ImVec2(f.origin.x, f.hm_min.y + (i + 0.5f - view.y0) * f.cell_h - f.font * 0.5f), text_col,
-                  (*spec.row_labels)[i].c_str());
-      dl->PopClipRect();
+      const std::string label = fit_text((*spec.row_labels)[i], f.label_w - f.font * 0.3f);
+      add_text(dl, ImVec2(f.origin.x, f.hm_min.y + (i + 0.5f - view.y0) * f.cell_h - f.font * 0.5f), text_col,
+                  label.c_str());
     }
 }
 
 // Numbers in cells that fit them, dark or light against the cell's colour.
-void draw_cell_numbers(ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view, const HeatmapFrame& f,
-                       const VisibleCells& v, float lo, float hi) {
+// `shown` is what the colours map (the values, or their per-row or log form).
+void draw_cell_numbers(ImDrawList* dl, const HeatmapSpec& spec, const Mat& shown, const gfx::HeatmapView& view,
+                       const HeatmapFrame& f, const VisibleCells& v, float lo, float hi) {
   if (!(f.cell_w >= f.font * 3.0f && f.cell_h >= f.font * 1.4f)) return;
   const Mat& values = *spec.values;
   char buf[64];
@@ -177,10 +270,10 @@ void draw_cell_numbers(ImDrawList* dl, const HeatmapSpec& spec, const gfx::Heatm
       if (std::isinf(x)) std::snprintf(buf, sizeof buf, x < 0 ? "-inf" : "inf");
       else std::snprintf(buf, sizeof buf, std::fabs(x) >= 100 ? "%.0f" : std::fabs(x) >= 10 ? "%.1f" : "%.2f", x);
       const ImVec2 ts = ImGui::CalcTextSize(buf);
-      const float t = std::isfinite(x) ? (x - lo) / (hi - lo) : 0.5f;
+      const float t = std::isfinite(x) ? (shown(i, j) - lo) / (hi - lo) : 0.5f;
       const Rgb8 bg = colormap_at(spec.colormap, t);
       const bool dark_text = std::isinf(x) || 0.2126f * bg.r + 0.7152f * bg.g + 0.0722f * bg.b > 140.0f;
-      dl->AddText(ImVec2(f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - ts.x * 0.5f,
+      add_text(dl, ImVec2(f.hm_min.x + (j + 0.5f - view.x0) * f.cell_w - ts.x * 0.5f,
                          f.hm_min.y + (i + 0.5f - view.y0) * f.cell_h - ts.y * 0.5f),
                   dark_text ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255), buf);
     }
@@ -196,7 +289,7 @@ void draw_cursor_row(UiContext& ctx, ImDrawList* dl, const HeatmapSpec& spec, co
 
 // Colour scale with its range.
 void draw_colour_scale(ImDrawList* dl, const HeatmapSpec& spec, const HeatmapFrame& f, float lo, float hi,
-                       ImU32 text_col) {
+                       WeightRange range, ImU32 text_col) {
   const float bx = f.hm_max.x + f.font * 0.6f, bw = f.font * 0.9f;
   const int steps = 48;
   for (int s = 0; s < steps; ++s) {
@@ -204,11 +297,16 @@ void draw_colour_scale(ImDrawList* dl, const HeatmapSpec& spec, const HeatmapFra
     dl->AddRectFilled(ImVec2(bx, f.hm_min.y + t0 * f.h), ImVec2(bx + bw, f.hm_min.y + t1 * f.h),
                       to_u32(colormap_at(spec.colormap, 1.0f - (t0 + t1) * 0.5f)));
   }
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.3g", hi);
-  dl->AddText(ImVec2(bx + bw + f.font * 0.2f, f.hm_min.y), text_col, buf);
-  std::snprintf(buf, sizeof buf, "%.3g", lo);
-  dl->AddText(ImVec2(bx + bw + f.font * 0.2f, f.hm_max.y - f.font), text_col, buf);
+  char hi_text[64], lo_text[64];
+  std::snprintf(hi_text, sizeof hi_text, "%.3g", hi);
+  std::snprintf(lo_text, sizeof lo_text, "%.3g", lo);
+  if (range == WeightRange::Row) std::snprintf(hi_text, sizeof hi_text, "%s", tr(S::weight_range_row_top));
+  if (range == WeightRange::Log) {
+    std::snprintf(hi_text, sizeof hi_text, "1");
+    std::snprintf(lo_text, sizeof lo_text, "1e%d", static_cast<int>(std::lround(lo)));
+  }
+  add_text(dl, ImVec2(bx + bw + f.font * 0.2f, f.hm_min.y), text_col, hi_text);
+  add_text(dl, ImVec2(bx + bw + f.font * 0.2f, f.hm_max.y - f.font), text_col, lo_text);
 }
 
 // The cell under the pointer, and whether it was clicked (a drag is a pan, not a click).
@@ -230,16 +328,21 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   const int rows = static_cast<int>(values.rows()), cols = static_cast<int>(values.cols());
   if (rows == 0 || cols == 0) return result;
   gfx::MatrixTexture& texture = ctx.program.texture(spec.id);
-  texture.upload(values.data(), rows, cols, spec.revision);
+  // Weights (the [0, 1] scale) in the chosen colour range: the texture holds their per-row or
+  // log form; numbers, readouts and tests keep reading the weights themselves.
+  const WeightRange range = spec.colormap == Colormap::Sequential ? ctx.weight_range : WeightRange::Fixed;
+  const RangedWeights* ranged = range == WeightRange::Fixed ? nullptr : &ranged_weights(ctx, spec, range);
+  const Mat& shown = ranged ? ranged->values : values;
+  texture.upload(shown.data(), rows, cols, spec.revision * 3 + static_cast<std::uint64_t>(range));
 
   gfx::HeatmapView& view = ctx.views[spec.id];
-  fit_view(view, spec, rows, cols);
+  fit_view(view, ctx.view_sizes[spec.id], spec, rows, cols);
   const HeatmapFrame f = place_heatmap(spec, size, rows, cols, view);
   ImGui::SetCursorScreenPos(f.hm_min);
   ImGui::InvisibleButton(spec.id.c_str(), ImVec2(f.w, f.h));
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const auto [lo, hi] = value_range(ctx, spec);
+  const auto [lo, hi] = ranged ? std::pair{ranged->lo, 1.0f} : value_range(ctx, spec);
   if (spec.zoomable && hovered) zoom_and_pan(view, f);
   queue_heatmap_draw(ctx, dl, texture, spec, view, f, lo, hi);
 
@@ -247,13 +350,13 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   const VisibleCells v = visible_cells(view, rows, cols);
   dl->PushClipRect(ImVec2(f.origin.x, f.origin.y), ImVec2(f.hm_max.x + f.scale_w, f.hm_max.y), true);
   draw_axis_labels(dl, spec, view, f, v, text_col);
-  draw_cell_numbers(dl, spec, view, f, v, lo, hi);
+  draw_cell_numbers(dl, spec, shown, view, f, v, lo, hi);
   draw_cursor_row(ctx, dl, spec, view, f, v);
   dl->PopClipRect();
-  if (spec.show_scale) draw_colour_scale(dl, spec, f, lo, hi, text_col);
+  if (spec.show_scale) draw_colour_scale(dl, spec, f, lo, hi, range, text_col);
 
   if (hovered) result = hovered_cell(view, f);
-  ctx.placements[spec.id] = {f.hm_min.x, f.hm_min.y, f.w, f.h, rows, cols, view, lo, hi};
+  ctx.placements[spec.id] = {f.hm_min.x, f.hm_min.y, f.w, f.h, rows, cols, view, lo, hi, static_cast<int>(range)};
   ImGui::SetCursorScreenPos(ImVec2(f.origin.x, f.hm_max.y + f.font * 0.3f));
   ImGui::Dummy(ImVec2(f.label_w + f.w + f.scale_w, 0.0f));
   return result;

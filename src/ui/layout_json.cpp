@@ -2,7 +2,10 @@
 
 #include "ui/app.h"
 
+#include <imgui.h>
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 namespace attn::ui {
 
@@ -12,7 +15,8 @@ std::string layout_json(const App& app) {
   for (const auto& [id, p] : ui.placements)
     heatmaps[id] = {{"x", p.x}, {"y", p.y}, {"w", p.w}, {"h", p.h}, {"rows", p.rows}, {"cols", p.cols},
                     {"viewX0", p.view.x0}, {"viewY0", p.view.y0}, {"viewW", p.view.w}, {"viewH", p.view.h},
-                    {"rangeLo", p.range_lo}, {"rangeHi", p.range_hi}};
+                    {"rangeLo", p.range_lo}, {"rangeHi", p.range_hi},
+                    {"colourRange", p.colour_range == 1 ? "row" : p.colour_range == 2 ? "log" : "fixed"}};
   nlohmann::json plots = nlohmann::json::object();
   for (const auto& [id, p] : ui.plots)
     plots[id] = {{"x", p.x}, {"y", p.y}, {"w", p.w}, {"h", p.h}, {"xTitle", p.x_title}, {"yTitle", p.y_title},
@@ -25,7 +29,25 @@ std::string layout_json(const App& app) {
                    {"textWidth", n.text_w}, {"selected", n.selected}, {"right", ui.nav_right}});
   nlohmann::json tabs = nlohmann::json::object();
   for (const auto& [panel, r] : ui.tabs) tabs[panel] = {{"x", r[0]}, {"y", r[1]}, {"w", r[2]}, {"h", r[3]}};
+  const TourLayout& t = ui.tour;
+  const nlohmann::json tour = {{"step", t.step}, {"panel", t.panel}, {"title", t.title}, {"text", t.text},
+                               {"highlight", t.highlight},
+                               {"x", t.box[0]}, {"y", t.box[1]}, {"w", t.box[2]}, {"h", t.box[3]},
+                               {"highlightBox", {{"x", t.highlight_box[0]}, {"y", t.highlight_box[1]},
+                                                 {"w", t.highlight_box[2]}, {"h", t.highlight_box[3]}}}};
+  // The UI font as drawn: its size in CSS pixels and the advance of each digit (all equal in
+  // a face with tabular digits, so columns of numbers align).
+  nlohmann::json digits = nlohmann::json::array();
+  const ImFont* font = ImGui::GetFont();
+  for (char c = '0'; c <= '9'; ++c) {
+    const ImFontGlyph* g = font ? font->FindGlyphNoFallback(static_cast<ImWchar>(c)) : nullptr;
+    digits.push_back(g ? g->AdvanceX : 0.0f);
+  }
+  const nlohmann::json font_info = {{"ui", app.has_ui_font()}, {"pixels", ImGui::GetFontSize() / std::max(0.01f, ui.dpi_scale)},
+                                    {"digitAdvances", digits}};
   const nlohmann::json layout = {
+      {"tour", tour},
+      {"font", font_info},
       {"heatmaps", heatmaps},
       {"tabs", tabs},
       {"plots", plots},

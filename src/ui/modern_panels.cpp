@@ -11,9 +11,11 @@
 //   5 qk-space    the focused head's queries and keys in one plane, lines to the strongest keys
 // Figures come from app/modern_state.h; these functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
+#include "ui/drawn_text.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -184,7 +186,7 @@ void draw_kv_cache(const GqaFigures& f, const std::vector<std::string>& tokens, 
       const float y = o.y + r * ch;
       char label[32];
       std::snprintf(label, sizeof label, "%s %d", kv == 0 ? "K" : "V", g);
-      dl->AddText(ImVec2(o.x, y + (ch - font) * 0.5f), kGroupColors[g % 8], label);
+      add_text(dl, ImVec2(o.x, y + (ch - font) * 0.5f), kGroupColors[g % 8], label);
       for (int t = 0; t < n; ++t) {
         const ImVec2 a(o.x + label_w + t * cw, y + 1), b(o.x + label_w + (t + 1) * cw - 1, y + ch - 1);
         dl->AddRectFilled(a, b, t < f.decode_step ? kGroupColors[g % 8] : empty);
@@ -200,7 +202,7 @@ void draw_kv_cache(const GqaFigures& f, const std::vector<std::string>& tokens, 
     const float x = o.x + label_w + (t + 0.5f) * cw;
     const float tw = ImGui::CalcTextSize(tokens[t].c_str()).x;
     if (x - tw * 0.5f < next_free) continue;
-    dl->AddText(ImVec2(x - tw * 0.5f, o.y + rows * ch + font * 0.15f), text, tokens[t].c_str());
+    add_text(dl, ImVec2(x - tw * 0.5f, o.y + rows * ch + font * 0.15f), text, tokens[t].c_str());
     next_free = x + tw * 0.5f + font * 0.4f;
   }
   ImGui::Dummy(ImVec2(size.x, rows * ch + font * 1.4f));
@@ -321,7 +323,7 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 8);
   ImGui::SliderInt(tr(S::flash_block_k), &m.block_k, 1, std::max(1, n));
-  ImGui::SameLine();
+  same_line_or_wrap(tr(S::flash_causal), true);
   ImGui::Checkbox(tr(S::flash_causal), &m.flash_causal);
   if (!f.ok) {
     show_error(f.why);

@@ -1,4 +1,5 @@
 #include "ui/plot.h"
+#include "ui/drawn_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -132,6 +133,8 @@ PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
   f.axis = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   data_range(spec, true, f.x_lo, f.x_hi);
   data_range(spec, false, f.y_lo, f.y_hi);
+  if (spec.x_range[1] > spec.x_range[0]) f.x_lo = spec.x_range[0], f.x_hi = spec.x_range[1];
+  if (spec.y_range[1] > spec.y_range[0]) f.y_lo = spec.y_range[0], f.y_hi = spec.y_range[1];
   if (spec.x_categories.empty()) f.xt = plot_ticks(f.x_lo, f.x_hi, spec.log_x);
   f.yt = plot_ticks(f.y_lo, f.y_hi, spec.log_y);
   float y_label_w = 0;
@@ -175,7 +178,7 @@ void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placemen
   for (size_t i = 0; i < f.yt.size(); ++i) {
     const float y = f.fy(spec, f.yt[i]);
     dl->AddLine(ImVec2(f.lo.x, y), ImVec2(f.hi.x, y), f.grid, f.px);
-    dl->AddText(ImVec2(f.lo.x - font * 0.3f - ImGui::CalcTextSize(f.y_labels[i].c_str()).x, y - font * 0.5f), f.text,
+    add_text(dl, ImVec2(f.lo.x - font * 0.3f - ImGui::CalcTextSize(f.y_labels[i].c_str()).x, y - font * 0.5f), f.text,
                 f.y_labels[i].c_str());
     placement.y_ticks.push_back(f.y_labels[i]);
   }
@@ -190,16 +193,16 @@ void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placemen
     else dl->AddLine(ImVec2(x, f.lo.y), ImVec2(x, f.hi.y), f.grid, f.px);
     const float w = ImGui::CalcTextSize(label.c_str()).x;
     if (x - w * 0.5f < next_free) continue;
-    dl->AddText(ImVec2(x - w * 0.5f, f.hi.y + font * 0.3f), f.text, label.c_str());
+    add_text(dl, ImVec2(x - w * 0.5f, f.hi.y + font * 0.3f), f.text, label.c_str());
     placement.x_ticks.push_back(label);
     next_free = x + w * 0.5f + font * (categorical ? 0.4f : 0.5f);
   }
   dl->AddRect(f.lo, f.hi, f.axis, 0.0f, 0, f.px);
   if (!spec.x_title.empty()) {
     const float w = ImGui::CalcTextSize(spec.x_title.c_str()).x;
-    dl->AddText(ImVec2(0.5f * (f.lo.x + f.hi.x) - w * 0.5f, f.hi.y + font * 1.45f), f.text, spec.x_title.c_str());
+    add_text(dl, ImVec2(0.5f * (f.lo.x + f.hi.x) - w * 0.5f, f.hi.y + font * 1.45f), f.text, spec.x_title.c_str());
   }
-  if (!spec.y_title.empty()) dl->AddText(ImVec2(f.origin.x, f.origin.y + font * 0.2f), f.text, spec.y_title.c_str());
+  if (!spec.y_title.empty()) add_text(dl, ImVec2(f.origin.x, f.origin.y + font * 0.2f), f.text, spec.y_title.c_str());
   dl->PopClipRect();
 }
 
@@ -217,7 +220,7 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
     if (!r.label.empty()) {
       const ImVec2 at = r.vertical ? ImVec2(a.x + font * 0.25f, f.hi.y - font * 1.3f)
                                    : ImVec2(f.hi.x - ImGui::CalcTextSize(r.label.c_str()).x - font * 0.3f, a.y - font * 1.1f);
-      dl->AddText(at, c, r.label.c_str());
+      add_text(dl, at, c, r.label.c_str());
     }
     placement.references.push_back(r.label);
   }
@@ -243,7 +246,7 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
       if (s.points && s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
       else if (s.points) dl->AddCircleFilled(p, r, s.color);
       if (i < s.point_labels.size() && !s.point_labels[i].empty())
-        dl->AddText(ImVec2(p.x + 4.5f * px, p.y - font * 0.55f), s.color, s.point_labels[i].c_str());
+        add_text(dl, ImVec2(p.x + 4.5f * px, p.y - font * 0.55f), s.color, s.point_labels[i].c_str());
       const float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
       if (inside && d2 < nearest_d2) {
         nearest_d2 = d2;
@@ -263,7 +266,7 @@ void draw_legend(const PlotFrame& f, PlotPlacement& placement) {
     const float lx = f.hi.x + f.font * 0.8f;
     f.dl->AddRectFilled(ImVec2(lx, ly + f.font * 0.3f), ImVec2(lx + f.font * 0.9f, ly + f.font * 0.9f), s->color);
     f.dl->PushClipRect(ImVec2(lx, ly), ImVec2(f.origin.x + f.size.x, ly + f.font * 2), true);
-    f.dl->AddText(ImVec2(lx + f.font * 1.3f, ly), f.text, s->label.c_str());
+    add_text(f.dl, ImVec2(lx + f.font * 1.3f, ly), f.text, s->label.c_str());
     f.dl->PopClipRect();
     placement.legend.push_back(s->label);
     ly += f.font * 1.4f;

@@ -48,6 +48,9 @@ struct PlotSpec {
   std::vector<std::string> x_categories;
   bool equal_aspect = false;  // one unit is as long on both axes (the query-key plane)
   bool include_zero_y = false;
+  // Fixed ranges (lo, hi) where hi > lo; else the data's. A curve that grows step by step keeps
+  // its axes from the first frame (training: steps 0 to the budget, accuracy 0 to 1).
+  double x_range[2] = {0, 0}, y_range[2] = {0, 0};
 };
 
 // Draws the plot into `size` (the widget's box, axes and legend included). Returns the index

@@ -2,7 +2,9 @@
 // (never compute them), with ImDrawList plots of our own.
 //   1 plotting helpers  2 dot product  3 variance  4 saturation  5 softmax  6 stability
 #include "ui/panels.h"
+#include "ui/drawn_text.h"
 
+#include "app/colormap.h"
 #include "app/state_schema.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
@@ -11,9 +13,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn::ui {
@@ -27,7 +31,7 @@ void bars(const char* title, const std::vector<float>& values, ImVec2 size, floa
   ImGui::TextUnformatted(title);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), IM_COL32(30, 30, 38, 255));
+  dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
   const float w = size.x / std::max<size_t>(1, values.size());
   for (size_t i = 0; i < values.size(); ++i) {
     const float v = std::isfinite(values[i]) ? values[i] : hi;
@@ -54,9 +58,9 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   const ImVec2 center(origin.x + side * 0.5f, origin.y + side * 0.5f);
   const float unit = side / 2.0f / 5.0f;  // the plane shows [-5, 5]
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(origin, ImVec2(origin.x + side, origin.y + side), IM_COL32(25, 25, 32, 255));
+  dl->AddRectFilled(origin, ImVec2(origin.x + side, origin.y + side), ImGui::GetColorU32(ImGuiCol_FrameBg));
   for (int g = -5; g <= 5; ++g) {
-    const ImU32 c = g == 0 ? IM_COL32(110, 110, 120, 255) : IM_COL32(45, 45, 55, 255);
+    const ImU32 c = g == 0 ? ImGui::GetColorU32(ImGuiCol_TextDisabled) : ImGui::GetColorU32(ImGuiCol_Border, 0.5f);
     dl->AddLine(ImVec2(center.x + g * unit, origin.y), ImVec2(center.x + g * unit, origin.y + side), c);
     dl->AddLine(ImVec2(origin.x, center.y + g * unit), ImVec2(origin.x + side, center.y + g * unit), c);
   }
@@ -86,7 +90,7 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
     const ImVec2 tip(center.x + (*h.v)[0] * unit, center.y - (*h.v)[1] * unit);
     dl->AddLine(center, tip, h.col, 3.0f * ctx.dpi_scale);
     dl->AddCircleFilled(tip, 6.0f * ctx.dpi_scale, h.col);
-    dl->AddText(ImVec2(tip.x + 8, tip.y - 8), h.col, h.name);
+    add_text(dl, ImVec2(tip.x + 8, tip.y - 8), h.col, h.name);
   }
   ImGui::SameLine();
   ImGui::BeginGroup();
@@ -150,8 +154,8 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginGroup();
   ImGui::SetNextItemWidth(w * 0.6f);
   schema_slider("d_k", l.dk, "lab.dk", "%d", ImGuiSliderFlags_Logarithmic);
-  ImGui::Text("Var(q.k) = %.2f (theory %d)", r.var_raw_at_dk, l.dk);
-  ImGui::Text("Var(q.k / sqrt(d_k)) = %.3f (theory 1)", r.var_scaled_at_dk);
+  ImGui::Text(tr(S::variance_raw_line), r.var_raw_at_dk, l.dk);
+  ImGui::Text(tr(S::variance_scaled_line), r.var_scaled_at_dk);
   std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
   if (hr.empty() || hs.empty()) {  // not drawn yet (update_results samples for this panel)
     ImGui::EndGroup();
@@ -159,9 +163,9 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
   }
   const float top = std::max(*std::max_element(hr.begin(), hr.end()), *std::max_element(hs.begin(), hs.end()));
   char title[96];
-  std::snprintf(title, sizeof title, "q.k over [%.0f, %.0f]", r.hist_raw.lo, r.hist_raw.hi);
+  std::snprintf(title, sizeof title, tr(S::variance_hist_raw), r.hist_raw.lo, r.hist_raw.hi);
   bars(title, hr, ImVec2(w * 0.9f, h * 0.4f), 0, top, kOrange);
-  bars("q.k / sqrt(d_k) over [-4, 4]", hs, ImVec2(w * 0.9f, h * 0.4f), 0, top, kBlue);
+  bars(tr(S::variance_hist_scaled), hs, ImVec2(w * 0.9f, h * 0.4f), 0, top, kBlue);
   ImGui::EndGroup();
 }
 
@@ -297,43 +301,136 @@ void draw_stability_panel(AppState& state, UiContext&) {
 
 // ---- 7 the worked example, step by step ------------------------------------------------------
 
-void draw_walkthrough_panel(AppState& state, UiContext&) {
+namespace {
+
+// One small matrix of the worked example: each cell coloured on the heatmaps' scales (diverging
+// for scores and values, 0 to 1 for weights) with its number; cells of an `edit` matrix are
+// drag fields over their colour. The matrix is reported as a heatmap of layout() under `id`.
+// Returns whether a cell was edited.
+bool walk_matrix(UiContext& ctx, const char* id, const char* title, const Mat& m, Colormap map, float* edit,
+                 std::string_view key) {
+  const float font = ImGui::GetFontSize();
+  const float cw = font * 4.6f, ch = font * 2.4f;
+  float lo = 0.0f, hi = 1.0f;
+  if (map == Colormap::Diverging) {
+    float top = 0.0f;
+    for (Eigen::Index k = 0; k < m.size(); ++k)
+      if (std::isfinite(m.data()[k])) top = std::max(top, std::fabs(m.data()[k]));
+    if (top == 0.0f) top = 1.0f;
+    lo = -top, hi = top;
+  }
+  bool changed = false;
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const KeyRange range = slider_range(key.empty() ? std::string_view("lab.wq") : key);
+  for (int i = 0; i < m.rows(); ++i)
+    for (int j = 0; j < m.cols(); ++j) {
+      const float v = m(i, j);
+      const Rgb8 c = colormap_at(map, (v - lo) / (hi - lo));
+      const ImVec2 a(o.x + j * cw, o.y + i * ch), b(a.x + cw - 1.0f, a.y + ch - 1.0f);
+      dl->AddRectFilled(a, b, IM_COL32(c.r, c.g, c.b, 255));
+      const bool dark_text = 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b > 140.0f;
+      const ImU32 text = dark_text ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255);
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", v);
+      if (edit) {
+        ImGui::SetCursorScreenPos(ImVec2(a.x, a.y + (ch - ImGui::GetFrameHeight()) * 0.5f));
+        ImGui::PushID(id);
+        ImGui::PushID(i * 8 + j);
+        ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+        ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, IM_COL32(255, 255, 255, 50));
+        ImGui::PushStyleColor(ImGuiCol_FrameBgActive, IM_COL32(255, 255, 255, 80));
+        ImGui::PushStyleColor(ImGuiCol_Text, text);
+        ImGui::SetNextItemWidth(cw - 1.0f);
+        float& x = edit[i * m.cols() + j];
+        changed |= ImGui::DragFloat("##cell", &x, 0.02f, static_cast<float>(range.min), static_cast<float>(range.max),
+                                    "%.2f", ImGuiSliderFlags_AlwaysClamp);
+        ImGui::PopStyleColor(4);
+        ImGui::PopID();
+        ImGui::PopID();
+      } else {
+        const ImVec2 ts = ImGui::CalcTextSize(buf);
+        add_text(dl, ImVec2(a.x + (cw - ts.x) * 0.5f, a.y + (ch - ts.y) * 0.5f), text, buf);
+      }
+    }
+  ImGui::SetCursorScreenPos(o);
+  ImGui::Dummy(ImVec2(cw * m.cols(), ch * m.rows()));
+  ImGui::EndGroup();
+  ctx.placements[id] = {o.x, o.y, cw * m.cols(), ch * m.rows(), static_cast<int>(m.rows()), static_cast<int>(m.cols()),
+                        gfx::HeatmapView{0, 0, float(m.cols()), float(m.rows())}, lo, hi, 0};
+  return changed;
+}
+
+// The operation between two matrices, centred beside them: its text over an arrow.
+void walk_operation(const char* text, float matrix_h) {
+  const float font = ImGui::GetFontSize();
+  ImGui::SameLine(0.0f, font * 0.6f);
+  ImGui::BeginGroup();
+  const float w = std::max(ImGui::CalcTextSize(text).x, font * 2.5f);
+  ImGui::Dummy(ImVec2(w, font * 0.4f + matrix_h * 0.5f - font));
+  ImGui::TextUnformatted(text);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 c = ImGui::GetColorU32(ImGuiCol_Text);
+  const float y = p.y + font * 0.4f;
+  dl->AddLine(ImVec2(p.x, y), ImVec2(p.x + w - font * 0.2f, y), c, std::max(1.5f, font / 10.0f));
+  dl->AddTriangleFilled(ImVec2(p.x + w, y), ImVec2(p.x + w - font * 0.6f, y - font * 0.35f),
+                        ImVec2(p.x + w - font * 0.6f, y + font * 0.35f), c);
+  ImGui::Dummy(ImVec2(w, font));
+  ImGui::EndGroup();
+  ImGui::SameLine(0.0f, font * 0.6f);
+}
+
+Mat as_matrix(const std::array<float, 4>& a) {
+  Mat m(2, 2);
+  m << a[0], a[1], a[2], a[3];
+  return m;
+}
+
+}  // namespace
+
+// The tutorial's worked example drawn: Q, K and V (editable), then each step as a matrix with
+// the operation that makes it from the one before; an edit recomputes at once (the lab's
+// figures follow the settings).
+void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const AttentionResult& w = state.scaling_lab.walk;
-  ImGui::TextWrapped("%s", tr(S::walk_hint));
-  const float width = ImGui::GetFontSize() * 12;
-  const struct {
-    const char* name;
-    std::array<float, 4>* m;
-    const char* key;  // in the state schema
-  } matrices[] = {{"Q", &l.wq, "lab.wq"}, {"K", &l.wk, "lab.wk"}, {"V", &l.wv, "lab.wv"}};
-  for (auto [name, m, key] : matrices) {
-    ImGui::PushID(name);
-    ImGui::TextUnformatted(name);
-    for (int r = 0; r < 2; ++r) {
-      ImGui::SameLine(ImGui::GetFontSize() * (2 + r * 13));
-      ImGui::SetNextItemWidth(width);
-      ImGui::PushID(r);
-      schema_drag("##row", m->data() + 2 * r, 2, 0.05f, key);
-      ImGui::PopID();
-    }
-    ImGui::PopID();
-  }
+  const float font = ImGui::GetFontSize();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(tr(S::walk_hint));
+  ImGui::PopTextWrapPos();
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", tr(S::walk_inputs));
+  const float matrix_h = font * 2.4f * 2;
+  walk_matrix(ctx, "walk/q", "Q", as_matrix(l.wq), Colormap::Diverging, l.wq.data(), "lab.wq");
+  ImGui::SameLine(0.0f, font * 2.0f);
+  walk_matrix(ctx, "walk/k", "K", as_matrix(l.wk), Colormap::Diverging, l.wk.data(), "lab.wk");
+  ImGui::SameLine(0.0f, font * 2.0f);
+  walk_matrix(ctx, "walk/v", "V", as_matrix(l.wv), Colormap::Diverging, l.wv.data(), "lab.wv");
   if (!w.status.ok) {
     ImGui::TextUnformatted(w.status.message.c_str());
     return;
   }
   if (w.output.rows() < 2 || w.output.cols() < 2) return;  // not computed yet: the lab's figures follow the panel
+  ImGui::Spacing();
   ImGui::Separator();
-  auto mat = [](const char* title, const Mat& m) {
-    ImGui::Text("%-26s [[%7.3f, %7.3f], [%7.3f, %7.3f]]", title, m(0, 0), m(0, 1), m(1, 0), m(1, 1));
-  };
-  mat("1 scores Q K^T", w.raw_scores);
-  ImGui::Text("2 scale 1/sqrt(d_k) = %.4f", w.scale);
-  mat("  scaled scores", w.scores);
-  mat("3 softmax per row", w.weights);
-  ImGui::Text("  row sums %.6f, %.6f", w.weights.row(0).sum(), w.weights.row(1).sum());
-  mat("4 output = weights V", w.output);
+  ImGui::TextDisabled("%s", tr(S::walk_steps));
+  walk_matrix(ctx, "walk/rawScores", tr(S::walk_raw_scores), w.raw_scores, Colormap::Diverging, nullptr, "");
+  char op[64];
+  std::snprintf(op, sizeof op, tr(S::walk_scale_op), w.scale);
+  walk_operation(op, matrix_h);
+  walk_matrix(ctx, "walk/scaledScores", tr(S::walk_scaled_scores), w.scores, Colormap::Diverging, nullptr, "");
+  walk_operation(tr(S::walk_softmax_op), matrix_h);
+  walk_matrix(ctx, "walk/weights", tr(S::walk_weights), w.weights, Colormap::Sequential, nullptr, "");
+  walk_operation("· V", matrix_h);
+  walk_matrix(ctx, "walk/output", tr(S::walk_output), w.output, Colormap::Diverging, nullptr, "");
+  ImGui::Spacing();
+  ImGui::Text(tr(S::walk_row_sums), w.weights.row(0).sum(), w.weights.row(1).sum());
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", tr(S::walk_reading));
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace attn::ui

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace attn::ui {
 
@@ -21,9 +22,48 @@ void head_count_radios(int& heads, int shown, int d_model, std::initializer_list
   }
 }
 
+void same_line_or_wrap(const char* label, bool radio) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const char* end = std::strstr(label, "##");
+  float w = ImGui::CalcTextSize(label, end).x;
+  if (radio) w += ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
+}
+
+bool choice_row(const char* title, int& value, std::initializer_list<const char*> choices) {
+  const int before = value;
+  ImGui::TextUnformatted(title);
+  int index = 0;
+  for (const char* choice : choices) {
+    same_line_or_wrap(choice, true);
+    ImGui::RadioButton(choice, &value, index++);
+  }
+  return value != before;
+}
+
+const char* fit_label(const char* label, char* buffer, int size) {
+  const char* end = std::strstr(label, "##");
+  const float text_w = ImGui::CalcTextSize(label, end).x;
+  if (text_w == 0.0f) return label;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float room = avail - text_w - ImGui::GetStyle().ItemInnerSpacing.x;
+  if (room >= avail * 0.45f) {
+    ImGui::SetNextItemWidth(std::min(room, ImGui::CalcItemWidth()));
+    return label;
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(label, end);
+  ImGui::PopTextWrapPos();
+  std::snprintf(buffer, static_cast<size_t>(size), "##%s", label);
+  ImGui::SetNextItemWidth(-1.0f);
+  return buffer;
+}
+
 void seed_field(std::uint64_t& seed) {
   int shown = static_cast<int>(seed & 0x7fffffff);
-  if (ImGui::InputInt(tr(S::seed), &shown)) seed = static_cast<std::uint64_t>(std::max(shown, 0));
+  char id[96];
+  if (ImGui::InputInt(fit_label(tr(S::seed), id, sizeof id), &shown)) seed = static_cast<std::uint64_t>(std::max(shown, 0));
 }
 
 }  // namespace attn::ui

@@ -13,6 +13,21 @@ namespace attn::ui {
 // ids apart from other "1", "2", ... in the same window.
 void head_count_radios(int& heads, int shown, int d_model, std::initializer_list<int> choices, const char* id_suffix);
 
+// Before a radio button or checkbox labelled `label`: on the same line as the last item when
+// it fits in the window (with `radio`'s square before the text), else on a new line, so a row
+// of choices wraps instead of running past the window's edge.
+void same_line_or_wrap(const char* label, bool radio);
+
+// A labelled row of radio buttons, one per choice, wrapping where the window ends; `value` is
+// the index of the chosen one. Returns whether it changed.
+bool choice_row(const char* title, int& value, std::initializer_list<const char*> choices);
+
+// Before a labelled slider, drag or field: returns the label to give it. The label stays to
+// the right when it fits beside a field of at least 45% of the width left; else it is written
+// (wrapped) on a line of its own and the field takes the whole width, under the returned
+// "##" id. `buffer` holds that id while the widget is drawn.
+const char* fit_label(const char* label, char* buffer, int size);
+
 // The seed as a non-negative int field (the generator takes 64 bits; the field shows 31).
 void seed_field(std::uint64_t& seed);
 

@@ -29,6 +29,9 @@ namespace attn::ui {
   X(presets, \
     "Presets:", \
     "预设：") \
+  X(default_sentence_zh, \
+    "猫坐在垫子上，因为它累了。", \
+    "猫坐在垫子上，因为它累了。") \
   X(preset_english, \
     "English", \
     "英文") \
@@ -730,8 +733,38 @@ namespace attn::ui {
     "Worked example", \
     "例题") \
   X(walk_hint, \
-    "Two tokens, d_k = 2 (the tutorial's example). Edit Q, K or V and follow each step: scores, scaling by 1/sqrt(2), softmax per row, weighted values.", \
-    "两个词元，d_k = 2（教程中的例子）。编辑 Q、K 或 V，逐步查看：分数、除以 sqrt(2)、逐行 softmax、加权求值。") \
+    "The tutorial's example: two tokens, d_k = 2. Each row of Q, K and V belongs to one token. Drag a number of Q, K or V sideways to change it; every step below follows at once.", \
+    "教程中的例子：两个词元，d_k = 2。Q、K、V 的每一行属于一个词元。左右拖动 Q、K 或 V 中的数字即可修改，下面的每一步都会立即随之更新。") \
+  X(walk_inputs, \
+    "The inputs: a query, a key and a value per token", \
+    "输入：每个词元一个查询、一个键和一个值") \
+  X(walk_steps, \
+    "The steps, left to right", \
+    "计算步骤，从左到右") \
+  X(walk_raw_scores, \
+    "scores QKᵀ", \
+    "分数 QKᵀ") \
+  X(walk_scale_op, \
+    "× 1/√d_k = %.4f", \
+    "× 1/√d_k = %.4f") \
+  X(walk_scaled_scores, \
+    "scaled scores", \
+    "缩放后的分数") \
+  X(walk_softmax_op, \
+    "softmax of each row", \
+    "逐行 softmax") \
+  X(walk_weights, \
+    "weights", \
+    "权重") \
+  X(walk_output, \
+    "output", \
+    "输出") \
+  X(walk_row_sums, \
+    "Each row of the weights sums to 1: %.6f and %.6f.", \
+    "权重的每一行之和都是 1：%.6f 和 %.6f。") \
+  X(walk_reading, \
+    "Row i of the output is token i's new vector: the rows of V mixed in the proportions of row i of the weights.", \
+    "输出的第 i 行是词元 i 的新向量：按权重第 i 行的比例把 V 的各行混合起来。") \
   /* course pages: figure text alternatives (ARIA) and the page's own buttons */ \
   X(aria_attends, \
     "Head %d: query '%s' attends most to '%s' (%.2f).", \
@@ -763,6 +796,141 @@ namespace attn::ui {
   X(aria_error, \
     "No figure: %s", \
     "没有图：%s") \
+  X(tour_start, \
+    "Start the tour", \
+    "开始导览") \
+  X(tour_step_of, \
+    "Step %d of %d", \
+    "第 %d 步，共 %d 步") \
+  X(tour_back, \
+    "Back", \
+    "上一步") \
+  X(tour_next, \
+    "Next", \
+    "下一步") \
+  X(tour_end, \
+    "End the tour", \
+    "结束导览") \
+  X(tour_keys, \
+    "Left and right arrow keys step too.", \
+    "左右方向键也可以翻页。") \
+  X(tour_title_1, \
+    "Similarity: the dot product", \
+    "相似度：点积") \
+  X(tour_text_1, \
+    "q·k is large when two vectors point the same way, zero at a right angle and negative when they are opposed. Drag the tips of q and k and watch the number and the angle.", \
+    "两个向量方向越一致，q·k 越大；互相垂直时为零，方向相反时为负。拖动 q 和 k 的端点，看数值和夹角怎样变化。") \
+  X(tour_title_2, \
+    "QKᵀ: every pair at once", \
+    "QKᵀ：一次算出所有配对") \
+  X(tour_text_2, \
+    "Each query and each key of the sentence is a point here; a line joins every query to the key it scores highest. The matrix QKᵀ holds all these dot products at once.", \
+    "句子里的每个查询和每个键都是这里的一个点，每个查询连向它打分最高的键。矩阵 QKᵀ 一次装下了所有这些点积。") \
+  X(tour_title_3, \
+    "Why scale: the variance grows", \
+    "为什么要缩放：方差在增长") \
+  X(tour_text_3, \
+    "With random entries, the variance of q·k grows like d_k (the dashed line). Divided by √d_k it stays near 1, whatever the dimension.", \
+    "分量随机时，q·k 的方差随 d_k 线性增长（虚线）。除以 √d_k 之后，无论维度多大，方差都保持在 1 附近。") \
+  X(tour_title_4, \
+    "Why scale: softmax saturates", \
+    "为什么要缩放：softmax 饱和") \
+  X(tour_text_4, \
+    "Large scores push softmax towards one-hot, and its gradient falls towards zero, so learning stalls. Switch the scaling on and see the gradient come back.", \
+    "分数很大时，softmax 接近独热分布，梯度趋近于零，学习就停滞了。打开缩放，看梯度恢复。") \
+  X(tour_title_5, \
+    "Softmax: scores to weights", \
+    "Softmax：从分数到权重") \
+  X(tour_text_5, \
+    "Softmax turns any row of scores into positive weights that sum to 1; a larger score takes a larger share. Edit the scores and watch the weights follow.", \
+    "Softmax 把任意一行分数变成和为 1 的正权重，分数越大，分到的份额越多。修改分数，看权重怎样跟着变。") \
+  X(tour_title_6, \
+    "Softmax without overflow", \
+    "不溢出的 softmax") \
+  X(tour_text_6, \
+    "Subtracting the row's largest score before exp changes nothing in exact arithmetic, yet keeps half and single precision from overflowing to infinity.", \
+    "在取指数之前减去这一行的最大分数，精确计算的结果不变，却能防止半精度和单精度溢出为无穷大。") \
+  X(tour_title_7, \
+    "The worked example", \
+    "例题") \
+  X(tour_text_7, \
+    "The tutorial's two-token example: Q, K and V, the scores, the scaled scores, the weights and the output, each computed from the one before.", \
+    "教程中的两个词元的例子：Q、K、V，分数、缩放后的分数、权重和输出，每一步都由上一步算出。") \
+  X(tour_title_8, \
+    "The whole pipeline", \
+    "完整流程") \
+  X(tour_text_8, \
+    "Every step of softmax(QKᵀ/√d_k)·V for a real sentence, one head at a time. The pink row is the query in focus: its weights say where that token looks.", \
+    "对一个真实句子逐个头展示 softmax(QKᵀ/√d_k)·V 的每一步。粉色的一行是当前查询：它的权重说明这个词元在看哪里。") \
+  X(tour_title_9, \
+    "Order: positions in the scores", \
+    "顺序：分数中的位置") \
+  X(tour_text_9, \
+    "Attention alone cannot tell word order apart. RoPE turns q and k by angles that grow with position, so a score depends only on how far apart two tokens are: the diagonals are constant.", \
+    "注意力本身分辨不出词序。RoPE 按位置把 q 和 k 旋转不同的角度，于是分数只取决于两个词元相隔多远：每条对角线上的值都相同。") \
+  X(tour_title_10, \
+    "Masks: no peeking ahead", \
+    "掩码：不许偷看后文") \
+  X(tour_text_10, \
+    "A causal mask lets token i see only the keys j ≤ i. Masked scores become −∞, so their weights are exactly 0, and each row still sums to 1.", \
+    "因果掩码只让词元 i 看到 j ≤ i 的键。被遮住的分数变成 −∞，对应权重恰好为 0，每一行的和仍然是 1。") \
+  X(tour_title_11, \
+    "Multi-head attention", \
+    "多头注意力") \
+  X(tour_text_11, \
+    "Several heads read the same sentence through their own projections, and each finds a pattern of its own. Compare them side by side.", \
+    "多个头用各自的投影读同一个句子，每个头找到自己的模式。把它们并排比较一下。") \
+  X(tour_title_12, \
+    "What attention costs", \
+    "注意力的代价") \
+  X(tour_text_12, \
+    "Full attention costs n² per head. Window, sparse, linear and low-rank variants trade some exactness for far less work at long lengths.", \
+    "完整的注意力每个头的代价是 n²。窗口、稀疏、线性和低秩等变体牺牲一点精确性，在长序列上省下大量计算。") \
+  X(tour_title_13, \
+    "FlashAttention: exact, tile by tile", \
+    "FlashAttention：逐块计算，结果精确") \
+  X(tour_text_13, \
+    "FlashAttention computes exactly the same output one tile at a time, keeping only a running maximum and sum per row instead of the n × n weights.", \
+    "FlashAttention 一次处理一个块，每行只保留一个运行中的最大值和总和，而不是整个 n × n 权重矩阵，算出的输出完全相同。") \
+  X(tour_title_14, \
+    "Watch heads form", \
+    "看注意力头成形") \
+  X(tour_text_14, \
+    "Train a tiny transformer here: press Start and watch the loss fall as heads learn to look at the previous token, then at what followed this token last time.", \
+    "在这里训练一个很小的 Transformer：点“开始”，看损失下降，看各个头先学会看前一个词元，再学会看这个词元上次出现时后面跟着的词元。") \
+  X(variance_raw_line, \
+    "Var(q·k) = %.2f (theory %d)", \
+    "Var(q·k) = %.2f（理论值 %d）") \
+  X(variance_scaled_line, \
+    "Var(q·k / √d_k) = %.3f (theory 1)", \
+    "Var(q·k / √d_k) = %.3f（理论值 1）") \
+  X(variance_hist_raw, \
+    "q·k, histogram over [%.0f, %.0f]", \
+    "q·k 的直方图，范围 [%.0f, %.0f]") \
+  X(variance_hist_scaled, \
+    "q·k / √d_k, histogram over [-4, 4]", \
+    "q·k / √d_k 的直方图，范围 [-4, 4]") \
+  X(pipeline_header, \
+    "head %d / %d   scores × %.4f   d_k = %d", \
+    "头 %d / %d   分数 × %.4f   d_k = %d") \
+  X(scaling_target, \
+    "target", \
+    "目标") \
+  X(weight_range, \
+    "weights' colours", \
+    "权重的颜色") \
+  X(weight_range_fixed, \
+    "0 to 1", \
+    "0 到 1") \
+  X(weight_range_row, \
+    "by row's largest", \
+    "按每行最大值") \
+  X(weight_range_log, \
+    "log10", \
+    "对数（log10）") \
+  X(weight_range_row_top, \
+    "max", \
+    "最大") \
   X(web_copy_link, \
     "Copy link", \
     "复制链接") \
@@ -790,6 +958,69 @@ namespace attn::ui {
   X(web_sentence, \
     "Sentence", \
     "句子") \
+  X(web_sentence_placeholder, \
+    "Type a sentence in any language", \
+    "输入任意语言的句子") \
+  X(web_present_title, \
+    "Presentation mode (fullscreen)", \
+    "演示模式（全屏）") \
+  X(web_download_model, \
+    "Download model", \
+    "下载模型") \
+  X(web_download_model_title, \
+    "Download the training run as an .attnmodel file", \
+    "把这次训练下载为 .attnmodel 文件") \
+  X(web_load_model, \
+    "Load model", \
+    "载入模型") \
+  X(web_load_model_title, \
+    "Load a training run (.attnmodel), or drop one on the lab", \
+    "载入一次训练（.attnmodel 文件），也可以把文件拖到实验室上") \
+  X(web_import, \
+    "Import…", \
+    "导入…") \
+  X(web_import_title, \
+    "Import attention weights from a .npy, .npz or JSON file (or drop one on the lab)", \
+    "从 .npy、.npz 或 .json 文件导入注意力权重（也可以把文件拖到实验室上）") \
+  X(web_import_batch, \
+    "batch", \
+    "批次") \
+  X(web_import_bf16, \
+    "uint16 is bfloat16", \
+    "把 uint16 读作 bfloat16") \
+  X(web_export, \
+    "Export", \
+    "导出") \
+  X(web_export_matrix, \
+    "matrix to export", \
+    "要导出的矩阵") \
+  X(web_export_weights, \
+    "weights", \
+    "权重") \
+  X(web_export_raw_scores, \
+    "raw scores", \
+    "原始分数") \
+  X(web_export_scaled_scores, \
+    "scaled scores", \
+    "缩放后的分数") \
+  X(web_export_output, \
+    "output", \
+    "输出") \
+  X(web_export_scale, \
+    "PNG scale", \
+    "PNG 倍数") \
+  X(web_export_panel, \
+    "Panel PNG", \
+    "面板 PNG") \
+  X(web_export_panel_title, \
+    "The whole panel as a PNG at the chosen scale (for print)", \
+    "按所选倍数把整个面板存为 PNG（用于打印）") \
+  X(web_language_english, \
+    "English", \
+    "英文") \
+  X(web_language_chinese, \
+    "中文", \
+    "中文") \
   X(web_session_bad, \
     "The stored session was ignored: %s", \
     "已忽略保存的会话：%s") \
@@ -803,6 +1034,9 @@ namespace attn::ui {
   X(panel_scaling_run, \
     "Forgot to scale?", \
     "忘了缩放？") \
+  X(train_start_hint, \
+    "The model below is untrained: its heads attend almost evenly. Start trains it on the task a slice per frame; the loss and accuracy curves grow here and the heads below sharpen into the patterns the task needs.", \
+    "下面的模型还没有训练：各个头的注意力几乎是均匀的。点“开始”后，它每帧训练一小段；损失和准确率曲线会在这里延伸，下面的各个头会逐渐形成任务所需的模式。") \
   X(train_task, \
     "task", \
     "任务") \

@@ -6,6 +6,7 @@
 
 #include "core/train/heads.h"
 #include "ui/heatmap_widget.h"
+#include "ui/plot.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
 
@@ -32,53 +33,29 @@ struct Series {
   const char* name;
 };
 
-// Step on x (0..x_max), value on y: log10 when `log_y` (losses), else linear [lo, hi].
-// The frame, its range labels and a legend; `extra` draws more on the same axes.
-struct CurveAxes {
-  ImVec2 min, max;
-  float x_max, lo, hi;
-  bool log_y;
-  ImVec2 at(float x, float y) const {
-    const float fy = log_y ? (std::log10(std::max(y, 1e-6f)) - std::log10(lo)) / (std::log10(hi) - std::log10(lo))
-                           : (y - lo) / (hi - lo);
-    return ImVec2(min.x + (x / x_max) * (max.x - min.x), max.y - std::clamp(fy, 0.0f, 1.0f) * (max.y - min.y));
-  }
-};
-
-CurveAxes curve_plot(const char* id, const char* title, ImVec2 size, std::initializer_list<Series> series, float x_max,
-                     bool log_y, float lo, float hi) {
-  // The title, then each series' name in its colour: the legend.
-  ImGui::TextUnformatted(title);
+// Step on x (0..x_max), value on y (log10 for losses, else linear [lo, hi]) on ui/plot: ticks,
+// titles, gridlines and a legend, with the axes there before the first step.
+PlotSpec curve_spec(const char* id, const char* y_title, std::initializer_list<Series> series, float x_max, bool log_y,
+                    float lo, float hi) {
+  PlotSpec plot;
+  plot.id = id;
+  plot.x_title = tr(S::train_step);
+  plot.y_title = y_title;
+  plot.log_y = log_y;
+  plot.x_range[0] = 0;
+  plot.x_range[1] = std::max(1.0f, x_max);
+  plot.y_range[0] = lo;
+  plot.y_range[1] = hi;
   for (const Series& s : series) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s", s.name);
+    PlotSeries p;
+    p.label = s.name;
+    p.color = s.colour;
+    p.x.assign(s.curve->step.begin(), s.curve->step.end());
+    p.y.assign(s.curve->value.begin(), s.curve->value.end());
+    p.points = s.curve->step.size() == 1;
+    plot.series.push_back(std::move(p));
   }
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float font = ImGui::GetFontSize();
-  CurveAxes a{ImVec2(p.x + font * 3.2f, p.y + 2), ImVec2(p.x + size.x - 4, p.y + size.y - font * 1.4f),
-              std::max(1.0f, x_max), lo, hi, log_y};
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(a.min, a.max, IM_COL32(24, 24, 30, 255));
-  dl->AddRect(a.min, a.max, IM_COL32(110, 110, 120, 255));
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", hi);
-  dl->AddText(ImVec2(p.x, a.min.y), text, buf);
-  std::snprintf(buf, sizeof buf, "%g", lo);
-  dl->AddText(ImVec2(p.x, a.max.y - font), text, buf);
-  dl->AddText(ImVec2(a.min.x, a.max.y + 1), text, "0");
-  std::snprintf(buf, sizeof buf, "%s %.0f", tr(S::train_step), x_max);
-  dl->AddText(ImVec2(a.max.x - ImGui::CalcTextSize(buf).x, a.max.y + 1), text, buf);
-  dl->PushClipRect(a.min, a.max, true);
-  for (const Series& s : series) {
-    const CurvePlot& c = *s.curve;
-    for (std::size_t i = 1; i < c.step.size(); ++i)
-      dl->AddLine(a.at(c.step[i - 1], c.value[i - 1]), a.at(c.step[i], c.value[i]), s.colour, 2.0f);
-    if (c.step.size() == 1) dl->AddCircleFilled(a.at(c.step[0], c.value[0]), 3.0f, s.colour);
-  }
-  dl->PopClipRect();
-  ImGui::InvisibleButton(id, size);
-  return a;
+  return plot;
 }
 
 // A loss range that shows the whole curve on a log axis: powers of ten around its values.
@@ -185,23 +162,34 @@ void training_controls(TrainState& t, UiContext& ctx, float left_w) {
   ImGui::EndChild();
 }
 
-// Curves: loss per step (log scale) and accuracy (batch, and held-out on fresh sequences).
-void training_curves(const TrainRun& r, float plot_w) {
+// Curves side by side: loss per step (log scale) and accuracy (batch, and held-out on fresh
+// sequences). Before the first step the axes are there, and a line says what Start does.
+void training_curves(UiContext& ctx, const TrainRun& r, float width) {
   const float font = ImGui::GetFontSize();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float plot_w = (width - gap) * 0.5f;
   ImGui::BeginGroup();
+  if (r.trainer.steps() == 0) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+    ImGui::TextWrapped("%s", tr(S::train_start_hint));
+    ImGui::PopTextWrapPos();
+  }
   const float x_max = static_cast<float>(std::max<std::int64_t>(r.trainer.steps(), 10));
   float lo = 0, hi = 1;
   loss_range({&r.loss_plot}, lo, hi);
-  curve_plot("train-loss", tr(S::train_loss_curve), ImVec2(plot_w, font * 10.0f), {{&r.loss_plot, kLossBlue, tr(S::train_loss)}},
-             x_max, true, lo, hi);
+  plot_widget(ctx, curve_spec("train-loss", tr(S::train_loss_curve), {{&r.loss_plot, kLossBlue, tr(S::train_loss)}}, x_max, true, lo, hi),
+              ImVec2(plot_w, font * 11.0f));
+  ImGui::SameLine();
   CurvePlot held;
   for (const HeldOutPoint& p : r.held_out) {
     held.step.push_back(static_cast<float>(p.step));
     held.value.push_back(p.accuracy);
   }
-  curve_plot("train-accuracy", tr(S::train_accuracy_curve), ImVec2(plot_w, font * 10.0f),
-             {{&r.accuracy_plot, kBatchGrey, tr(S::train_batch)}, {&held, kHeldOutGreen, tr(S::train_held_out)}}, x_max,
-             false, 0.0f, 1.0f);
+  plot_widget(ctx,
+              curve_spec("train-accuracy", tr(S::train_accuracy_curve),
+                         {{&r.accuracy_plot, kBatchGrey, tr(S::train_batch)}, {&held, kHeldOutGreen, tr(S::train_held_out)}},
+                         x_max, false, 0.0f, 1.0f),
+              ImVec2(plot_w, font * 11.0f));
   ImGui::EndGroup();
 }
 
@@ -231,8 +219,8 @@ void probe_heads(const TrainRun& r, UiContext& ctx) {
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float cell_w = (rest.x - gap * (p.heads - 1)) / p.heads;
-  const float cell_h = (rest.y - p.layers * font * 3.0f) / p.layers;
-  const float side = std::max(font * 4.0f, std::min(cell_w, cell_h));
+  const float cell_h = rest.y / p.layers - font * 3.2f;  // each row: two caption lines, then the heatmap
+  const float side = std::max(font * 6.0f, std::min(cell_w, cell_h));
   for (int l = 0; l < p.layers; ++l)
     for (int h = 0; h < p.heads; ++h) {
       if (h) ImGui::SameLine();
@@ -250,7 +238,7 @@ void probe_heads(const TrainRun& r, UiContext& ctx) {
       spec.colormap = Colormap::Sequential;
       spec.row_labels = &r.probe_labels;
       spec.col_labels = &r.probe_labels;
-      heatmap_widget(ctx, spec, ImVec2(side, side - font * 3.0f));
+      heatmap_widget(ctx, spec, ImVec2(std::min(cell_w, side * 1.4f), side));
       ImGui::EndGroup();
     }
 }
@@ -262,8 +250,11 @@ void draw_training_panel(AppState& state, UiContext& ctx) {
   const float left_w = std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f);
   training_controls(state.train, ctx, left_w);
   ImGui::SameLine();
-  training_curves(state.train.run, avail.x - left_w - ImGui::GetStyle().ItemSpacing.x);
+  // Right of the controls: the curves, and under them every head on the probe sequence.
+  ImGui::BeginGroup();
+  training_curves(ctx, state.train.run, avail.x - left_w - ImGui::GetStyle().ItemSpacing.x);
   probe_heads(state.train.run, ctx);
+  ImGui::EndGroup();
 }
 
 // ---- 3 scaling experiment panel ---------------------------------------------------------------
@@ -285,11 +276,7 @@ void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
   }
   ImGui::SameLine(0, font * 2);
   int init = static_cast<int>(s.init);
-  ImGui::TextUnformatted(tr(S::scaling_run_init));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::scaling_run_unit), &init, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::scaling_run_small), &init, 1);
+  choice_row(tr(S::scaling_run_init), init, {tr(S::scaling_run_unit), tr(S::scaling_run_small)});
   s.init = static_cast<train::InitScheme>(init);
   ImGui::SameLine(0, font * 2);
   int seed = static_cast<int>(s.seed & 0x7fffffff);
@@ -316,17 +303,16 @@ void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
   float lo = 0, hi = 1;
   loss_range({&e.scaled_plot, &e.unscaled_plot}, lo, hi);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const CurveAxes a = curve_plot("scaling-loss", tr(S::train_loss_curve), ImVec2(avail.x, std::max(font * 10, avail.y - font * 7.5f)),
-                                 {{&e.scaled_plot, kLossBlue, tr(S::scaling_run_scaled)},
-                                  {&e.unscaled_plot, kUnscaledOrange, tr(S::scaling_run_unscaled)}},
-                                 // The axis grows with the runs, up to the budget.
-                                 static_cast<float>(std::max<std::int64_t>(100, e.scaled.steps())), true, lo, hi);
+  PlotSpec plot = curve_spec("scaling-loss", tr(S::train_loss_curve),
+                             {{&e.scaled_plot, kLossBlue, tr(S::scaling_run_scaled)},
+                              {&e.unscaled_plot, kUnscaledOrange, tr(S::scaling_run_unscaled)}},
+                             // The axis grows with the runs, up to the budget.
+                             static_cast<float>(std::max<std::int64_t>(100, e.scaled.steps())), true,
+                             std::min(lo, kScalingTargetLoss), hi);
   // The target loss as a dashed line.
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float y = a.at(0, kScalingTargetLoss).y;
-  for (float x = a.min.x; x < a.max.x; x += font) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + font * 0.5f, a.max.x), y), kBatchGrey);
+  plot.references.push_back({false, kScalingTargetLoss, tr(S::scaling_target)});
+  plot_widget(ctx, plot, ImVec2(avail.x, std::max(font * 12, avail.y - font * 7.5f)));
   ImGui::TextWrapped("%s", tr(S::scaling_run_note));
-  (void)ctx;
 }
 
 }  // namespace attn::ui

@@ -4,6 +4,8 @@
 // hovers, and the heatmap draws queued for this frame's render pass.
 #pragma once
 
+#include "app/app_state.h"
+#include "core/base/types.h"
 #include "gfx/heatmap_gl.h"
 
 #include <imgui.h>
@@ -11,6 +13,7 @@
 #include <array>
 #include <deque>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -30,6 +33,7 @@ struct HeatmapPlacement {
   int rows = 0, cols = 0;
   gfx::HeatmapView view;
   float range_lo = 0, range_hi = 1;
+  int colour_range = 0;  // WeightRange: the weights' colours by [0, 1], by row or by log10
 };
 
 // A plot's axes as drawn (ui/plot.h), for layout().
@@ -47,12 +51,20 @@ struct PlotPlacement {
 // One item of the chapter and panel navigation as drawn, for layout(): its text and box, so a
 // test can tell a truncated label from a whole one.
 struct NavItem {
-  std::string kind;  // "chapter" or "panel"
+  std::string kind;  // "chapter", "panel", "toggle" (the controls) or "tour" (its start)
   std::string id;    // the chapter's or the panel's id
   std::string text;  // the label shown
   float x = 0, y = 0, w = 0, h = 0;  // the button, display pixels
   float text_w = 0;                  // the label's width
   bool selected = false;
+};
+
+// The tour's card this frame (ui/tour_card.h), for layout(): step 0 when there is none.
+struct TourLayout {
+  int step = 0;
+  std::string panel, title, text, highlight;
+  float box[4] = {0, 0, 0, 0};            // the card, display pixels (x, y, w, h)
+  float highlight_box[4] = {0, 0, 0, 0};  // the element spoken of, when it was drawn
 };
 
 struct Hover {
@@ -61,16 +73,28 @@ struct Hover {
   std::string derivation;  // how the hovered value came about
 };
 
+// A weights matrix as its colour range shows it (ui/heatmap_widget.cpp), with the key of the
+// revision and range it was made for and the value at the bottom of its scale.
+struct RangedWeights {
+  std::uint64_t key = 0;
+  Mat values;
+  float lo = 0.0f;
+};
+
 struct UiContext {
   gfx::HeatmapProgram program;
   std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
   std::map<std::string, gfx::HeatmapView> views;  // zoom/pan per heatmap id
+  std::map<std::string, std::pair<int, int>> view_sizes;  // the matrix size each view was made for
   std::map<std::string, HeatmapPlacement> placements;  // this frame's
   std::map<std::string, PlotPlacement> plots;          // this frame's
   std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
   std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
+  TourLayout tour;                                       // this frame's tour card
   float nav_right = 0;                                   // the right edge the navigation must keep within
   std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
+  WeightRange weight_range = WeightRange::Fixed;  // the state's, set each frame
+  std::map<std::string, RangedWeights> ranged;     // the weights' per-row or log form, per heatmap
   Hover hover;
   bool playing = false;
   double play_accumulator = 0.0;

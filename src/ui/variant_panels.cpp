@@ -10,6 +10,7 @@
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
 
 #include <imgui.h>
@@ -72,11 +73,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   token_checkboxes("global", state.tokens, mask.global_tokens);
   ImGui::Separator();
   int brush = s.variants.paint_allow ? 1 : 0;
-  ImGui::TextUnformatted(tr(S::mask_brush));
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::mask_brush_block), &brush, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton(tr(S::mask_brush_allow), &brush, 1);
+  choice_row(tr(S::mask_brush), brush, {tr(S::mask_brush_block), tr(S::mask_brush_allow)});
   s.variants.paint_allow = brush == 1;
   ImGui::BeginDisabled(state.mask_history.undo_steps() == 0);
   if (ImGui::Button(tr(S::mask_undo))) state.mask_history.undo(mask);
@@ -262,14 +259,16 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
 
 namespace {
 
-const ImU32 kSeriesColors[] = {IM_COL32(240, 240, 240, 255), IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
+// The first series is drawn in the theme's text colour (white on dark, black on light).
+const ImU32 kSeriesColors[] = {0, IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),
                                IM_COL32(0, 158, 115, 255),   IM_COL32(240, 228, 66, 255), IM_COL32(213, 94, 0, 255),
                                IM_COL32(204, 121, 167, 255)};
 
 PlotSeries cost_series(const std::string& label, size_t index) {
   PlotSeries s;
   s.label = label;
-  s.color = kSeriesColors[index % (sizeof kSeriesColors / sizeof kSeriesColors[0])];
+  const size_t k = index % (sizeof kSeriesColors / sizeof kSeriesColors[0]);
+  s.color = k == 0 ? ImGui::GetColorU32(ImGuiCol_Text) : kSeriesColors[k];
   s.points = true;
   return s;
 }

@@ -6,16 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { labSuite } from '../support/suite.mjs';
 import { openBrowser } from '../support/browser.mjs';
-import { openLab, screenshot, waitFor } from '../support/lab.mjs';
+import { frames, openLab, screenshot, waitFor } from '../support/lab.mjs';
 
 const suite = labSuite({ viewport: { width: 1280, height: 800 } });
 
-async function frames(page, count = 3) {
-  await page.evaluate(async (k) => {
-    const target = window.attnlab.framesDrawn() + k;
-    while (window.attnlab.framesDrawn() < target) await new Promise((r) => requestAnimationFrame(r));
-  }, count);
-}
 
 // No label cut, outside the window or over another; returns the items.
 async function assertWholeLabels(page, what) {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { labSuite } from '../support/suite.mjs';
-import { assertHeatmapShows, cellPixel, matrix, screenshot, waitFor } from '../support/lab.mjs';
+import { assertHeatmapShows, cellPixel, frames, matrix, screenshot, waitFor } from '../support/lab.mjs';
 import { colorDistance, expectedDiverging, expectedSequential } from '../support/colors.mjs';
 import { distDir } from '../support/paths.mjs';
 
@@ -18,12 +18,6 @@ const suite = labSuite();
 
 const STRIPES = [[200, 200, 200], [150, 150, 150]];  // app/colormap.h kMaskedStripeA/B
 
-async function frames(page, count = 2) {
-  await page.evaluate(async (k) => {
-    const target = window.attnlab.framesDrawn() + k;
-    while (window.attnlab.framesDrawn() < target) await new Promise((r) => requestAnimationFrame(r));
-  }, count);
-}
 
 function cellCentre(p, i, j) {
   return { x: p.x + (j + 0.5) * (p.w / p.viewW), y: p.y + (i + 0.5) * (p.h / p.viewH) };

@@ -13,13 +13,14 @@ const ARGS = [
 ];
 
 // Opens a browser with a fresh profile. `extraArgs` e.g. ['--disable-webgl2']; `contextOptions`
-// e.g. { hasTouch: true, locale: 'zh-CN' }.
+// e.g. { hasTouch: true, locale: 'zh-CN', colorScheme: 'light' }. The colour scheme is dark
+// unless asked (embeds follow it: the pixel tests were written against the dark theme).
 export async function openBrowser({ extraArgs = [], deviceScaleFactor = 1, viewport = { width: 1280, height: 800 },
   contextOptions = {} } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium', headless: true, args: [...ARGS, ...extraArgs],
-    viewport, deviceScaleFactor, ...contextOptions,
+    viewport, deviceScaleFactor, colorScheme: 'dark', ...contextOptions,
   });
   return {
     context,

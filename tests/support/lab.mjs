@@ -23,6 +23,14 @@ export async function openLab(browser, url, query = '') {
   return { page, errors };
 }
 
+// Waits until the lab has drawn `count` more frames.
+export async function frames(page, count = 3) {
+  await page.evaluate(async (k) => {
+    const target = window.attnlab.framesDrawn() + k;
+    while (window.attnlab.framesDrawn() < target) await new Promise((r) => requestAnimationFrame(r));
+  }, count);
+}
+
 // Waits until `predicate(arg)` holds in the page, polling every 100 ms.
 export async function waitFor(page, predicate, arg, timeout = 20000) {
   await page.waitForFunction(predicate, arg, { timeout, polling: 100 });
@@ -51,7 +59,8 @@ export function cellPixel(png, placement, i, j) {
 }
 
 // Every visible cell of `id` has the colour of `m` (sequential or diverging scale).
-export async function assertHeatmapShows(page, png, id, m, { diverging = false, tolerance = 3 } = {}) {
+// `skip(i, j)`: cells left out (under an outline the panel draws over them).
+export async function assertHeatmapShows(page, png, id, m, { diverging = false, tolerance = 3, skip = () => false } = {}) {
   const layout = await page.evaluate(() => window.attnlab.layout());
   const p = layout.heatmaps[id];
   assert.ok(p, `no heatmap '${id}' on screen`);
@@ -63,7 +72,7 @@ export async function assertHeatmapShows(page, png, id, m, { diverging = false, 
   let checked = 0;
   for (let i = Math.floor(p.viewY0); i < Math.min(m.rows, p.viewY0 + p.viewH); i++)
     for (let j = Math.floor(p.viewX0); j < Math.min(m.cols, p.viewX0 + p.viewW); j++) {
-      if (!inView(i, p.viewY0, p.viewH) || !inView(j, p.viewX0, p.viewW)) continue;
+      if (!inView(i, p.viewY0, p.viewH) || !inView(j, p.viewX0, p.viewW) || skip(i, j)) continue;
       const v = m.data[i * m.cols + j];
       const want = diverging ? expectedDiverging(v, p.rangeLo, p.rangeHi) : expectedSequential(v);
       const got = cellPixel(png, p, i, j);

@@ -1,0 +1,102 @@
+#include "ui/tour_card.h"
+
+#include "app/tour.h"
+#include "ui/drawn_text.h"
+#include "ui/strings.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace attn::ui {
+namespace {
+
+constexpr ImU32 kTourYellow = IM_COL32(255, 200, 0, 255);
+
+// The step's strings, by number (tour_title_1 ... tour_text_14 of ui/strings.h).
+S title_of(int step) { return static_cast<S>(static_cast<int>(S::tour_title_1) + 2 * (step - 1)); }
+S text_of(int step) { return static_cast<S>(static_cast<int>(S::tour_text_1) + 2 * (step - 1)); }
+
+// Where the element the step speaks of was drawn this frame (a heatmap, else a plot).
+bool element_box(const UiContext& ctx, const std::string& id, float box[4]) {
+  if (auto h = ctx.placements.find(id); h != ctx.placements.end()) {
+    box[0] = h->second.x, box[1] = h->second.y, box[2] = h->second.w, box[3] = h->second.h;
+    return true;
+  }
+  if (auto p = ctx.plots.find(id); p != ctx.plots.end()) {
+    box[0] = p->second.x, box[1] = p->second.y, box[2] = p->second.w, box[3] = p->second.h;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool navigation) {
+  TourLayout& out = ctx.tour;
+  out = TourLayout();
+  int& step = state.settings.tour;
+  if (step < 1 || step > kTourSteps) return;
+  const TourStep& s = tour_step(step);
+  const float font = ImGui::GetFontSize();
+  out.step = step;
+  out.panel = s.panel;
+  out.title = tr(title_of(step));
+  out.text = tr(text_of(step));
+  out.highlight = s.highlight;
+
+  // The frame around the element spoken of, over everything.
+  if (*s.highlight && element_box(ctx, s.highlight, out.highlight_box)) {
+    const float* b = out.highlight_box;
+    const float pad = std::max(3.0f, font * 0.25f), thick = std::max(2.0f, ctx.dpi_scale * 2.5f);
+    ImGui::GetForegroundDrawList()->AddRect(ImVec2(b[0] - pad, b[1] - pad), ImVec2(b[0] + b[2] + pad, b[1] + b[3] + pad),
+                                            kTourYellow, font * 0.3f, 0, thick);
+  }
+
+  // The card: at the panel's lower right, as wide as 26 em (at most 45% of the panel).
+  const float w = std::min(font * 26.0f, panel[2] * 0.45f);
+  ImGui::SetNextWindowPos(ImVec2(panel[0] + panel[2] - font * 0.8f, panel[1] + panel[3] - font * 0.8f), ImGuiCond_Always,
+                          ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
+  ImGui::SetNextWindowBgAlpha(0.96f);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(kTourYellow));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, ctx.dpi_scale * 1.5f));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
+  ImGui::Begin("##tour", nullptr, flags);
+  record_window_begin();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
+  ImGui::TextUnformatted(out.title.c_str());
+  ImGui::Separator();
+  ImGui::TextUnformatted(out.text.c_str());
+  ImGui::PopTextWrapPos();
+  int next = step;
+  if (navigation) {
+    ImGui::Spacing();
+    ImGui::BeginDisabled(step == 1);
+    if (ImGui::Button(tr(S::tour_back))) next = step - 1;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (step < kTourSteps) {
+      if (ImGui::Button(tr(S::tour_next))) next = step + 1;
+      ImGui::SameLine();
+    }
+    if (ImGui::Button(tr(S::tour_end))) next = 0;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", tr(S::tour_keys));
+    ImGui::PopTextWrapPos();
+  }
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  out.box[0] = pos.x, out.box[1] = pos.y, out.box[2] = size.x, out.box[3] = size.y;
+  record_window_end();
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+  step = next;
+}
+
+}  // namespace attn::ui
