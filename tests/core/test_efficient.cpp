@@ -12,6 +12,7 @@
 #include "support/matrix_compare.h"
 
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <numeric>
 
@@ -446,4 +447,31 @@ TEST_CASE("bad settings and inputs are refused with a message naming them", "[ef
   c.kind = EfficientKind::Performer;
   c.features = 16;
   REQUIRE_FALSE(attn::run_efficient(in.q, in.k, in.v, c, attn::EfficientParams{}).status.ok);
+}
+
+TEST_CASE("time_runs never measures 0 when one slow calibration run leaves a single run per measurement") {
+  // The calibration's only run takes 10 ms of processor time (as a page fault or another
+  // process can make a first run slow); every later run is nearly free. A measurement of that
+  // one free run would end within one tick of the processor clock and read 0.
+  int calls = 0;
+  const auto run = [&calls]() {
+    if (++calls == 2) {
+      const std::clock_t start = std::clock();
+      while (std::clock() - start < CLOCKS_PER_SEC / 100) {
+      }
+    }
+    return attn::Status::success();
+  };
+  attn::TimingOptions options;
+  options.min_seconds = 0.005;
+  options.measurements = 3;
+  options.clock = attn::TimingClock::Cpu;
+  const attn::Timing t = attn::time_runs(run, options);
+  REQUIRE(t.status.ok);
+  REQUIRE(t.runs_per_measurement == 1);
+  REQUIRE(t.seconds.size() == 3);
+  for (double s : t.seconds) REQUIRE(s > 0.0);
+  REQUIRE(t.median_seconds > 0.0);
+  // Each measurement ran for at least half of min_seconds: many free runs, each a tiny share.
+  REQUIRE(calls > 2 + 3);
 }

@@ -134,11 +134,20 @@ Timing time_runs(const std::function<Status()>& run, const TimingOptions& option
     ++runs;
   } while (now() - calibrate < options.min_seconds);
   t.runs_per_measurement = runs;
-  // 2 measurements of that many runs; the median resists a slow outlier (another process)
+  // 2 measurements of at least that many runs; the median resists a slow outlier (another
+  // process). A measurement also lasts at least half of min_seconds: when one slow calibration
+  // run (a page fault, another process) left `runs` at 1, a single fast run could end within
+  // one tick of a coarse clock (browsers round their timers to 0.1 ms) and measure 0.
   for (int m = 0; m < options.measurements; ++m) {
     const double start = now();
-    for (int r = 0; r < runs; ++r) run();
-    t.seconds.push_back((now() - start) / runs);
+    int done = 0;
+    double elapsed = 0.0;
+    do {
+      run();
+      ++done;
+      elapsed = now() - start;
+    } while (done < runs || elapsed < 0.5 * options.min_seconds);
+    t.seconds.push_back(elapsed / done);
   }
   std::vector<double> sorted = t.seconds;
   std::sort(sorted.begin(), sorted.end());

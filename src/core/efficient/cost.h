@@ -69,7 +69,7 @@ struct TimingOptions {
 
 struct Timing {
   double median_seconds = 0.0;         // per run
-  int runs_per_measurement = 0;
+  int runs_per_measurement = 0;        // at least; a measurement also lasts min_seconds / 2
   std::vector<double> seconds;         // per run, one entry per measurement
   Status status;
 };
