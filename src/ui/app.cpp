@@ -10,6 +10,7 @@
 #include "ui/keys.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 #include "ui/tour_card.h"
 
 #include <imgui.h>
@@ -412,7 +413,7 @@ void App::draw_panels() {
   const PanelView& t = panel_view(state_.settings.panel);
   shown_panel_ = t.panel;
   // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
-  if (imported_panel_needs_qkv(state_, t.panel)) ImGui::TextWrapped("%s", tr(S::import_needs_qkv));
+  if (imported_panel_needs_qkv(state_, t.panel)) wrapped_text(tr(S::import_needs_qkv));
   else t.draw(state_, ctx_);
 }
 

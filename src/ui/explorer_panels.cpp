@@ -14,6 +14,7 @@
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -106,8 +107,8 @@ void sentence_editor(AppState& state, const ControlsOptions& options) {
     std::string shown;
     for (size_t i = 0; i < std::min<size_t>(cps.size(), 160); ++i) shown += encode_utf8(cps[i]);
     if (cps.size() > 160) shown += " ...";
-    ImGui::TextWrapped("%s", shown.c_str());
-    ImGui::TextDisabled("%s", tr(S::sentence_web_hint));
+    wrapped_text(shown.c_str());
+    hint_text(tr(S::sentence_web_hint));
   } else {
     // The buffer lives in a std::string; ImGui edits a copy with room to grow.
     char buffer[4096];
@@ -132,7 +133,7 @@ void sentence_editor(AppState& state, const ControlsOptions& options) {
 void trained_scene_summary(AppState& state) {
   Settings& s = state.settings;
   if (!state.train.trained) {
-    ImGui::TextWrapped("%s", tr(S::trained_not_loaded));
+    wrapped_text(tr(S::trained_not_loaded));
     return;
   }
   const train::TrainConfig& c = state.train.trained->model.config();
@@ -140,7 +141,7 @@ void trained_scene_summary(AppState& state) {
                      train::task_spec(c.task).name, c.layers, c.heads, c.d_model,
                      static_cast<long long>(state.train.trained->model.steps()), tr(S::train_step));
   int layer = s.layer;
-  if (ImGui::SliderInt(tr(S::trained_layer), &layer, 0, c.layers - 1)) s.layer = layer;
+  if (ImGui::SliderInt(fitted(tr(S::trained_layer)), &layer, 0, c.layers - 1)) s.layer = layer;
 }
 
 void scene_section(AppState& state, const ControlsOptions& options) {
@@ -149,7 +150,7 @@ void scene_section(AppState& state, const ControlsOptions& options) {
   if (s.source == SceneSource::Generated) sentence_editor(state, options);
   else if (s.source == SceneSource::Trained) trained_scene_summary(state);
   else if (s.source == SceneSource::Imported) draw_import_summary(state);
-  else ImGui::TextWrapped("%s", tr(S::worked_inputs));
+  else wrapped_text(tr(S::worked_inputs));
   if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
 }
 
@@ -228,7 +229,7 @@ void view_section(Settings& s) {
   s.weight_range = static_cast<WeightRange>(range);
   ImGui::Checkbox(tr(S::presentation), &s.presentation);
   schema_slider(tr(S::ui_scale), s.ui_scale, "uiScale", "%.2f");
-  ImGui::TextDisabled("%s", tr(S::keys_hint));
+  hint_text(tr(S::keys_hint));
 }
 
 }  // namespace
@@ -319,7 +320,7 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine();
   int cursor = s.cursor;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
-  if (ImGui::SliderInt(tr(S::query), &cursor, 0, std::max(0, n - 1))) s.cursor = cursor;
+  if (ImGui::SliderInt(fitted(tr(S::query)), &cursor, 0, std::max(0, n - 1))) s.cursor = cursor;
   ImGui::SameLine();
   ImGui::Text("\"%s\"", s.cursor >= 0 && s.cursor < static_cast<int>(state.tokens.size()) ? state.tokens[s.cursor].c_str() : "");
 
@@ -468,7 +469,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
 void draw_compare_panel(AppState& state, UiContext& ctx) {
   Settings& s = state.settings;
   if (!s.compare) {
-    ImGui::TextWrapped("%s", tr(S::compare_off));
+    wrapped_text(tr(S::compare_off));
     if (ImGui::Button(tr(S::compare_enable))) s.compare = true;
     return;
   }

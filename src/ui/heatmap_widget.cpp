@@ -2,6 +2,7 @@
 #include "ui/drawn_text.h"
 
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <algorithm>
 #include <cmath>
@@ -367,7 +368,7 @@ HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::strin
                              bool show_scale, int highlight_row) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-  ImGui::TextWrapped("%s", title);
+  wrapped_text(title);
   ImGui::PopTextWrapPos();
   HeatmapSpec spec;
   spec.id = id;

@@ -6,7 +6,9 @@
 #include "ui/heatmap_widget.h"
 #include "ui/model_view_panel.h"
 #include "ui/panels.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -23,20 +25,20 @@ namespace attn::ui {
 
 void draw_import_summary(AppState& state) {
   if (!state.imported) {
-    ImGui::TextWrapped("%s", tr(S::import_hint));
+    wrapped_text(tr(S::import_hint));
     return;
   }
   const ImportedAttention& d = *state.imported;
   ImGui::TextWrapped(tr(S::import_summary), state.imported_name.c_str(), d.layers, d.heads, d.n_q, d.n_k);
   if (d.batch > 1) ImGui::Text(tr(S::import_batch), d.batch_index, d.batch);
   if (d.has_qkv) ImGui::TextWrapped(tr(S::import_qkv), static_cast<double>(state.qkv_max_difference));
-  else ImGui::TextWrapped("%s", tr(S::import_weights_only));
+  else wrapped_text(tr(S::import_weights_only));
   Settings& s = state.settings;
   ImGui::Checkbox(tr(S::hide_special), &s.hide_special);
   ImGui::BeginDisabled(!s.hide_special);
   ImGui::Checkbox(tr(S::renormalise), &s.renormalise);
   ImGui::EndDisabled();
-  if (s.hide_special && !s.renormalise) ImGui::TextDisabled("%s", tr(S::weights_raw_note));
+  if (s.hide_special && !s.renormalise) hint_text(tr(S::weights_raw_note));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ void outline_sink_column(const AppState& state, UiContext& ctx, const std::strin
   if (x + cw > p.x) {
     ImGui::GetWindowDrawList()->AddRect(ImVec2(std::max(x, p.x), p.y), ImVec2(x + cw, p.y + p.h),
                                         IM_COL32(255, 200, 0, 255), 0.0f, 0, highlight_frame_thickness(ctx));
-    ImGui::TextDisabled("%s", tr(S::sink_column));
+    hint_text(tr(S::sink_column));
   }
 }
 
@@ -166,16 +168,16 @@ void draw_focused_head(AppState& state, UiContext& ctx) {
 void draw_model_view_panel(AppState& state, UiContext& ctx) {
   if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
       state.trace.heads.empty()) {
-    ImGui::TextWrapped("%s", tr(S::import_hint));
+    wrapped_text(tr(S::import_hint));
     return;
   }
   const ImportedAttention& d = *state.imported;
   Settings& s = state.settings;
   int layer = s.layer;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-  if (ImGui::SliderInt(tr(S::layer), &layer, 0, d.layers - 1)) s.layer = layer;
+  if (ImGui::SliderInt(fitted(tr(S::layer)), &layer, 0, d.layers - 1)) s.layer = layer;
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", tr(S::model_hint));
+  hint_text(tr(S::model_hint));
   draw_layer_head_grid(state, ctx);
   ImGui::SameLine();
   draw_focused_head(state, ctx);

@@ -17,6 +17,7 @@
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -51,9 +52,7 @@ void outline_cells(const UiContext& ctx, const std::string& id, int r0, int r1, 
 }
 
 void hint(S id) {
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr(id));
-  ImGui::PopTextWrapPos();
+  wrapped_text(tr(id));
 }
 
 PlotSeries named_series(const char* label, ImU32 color) {
@@ -107,7 +106,7 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
     if (f.sinusoidal_shift_difference >= 0)
       std::snprintf(line, sizeof line, tr(S::positions_shift_result), f.rope_shift_difference, f.sinusoidal_shift_difference);
     else std::snprintf(line, sizeof line, tr(S::positions_shift_result_rope), f.rope_shift_difference);
-    ImGui::TextWrapped("%s", line);
+    wrapped_text(line);
     const int n = static_cast<int>(f.rope_scores.rows());
     char title[200];
     std::snprintf(title, sizeof title, tr(S::positions_fixed), f.toeplitz_deviation);
@@ -141,7 +140,7 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine();
   // Score against distance: RoPE for fixed contents, past the sentence's end.
   ImGui::BeginGroup();
-  ImGui::TextWrapped("%s", tr(S::positions_distance_title));
+  wrapped_text(tr(S::positions_distance_title));
   PlotSpec plot;
   plot.id = "positions/distance";
   plot.x_title = tr(S::positions_distance_x);
@@ -262,11 +261,11 @@ void draw_gqa_panel(AppState& state, UiContext& ctx) {
   std::snprintf(line, sizeof line, tr(S::gqa_bytes_formula), f.kv_heads, f.d_k, m.layers, m.bytes_per_value,
                 bytes_text(f.bytes_per_token).c_str(), bytes_text(f.bytes_per_token_mha).c_str(),
                 bytes_text(f.bytes_per_token_mqa).c_str());
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
   const int n = static_cast<int>(state.tokens.size());
   int step = f.decode_step;
   ImGui::SetNextItemWidth(font * 12);
-  if (ImGui::SliderInt(tr(S::gqa_decode_step), &step, 1, std::max(1, n))) m.decode_step = step;
+  if (ImGui::SliderInt(fitted(tr(S::gqa_decode_step)), &step, 1, std::max(1, n))) m.decode_step = step;
   ImGui::SameLine();
   std::snprintf(line, sizeof line, tr(S::gqa_cache_now), f.decode_step, bytes_text(f.bytes_per_token * f.decode_step).c_str());
   ImGui::TextUnformatted(line);
@@ -278,7 +277,7 @@ void draw_gqa_panel(AppState& state, UiContext& ctx) {
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (!r.has_decoding) {
-    ImGui::TextWrapped("%s", tr(S::gqa_not_measured));
+    wrapped_text(tr(S::gqa_not_measured));
     return;
   }
   if (show_error(r.decoding.status.ok ? "" : r.decoding.status.message)) return;
@@ -288,7 +287,7 @@ void draw_gqa_panel(AppState& state, UiContext& ctx) {
   } else {
     std::snprintf(line, sizeof line, tr(S::gqa_slopes), r.decoding_config.fit_min_n, r.decoding.slope_with_cache,
                   r.decoding.slope_without_cache);
-    ImGui::TextWrapped("%s", line);
+    wrapped_text(line);
   }
   PlotSpec plot;
   plot.id = "gqa/decoding";
@@ -319,10 +318,10 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   const float font = ImGui::GetFontSize();
   const int n = static_cast<int>(state.tokens.size());
   ImGui::SetNextItemWidth(font * 8);
-  ImGui::SliderInt(tr(S::flash_block_q), &m.block_q, 1, std::max(1, n));
+  ImGui::SliderInt(fitted(tr(S::flash_block_q)), &m.block_q, 1, std::max(1, n));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 8);
-  ImGui::SliderInt(tr(S::flash_block_k), &m.block_k, 1, std::max(1, n));
+  ImGui::SliderInt(fitted(tr(S::flash_block_k)), &m.block_k, 1, std::max(1, n));
   same_line_or_wrap(tr(S::flash_causal), true);
   ImGui::Checkbox(tr(S::flash_causal), &m.flash_causal);
   if (!f.ok) {
@@ -347,7 +346,7 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   char line[400];
   std::snprintf(line, sizeof line, tr(S::flash_summary), f.max_difference, static_cast<long long>(f.result.working_floats),
                 f.matrix_floats);
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
 
   const FlashStep& cur = f.result.steps[f.step];
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -367,7 +366,7 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginGroup();
   std::snprintf(line, sizeof line, tr(S::flash_tile_title), cur.q_tile, cur.q_begin, cur.q_end - 1, cur.k_tile, cur.k_begin,
                 cur.k_end - 1);
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
   if (ImGui::BeginTable("flash-rows", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
     for (S col : {S::flash_col_row, S::flash_col_m, S::flash_col_l, S::flash_col_rescale, S::flash_col_exact_m, S::flash_col_exact_l})
       ImGui::TableSetupColumn(tr(col));
@@ -391,8 +390,8 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr(S::flash_columns));
-  ImGui::TextDisabled("%s", tr(S::flash_rule));
+  hint_text(tr(S::flash_columns));
+  hint_text(tr(S::flash_rule));
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
@@ -414,7 +413,7 @@ void draw_sinks_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine();
   char line[300];
   std::snprintf(line, sizeof line, tr(S::sinks_share), 100.0f * f.streaming_sink_share);
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = (avail.x - 2 * gap) / 3.0f, h = std::max(font * 6, (avail.y - font * 7) * 0.5f);
   titled_heatmap(ctx, tr(S::sinks_mask), "sinks/streamingAllowed", f.streaming_allowed, modern_rev(state, 40), Colormap::Sequential,
@@ -439,7 +438,7 @@ void draw_sinks_panel(AppState& state, UiContext& ctx) {
   schema_slider(tr(S::sinks_row_offset), m.row_offset, "modern.rowOffset", "%.1f");
   ImGui::SameLine();
   std::snprintf(line, sizeof line, tr(S::sinks_row_sums), f.row, state.tokens[f.row].c_str(), f.off_by_one_sum);
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
   PlotSpec plot;
   plot.id = "sinks/row";
   plot.x_title = tr(S::sinks_plot_x);
@@ -468,7 +467,7 @@ void draw_qk_space_panel(AppState& state, UiContext& ctx) {
   if (!intro(S::qk_hint, f.ok, f.why)) return;
   char line[240];
   std::snprintf(line, sizeof line, tr(S::qk_explained), 100.0f * f.explained);
-  ImGui::TextWrapped("%s", line);
+  wrapped_text(line);
   PlotSpec plot;
   plot.id = "qk/plane";
   plot.x_title = tr(S::qk_axis_1);

@@ -8,7 +8,9 @@
 #include "app/state_schema.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -51,7 +53,7 @@ const ImU32 kBlue = IM_COL32(90, 160, 255, 255), kOrange = IM_COL32(255, 160, 60
 void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
-  ImGui::TextWrapped("%s", tr(S::dot_hint));
+  wrapped_text(tr(S::dot_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::min(avail.x * 0.6f, avail.y - ImGui::GetFontSize() * 2);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -103,7 +105,7 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   ImGui::Text("q.k2 = %.3f", r.dot_q_long);
   ImGui::Separator();
   const bool long_wins_dot = r.dot_q_long > r.dot_qk, long_wins_cos = r.cos_q_long > r.cos_qk;
-  ImGui::TextWrapped("dot product prefers %s; cosine prefers %s", long_wins_dot ? "k2" : "k", long_wins_cos ? "k2" : "k");
+  ImGui::TextWrapped(tr(S::dot_prefers), long_wins_dot ? "k2" : "k", long_wins_cos ? "k2" : "k");
   for (const Handle& h : handles) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     schema_drag(h.name, h.v->data(), 2, 0.02f, h.key);
@@ -125,7 +127,7 @@ PlotSeries lab_series(const std::string& label, ImU32 color, bool points = true)
 void draw_variance_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
-  ImGui::TextWrapped("%s", tr(S::variance_hint));
+  wrapped_text(tr(S::variance_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = avail.x * 0.5f - 8, h = avail.y * 0.5f - ImGui::GetFontSize() * 2;
   PlotSpec plot;
@@ -174,7 +176,7 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
 void draw_saturation_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
-  ImGui::TextWrapped("%s", tr(S::saturation_hint));
+  wrapped_text(tr(S::saturation_hint));
   ImGui::Checkbox(tr(S::with_scaling), &l.scaled);
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
@@ -215,11 +217,11 @@ void draw_saturation_panel(AppState& state, UiContext& ctx) {
 void draw_softmax_panel(AppState& state, UiContext&) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
-  ImGui::TextWrapped("%s", tr(S::softmax_hint));
+  wrapped_text(tr(S::softmax_hint));
   if (ImGui::BeginTable("steps", static_cast<int>(l.row.size()) + 1, ImGuiTableFlags_Borders)) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("score s");
+    ImGui::TextUnformatted(tr(S::softmax_score_row));
     for (size_t j = 0; j < l.row.size(); ++j) {
       ImGui::TableNextColumn();
       ImGui::PushID(static_cast<int>(j));
@@ -243,7 +245,7 @@ void draw_softmax_panel(AppState& state, UiContext&) {
   }
   float total = 0.0f;
   for (float w : r.weights) total += w;
-  ImGui::Text("max = %.3f   sum of exp = %.4f   sum of weights = %.6f", r.row_max, r.exp_sum, total);
+  ImGui::Text(tr(S::softmax_sums), r.row_max, r.exp_sum, total);
   bars(tr(S::weights), r.weights, ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 6), 0.0f, 1.0f, kBlue);
   if (l.row.size() < static_cast<size_t>(kScalingLabMaxRow) && ImGui::Button("+")) l.row.push_back(0.0f);
   ImGui::SameLine();
@@ -255,8 +257,8 @@ void draw_softmax_panel(AppState& state, UiContext&) {
 void draw_stability_panel(AppState& state, UiContext&) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
-  ImGui::TextWrapped("%s", tr(S::stability_hint));
-  ImGui::TextUnformatted("scores (try 12, or 100):");
+  wrapped_text(tr(S::stability_hint));
+  ImGui::TextUnformatted(tr(S::stability_scores));
   for (size_t j = 0; j < l.row.size(); ++j) {
     ImGui::PushID(static_cast<int>(j));
     if (j) ImGui::SameLine();
@@ -271,8 +273,8 @@ void draw_stability_panel(AppState& state, UiContext&) {
     const char* name;
     const std::vector<float>* v;
     bool overflow;
-  } forms[] = {{"naive float32", &r.naive32, r.naive32_overflow}, {"stable float32", &r.stable32, r.stable32_overflow},
-               {"naive float16", &r.naive16, r.naive16_overflow}, {"stable float16", &r.stable16, r.stable16_overflow}};
+  } forms[] = {{tr(S::stability_naive32), &r.naive32, r.naive32_overflow}, {tr(S::stability_stable32), &r.stable32, r.stable32_overflow},
+               {tr(S::stability_naive16), &r.naive16, r.naive16_overflow}, {tr(S::stability_stable16), &r.stable16, r.stable16_overflow}};
   for (int i = 0; i < 4; ++i) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
@@ -285,8 +287,8 @@ void draw_stability_panel(AppState& state, UiContext&) {
   const struct {
     const char* name;
     const std::vector<float>* v;
-  } masks[] = {{"last key masked, -inf", &r.masked_inf}, {"last key masked, -1e9", &r.masked_finite},
-               {"all keys masked, -inf: zeros + flag", &r.fully_inf}, {"all keys masked, -1e9: uniform", &r.fully_finite}};
+  } masks[] = {{tr(S::stability_last_inf), &r.masked_inf}, {tr(S::stability_last_finite), &r.masked_finite},
+               {tr(S::stability_all_inf), &r.fully_inf}, {tr(S::stability_all_finite), &r.fully_finite}};
   for (int i = 0; i < 4; ++i) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
@@ -398,11 +400,9 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const AttentionResult& w = state.scaling_lab.walk;
   const float font = ImGui::GetFontSize();
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(tr(S::walk_hint));
-  ImGui::PopTextWrapPos();
+  wrapped_text(tr(S::walk_hint));
   ImGui::Spacing();
-  ImGui::TextDisabled("%s", tr(S::walk_inputs));
+  hint_text(tr(S::walk_inputs));
   const float matrix_h = font * 2.4f * 2;
   walk_matrix(ctx, "walk/q", "Q", as_matrix(l.wq), Colormap::Diverging, l.wq.data(), "lab.wq");
   ImGui::SameLine(0.0f, font * 2.0f);
@@ -416,7 +416,7 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   if (w.output.rows() < 2 || w.output.cols() < 2) return;  // not computed yet: the lab's figures follow the panel
   ImGui::Spacing();
   ImGui::Separator();
-  ImGui::TextDisabled("%s", tr(S::walk_steps));
+  hint_text(tr(S::walk_steps));
   walk_matrix(ctx, "walk/rawScores", tr(S::walk_raw_scores), w.raw_scores, Colormap::Diverging, nullptr, "");
   char op[64];
   std::snprintf(op, sizeof op, tr(S::walk_scale_op), w.scale);
@@ -429,7 +429,7 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   ImGui::Spacing();
   ImGui::Text(tr(S::walk_row_sums), w.weights.row(0).sum(), w.weights.row(1).sum());
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr(S::walk_reading));
+  hint_text(tr(S::walk_reading));
   ImGui::PopTextWrapPos();
 }
 

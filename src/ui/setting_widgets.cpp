@@ -1,6 +1,7 @@
 #include "ui/setting_widgets.h"
 
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -52,12 +53,24 @@ const char* fit_label(const char* label, char* buffer, int size) {
     ImGui::SetNextItemWidth(std::min(room, ImGui::CalcItemWidth()));
     return label;
   }
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(label, end);
-  ImGui::PopTextWrapPos();
+  wrapped_text(std::string_view(label, end ? static_cast<size_t>(end - label) : std::strlen(label)));
   std::snprintf(buffer, static_cast<size_t>(size), "##%s", label);
   ImGui::SetNextItemWidth(-1.0f);
   return buffer;
+}
+
+const char* fitted(const char* label) {
+  static char ring[8][160];
+  static int next = 0;
+  char* buffer = ring[next];
+  next = (next + 1) % 8;
+  return fit_label(label, buffer, sizeof ring[0]);
+}
+
+void hint_text(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  wrapped_text(text);
+  ImGui::PopStyleColor();
 }
 
 void seed_field(std::uint64_t& seed) {

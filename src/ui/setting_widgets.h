@@ -28,6 +28,13 @@ bool choice_row(const char* title, int& value, std::initializer_list<const char*
 // "##" id. `buffer` holds that id while the widget is drawn.
 const char* fit_label(const char* label, char* buffer, int size);
 
+// fit_label for a widget drawn at once: the returned id lives in a small ring of buffers, valid
+// until eight more labels have been fitted.
+const char* fitted(const char* label);
+
+// A hint under or beside a control: the disabled text colour, wrapped at the window's edge.
+void hint_text(const char* text);
+
 // The seed as a non-negative int field (the generator takes 64 bits; the field shows 31).
 void seed_field(std::uint64_t& seed);
 

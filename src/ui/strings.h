@@ -913,6 +913,42 @@ namespace attn::ui {
   X(pipeline_header, \
     "head %d / %d   scores × %.4f   d_k = %d", \
     "头 %d / %d   分数 × %.4f   d_k = %d") \
+  X(dot_prefers, \
+    "The dot product prefers %s; the cosine prefers %s.", \
+    "点积更偏向 %s；余弦更偏向 %s。") \
+  X(softmax_score_row, \
+    "score s", \
+    "分数 s") \
+  X(softmax_sums, \
+    "max = %.3f   sum of exp = %.4f   sum of weights = %.6f", \
+    "最大值 = %.3f   exp 之和 = %.4f   权重之和 = %.6f") \
+  X(stability_scores, \
+    "Scores (try 12, or 100):", \
+    "分数（试试 12 或 100）：") \
+  X(stability_naive32, \
+    "naive, float32", \
+    "直接计算，float32") \
+  X(stability_stable32, \
+    "max subtracted, float32", \
+    "先减最大值，float32") \
+  X(stability_naive16, \
+    "naive, float16", \
+    "直接计算，float16") \
+  X(stability_stable16, \
+    "max subtracted, float16", \
+    "先减最大值，float16") \
+  X(stability_last_inf, \
+    "last key masked with -inf", \
+    "最后一个键用 -inf 掩盖") \
+  X(stability_last_finite, \
+    "last key masked with -1e9", \
+    "最后一个键用 -1e9 掩盖") \
+  X(stability_all_inf, \
+    "every key masked with -inf: zeros and a flag", \
+    "所有键都用 -inf 掩盖：全为零并标记") \
+  X(stability_all_finite, \
+    "every key masked with -1e9: uniform", \
+    "所有键都用 -1e9 掩盖：变成均匀分布") \
   X(scaling_target, \
     "target", \
     "目标") \

@@ -2,7 +2,9 @@
 
 #include "app/tour.h"
 #include "ui/drawn_text.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -70,9 +72,9 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
-  ImGui::TextUnformatted(out.title.c_str());
+  wrapped_text(out.title);
   ImGui::Separator();
-  ImGui::TextUnformatted(out.text.c_str());
+  wrapped_text(out.text);
   ImGui::PopTextWrapPos();
   int next = step;
   if (navigation) {
@@ -87,7 +89,7 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
     }
     if (ImGui::Button(tr(S::tour_end))) next = 0;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", tr(S::tour_keys));
+    hint_text(tr(S::tour_keys));
     ImGui::PopTextWrapPos();
   }
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

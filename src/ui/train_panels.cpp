@@ -9,6 +9,7 @@
 #include "ui/plot.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -84,9 +85,7 @@ void run_buttons(bool& running, bool finished, void (*reset)(TrainState&), Train
 void error_line(const std::string& error) {
   if (error.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(error.c_str());
-  ImGui::PopTextWrapPos();
+  wrapped_text(error.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -106,10 +105,10 @@ void training_settings(TrainSettings& s) {
       if (ImGui::Selectable(tasks[i].name, i == task)) s.task = static_cast<train::TrainTask>(i);
     ImGui::EndCombo();
   }
-  ImGui::SliderInt(tr(S::train_layers), &s.layers, 1, train::kMaxLayers);
+  ImGui::SliderInt(fitted(tr(S::train_layers)), &s.layers, 1, train::kMaxLayers);
   head_count_radios(s.heads, s.heads, s.d_model, {1, 2, 4}, "##th");
   int d_model = s.d_model / 8;
-  if (ImGui::SliderInt(tr(S::d_model), &d_model, 1, train::kMaxDModel / 8, "")) s.d_model = d_model * 8;
+  if (ImGui::SliderInt(fitted(tr(S::d_model)), &d_model, 1, train::kMaxDModel / 8, "")) s.d_model = d_model * 8;
   ImGui::SameLine();
   ImGui::Text("%d", s.d_model);
   if (s.d_model % s.heads != 0) s.heads = 1;
@@ -131,7 +130,7 @@ void training_figures(const TrainRun& r) {
     ImGui::Text("%s %.1f%% (%s %lld)", tr(S::train_held_out), 100.0 * r.held_out.back().accuracy, tr(S::train_at_step),
                 static_cast<long long>(r.held_out.back().step));
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", tr(S::train_slice_note));
+  hint_text(tr(S::train_slice_note));
   ImGui::PopTextWrapPos();
 }
 
@@ -171,7 +170,7 @@ void training_curves(UiContext& ctx, const TrainRun& r, float width) {
   ImGui::BeginGroup();
   if (r.trainer.steps() == 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
-    ImGui::TextWrapped("%s", tr(S::train_start_hint));
+    wrapped_text(tr(S::train_start_hint));
     ImGui::PopTextWrapPos();
   }
   const float x_max = static_cast<float>(std::max<std::int64_t>(r.trainer.steps(), 10));
@@ -264,7 +263,7 @@ void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
   ScalingRunSettings& s = t.scaling;
   const ScalingRunState& e = t.experiment;
   const float font = ImGui::GetFontSize();
-  ImGui::TextWrapped("%s", tr(S::scaling_run_hint));
+  wrapped_text(tr(S::scaling_run_hint));
   ImGui::PushItemWidth(font * 8.0f);
   const int dks[] = {16, 32, 64, 128};
   ImGui::TextUnformatted("d_k");
@@ -280,7 +279,7 @@ void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
   s.init = static_cast<train::InitScheme>(init);
   ImGui::SameLine(0, font * 2);
   int seed = static_cast<int>(s.seed & 0x7fffffff);
-  if (ImGui::InputInt(tr(S::seed), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  if (ImGui::InputInt(fitted(tr(S::seed)), &seed)) s.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   ImGui::PopItemWidth();
   run_buttons(s.running, e.scaled.steps() >= kScalingTaskSteps, scaling_reset, t, "scaling");
   ImGui::SameLine();
@@ -312,7 +311,7 @@ void draw_scaling_run_panel(AppState& state, UiContext& ctx) {
   // The target loss as a dashed line.
   plot.references.push_back({false, kScalingTargetLoss, tr(S::scaling_target)});
   plot_widget(ctx, plot, ImVec2(avail.x, std::max(font * 12, avail.y - font * 7.5f)));
-  ImGui::TextWrapped("%s", tr(S::scaling_run_note));
+  wrapped_text(tr(S::scaling_run_note));
 }
 
 }  // namespace attn::ui

@@ -12,6 +12,7 @@
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
+#include "ui/text_wrap.h"
 
 #include <imgui.h>
 
@@ -64,9 +65,9 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   // Controls on the left.
   ImGui::BeginChild("mask-controls", ImVec2(controls_w, avail.y), false);
   ImGui::Checkbox(tr(S::mask_causal), &mask.causal);
-  ImGui::SliderInt(tr(S::mask_window), &mask.window, 0, std::max(1, n));
-  ImGui::SliderInt(tr(S::mask_stride), &mask.stride, 0, std::max(1, n));
-  ImGui::SliderInt(tr(S::mask_block), &mask.block, 0, std::max(1, n));
+  ImGui::SliderInt(fitted(tr(S::mask_window)), &mask.window, 0, std::max(1, n));
+  ImGui::SliderInt(fitted(tr(S::mask_stride)), &mask.stride, 0, std::max(1, n));
+  ImGui::SliderInt(fitted(tr(S::mask_block)), &mask.block, 0, std::max(1, n));
   ImGui::TextUnformatted(tr(S::mask_padding_tokens));
   token_checkboxes("padding", state.tokens, mask.padding_tokens);
   ImGui::TextUnformatted(tr(S::mask_global_tokens));
@@ -96,7 +97,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
     std::string counts;
     for (int c : nonzeros_per_row(state.trace.allowed)) counts += std::to_string(c) + " ";
     ImGui::TextUnformatted(tr(S::mask_nonzeros));
-    ImGui::TextWrapped("%s", counts.c_str());
+    wrapped_text(counts.c_str());
     int explained = 0;
     for (size_t i = 0; i < head->fully_masked_rows.size() && explained < 3; ++i)
       if (head->fully_masked_rows[i]) {
@@ -106,7 +107,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
         ++explained;
       }
   }
-  ImGui::TextDisabled("%s", tr(S::mask_neg_inf_legend));
+  hint_text(tr(S::mask_neg_inf_legend));
   ImGui::EndChild();
   ImGui::SameLine();
 
@@ -154,7 +155,7 @@ void draw_scoring_panel(AppState& state, UiContext& ctx) {
     ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
     return;
   }
-  ImGui::TextWrapped("%s", tr(S::scoring_hint));
+  wrapped_text(tr(S::scoring_hint));
   const S titles[] = {S::scoring_dot, S::scoring_scaled_dot, S::scoring_cosine, S::scoring_additive};
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
@@ -202,11 +203,11 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   const int n = static_cast<int>(state.tokens.size());
   switch (v.kind) {
-    case EfficientKind::Window: ImGui::SliderInt(tr(S::variant_window), &v.window, 1, std::max(1, n)); break;
-    case EfficientKind::Strided: ImGui::SliderInt(tr(S::variant_stride), &v.stride, 1, std::max(1, n)); break;
-    case EfficientKind::BlockSparse: ImGui::SliderInt(tr(S::variant_block), &v.block, 1, std::max(1, n)); break;
+    case EfficientKind::Window: ImGui::SliderInt(fitted(tr(S::variant_window)), &v.window, 1, std::max(1, n)); break;
+    case EfficientKind::Strided: ImGui::SliderInt(fitted(tr(S::variant_stride)), &v.stride, 1, std::max(1, n)); break;
+    case EfficientKind::BlockSparse: ImGui::SliderInt(fitted(tr(S::variant_block)), &v.block, 1, std::max(1, n)); break;
     case EfficientKind::Performer: schema_slider(tr(S::variant_features), v.features, "variants.features"); break;
-    case EfficientKind::Linformer: ImGui::SliderInt(tr(S::variant_rank), &v.rank, 1, std::max(1, n)); break;
+    case EfficientKind::Linformer: ImGui::SliderInt(fitted(tr(S::variant_rank)), &v.rank, 1, std::max(1, n)); break;
     case EfficientKind::Linear:
     case EfficientKind::Exact: break;
   }
@@ -218,7 +219,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
     ImGui::SameLine();
     int seed = static_cast<int>(v.seed & 0x7fffffff);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    if (ImGui::InputInt(tr(S::variant_seed), &seed)) v.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    if (ImGui::InputInt(fitted(tr(S::variant_seed)), &seed)) v.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   }
 
   const VariantResults& r = state.variants;
@@ -344,7 +345,7 @@ void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted(tr(S::cost_measured_title));
-  if (run.chart.series.empty()) ImGui::TextWrapped("%s", tr(S::cost_not_run));
+  if (run.chart.series.empty()) wrapped_text(tr(S::cost_not_run));
   else plot_widget(ctx, measured_plot(run), ImVec2(w, h));
   ImGui::EndGroup();
 }
