@@ -78,7 +78,9 @@ export function makeHandle(source) {
       const nav = (l.nav ?? []).map((n) => ({ ...toPage(n), textWidth: n.textWidth * sx, right: rect.left + n.right * sx }));
       const plots = {};
       for (const [id, p] of Object.entries(l.plots ?? {})) plots[id] = toPage(p);
-      const tour = l.tour.step ? { ...toPage(l.tour), highlightBox: toPage(l.tour.highlightBox) } : { step: 0 };
+      const tour = l.tour.step ? {
+        ...toPage(l.tour), highlightBox: toPage(l.tour.highlightBox), backBox: toPage(l.tour.backBox), nextBox: toPage(l.tour.nextBox),
+      } : { step: 0 };
       return {
         tour, font: l.font,
         heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,

@@ -305,8 +305,9 @@ void App::draw_windows(float scale) {
   const bool controls = !present && show_controls_ && relevant;
   controls_drawn_ = controls;
   const float panel_w = controls ? std::min(vp->WorkSize.x * 0.4f, 360.0f * scale) : 0.0f;
+  // Clicking them never raises them over the tour's card.
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_NoSavedSettings;
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
   float controls_h = 0.0f;
   if (controls) {
     ImGui::SetNextWindowPos(vp->WorkPos);
@@ -323,7 +324,10 @@ void App::draw_windows(float scale) {
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
   ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
   // A panel taller than the window scrolls (a large UI scale, a small screen): nothing is cut.
-  ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar);
+  // The scrollbar comes when the content overflows and goes only when it is well inside again:
+  // a scrollbar narrows the panel, which can make its content taller, and without this margin
+  // a panel at the edge would gain and lose it on alternate frames (its figures jumping).
+  ImGui::Begin("##main", nullptr, fixed | ImGuiWindowFlags_NoTitleBar | (main_scrollbar_ ? ImGuiWindowFlags_AlwaysVerticalScrollbar : ImGuiWindowFlags_NoScrollbar));
   panel_rect_[0] = ImGui::GetWindowPos().x;
   panel_rect_[1] = ImGui::GetWindowPos().y;
   panel_rect_[2] = ImGui::GetWindowSize().x;
@@ -332,6 +336,13 @@ void App::draw_windows(float scale) {
   if (show_tabs_) draw_navigation();
   draw_panels();
   record_window_end();
+  const float content_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+  const float window_h = ImGui::GetWindowHeight();
+  if (!main_scrollbar_ && content_h > window_h + 1.0f) main_scrollbar_ = true;
+  else if (main_scrollbar_ && content_h < window_h - ImGui::GetFontSize() * 3.0f) {
+    main_scrollbar_ = false;
+    ImGui::SetScrollY(0.0f);
+  }
   ImGui::End();
   draw_tour_card(state_, ctx_, panel_rect_, tour_navigation_);
 }

@@ -127,6 +127,7 @@ class App {
   bool glyphs_checked_controls_ = true;
   bool show_controls_ = true, show_tabs_ = true;
   bool tour_navigation_ = true;
+  bool main_scrollbar_ = false;  // the panel window's scrollbar, with a margin against flicker
   bool capture_text_ = false;
   std::string drawn_text_;
   bool controls_pinned_ = false;   // the full lab: controls shown on a panel that reads none of them

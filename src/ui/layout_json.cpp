@@ -34,7 +34,9 @@ std::string layout_json(const App& app) {
                                {"highlight", t.highlight},
                                {"x", t.box[0]}, {"y", t.box[1]}, {"w", t.box[2]}, {"h", t.box[3]},
                                {"highlightBox", {{"x", t.highlight_box[0]}, {"y", t.highlight_box[1]},
-                                                 {"w", t.highlight_box[2]}, {"h", t.highlight_box[3]}}}};
+                                                 {"w", t.highlight_box[2]}, {"h", t.highlight_box[3]}}},
+                               {"backBox", {{"x", t.back_box[0]}, {"y", t.back_box[1]}, {"w", t.back_box[2]}, {"h", t.back_box[3]}}},
+                               {"nextBox", {{"x", t.next_box[0]}, {"y", t.next_box[1]}, {"w", t.next_box[2]}, {"h", t.next_box[3]}}}};
   // The UI font as drawn: its size in CSS pixels and the advance of each digit (all equal in
   // a face with tabular digits, so columns of numbers align).
   nlohmann::json digits = nlohmann::json::array();

@@ -79,12 +79,19 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
   int next = step;
   if (navigation) {
     ImGui::Spacing();
+    // Where a button was drawn (for layout()).
+    auto record = [](float box[4]) {
+      const ImVec2 min = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
+      box[0] = min.x, box[1] = min.y, box[2] = size.x, box[3] = size.y;
+    };
     ImGui::BeginDisabled(step == 1);
     if (ImGui::Button(tr(S::tour_back))) next = step - 1;
+    record(out.back_box);
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (step < kTourSteps) {
       if (ImGui::Button(tr(S::tour_next))) next = step + 1;
+      record(out.next_box);
       ImGui::SameLine();
     }
     if (ImGui::Button(tr(S::tour_end))) next = 0;

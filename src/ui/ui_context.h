@@ -65,6 +65,7 @@ struct TourLayout {
   std::string panel, title, text, highlight;
   float box[4] = {0, 0, 0, 0};            // the card, display pixels (x, y, w, h)
   float highlight_box[4] = {0, 0, 0, 0};  // the element spoken of, when it was drawn
+  float back_box[4] = {0, 0, 0, 0}, next_box[4] = {0, 0, 0, 0};  // its buttons (0 when absent)
 };
 
 struct Hover {

@@ -74,6 +74,17 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
     }
     await page.keyboard.press('ArrowLeft');
     await waitFor(page, (n) => window.attnlab.getState().tour === n, steps.length - 1);
+    // And by the card's own Next button, clicked where layout() says it is.
+    const next = (await page.evaluate(() => window.attnlab.layout().tour)).nextBox;
+    assert.ok(next.w > 20 && next.h > 10, `the Next button (${JSON.stringify(next)})`);
+    await page.mouse.move(next.x + next.w / 2, next.y + next.h / 2);
+    await frames(page, 2);
+    await page.mouse.down();
+    await frames(page, 2);
+    await page.mouse.up();
+    await waitFor(page, (n) => window.attnlab.getState().tour === n, steps.length);
+    await assertStep(page, steps, steps.length, lang);
+    assert.equal((await page.evaluate(() => window.attnlab.layout().tour)).nextBox.w, 0, 'no Next on the last step');
     // A bad step in a link is refused and the state kept.
     const kept = await page.evaluate(() => window.attnlab.getState().tour);
     const refused = await page.evaluate(() => window.attnlab.setState({ tour: 99 }).then(() => '', (e) => e.message));
@@ -86,6 +97,27 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+test('the training panel before Start: both curves on ui/plot with labelled ticks and titles, the untrained heads drawn', async () => {
+  await suite.ready;
+  const { page, errors } = await suite.openLab('#v=3&panel=training');
+  await frames(page);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  for (const id of ['train-loss', 'train-accuracy']) {
+    const p = layout.plots[id];
+    assert.ok(p, `${id} is drawn before Start`);
+    assert.ok(p.xTicks.length >= 3 && p.yTicks.length >= 3, `${id}: ticks ${p.xTicks} / ${p.yTicks}`);
+    assert.ok(p.xTitle.length > 0 && p.yTitle.length > 0, `${id}: axis titles`);
+  }
+  assert.equal(layout.plots['train-loss'].logY, true);
+  assert.deepEqual(layout.plots['train-accuracy'].yRange, [0, 1]);
+  // The untrained model's heads, under the curves.
+  const head = layout.heatmaps['train/L0H0'];
+  assert.ok(head && head.w > 80 && head.h > 80, `the first head is drawn (${JSON.stringify(head)})`);
+  assert.ok(head.y > layout.plots['train-loss'].y + layout.plots['train-loss'].h);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test('the UI font: DejaVu Sans at 15 CSS px with tabular digits, at DPR 1 and 2', async () => {
