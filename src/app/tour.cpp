@@ -15,7 +15,7 @@ constexpr TourStep kSteps[kTourSteps] = {
     {"saturation", R"({"lab": {"scaled": false, "temperature": 1}})", "saturation/jacobian"},
     {"softmax", "{}", ""},
     {"stability", R"({"lab": {"half": true}})", ""},
-    {"walkthrough", "{}", ""},
+    {"walkthrough", R"({"lab": {"wq": [1, 2, 2, 1], "wk": [2, 1, 1, 2], "wv": [3, 0, 0, 3]}})", "walk/weights"},
     {"pipeline", R"({"source": "generated", "cursor": 7, "mask": {"causal": false}, "positional": "sinusoidal"})",
      "pipeline/weights"},
     {"positions", R"({"source": "generated", "positional": "rope", "cursor": 3})", "positions/ropeFixed"},

@@ -17,7 +17,10 @@ namespace {
 
 constexpr ImU32 kTourYellow = IM_COL32(255, 200, 0, 255);
 
-// The step's strings, by number (tour_title_1 ... tour_text_14 of ui/strings.h).
+// The step's strings, by number (tour_title_1 ... tour_text_14 of ui/strings.h, a title and a
+// text per step, in order).
+static_assert(static_cast<int>(S::tour_text_14) == static_cast<int>(S::tour_title_1) + 2 * kTourSteps - 1,
+              "ui/strings.h lists each tour step's title and text, step after step");
 S title_of(int step) { return static_cast<S>(static_cast<int>(S::tour_title_1) + 2 * (step - 1)); }
 S text_of(int step) { return static_cast<S>(static_cast<int>(S::tour_text_1) + 2 * (step - 1)); }
 
