@@ -106,21 +106,27 @@ const RangedWeights& ranged_weights(UiContext& ctx, const HeatmapSpec& spec, Wei
   return r;
 }
 
-// The widest of the labels, in pixels.
-float widest_label(const std::vector<std::string>* labels) {
+// The widest of the labels, in pixels: measured again only when the heatmap's data, the
+// labels' count or the font size changed (at 1024 tokens, thousands of labels per frame).
+float widest_label(UiContext& ctx, const std::string& key, const std::vector<std::string>* labels,
+                   std::uint64_t revision) {
+  if (!labels) return 0.0f;
+  LabelWidth& c = ctx.label_widths[key];
+  const float font = ImGui::GetFontSize();
+  if (c.revision == revision + 1 && c.count == labels->size() && c.font == font) return c.widest;
   float w = 0.0f;
-  if (labels)
-    for (const std::string& l : *labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  for (const std::string& l : *labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  c = {revision + 1, labels->size(), font, w};
   return w;
 }
 
-HeatmapFrame place_heatmap(const HeatmapSpec& spec, ImVec2 size, int rows, int cols, const gfx::HeatmapView& view) {
+HeatmapFrame place_heatmap(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size, int rows, int cols, const gfx::HeatmapView& view) {
   HeatmapFrame f;
   f.rows = rows;
   f.cols = cols;
   f.font = ImGui::GetFontSize();
   // Row labels get the room of the widest (up to 7 em; longer ones end in an ellipsis).
-  f.label_w = spec.row_labels ? std::min(widest_label(spec.row_labels) + f.font * 0.4f, f.font * 7.0f) : 0.0f;
+  f.label_w = spec.row_labels ? std::min(widest_label(ctx, spec.id + "/rows", spec.row_labels, spec.revision) + f.font * 0.4f, f.font * 7.0f) : 0.0f;
   f.label_h = spec.show_col_labels ? f.font * 1.3f : 0.0f;
   f.scale_w = spec.show_scale ? f.font * 4.2f : 0.0f;
   f.origin = ImGui::GetCursorScreenPos();
@@ -132,7 +138,7 @@ HeatmapFrame place_heatmap(const HeatmapSpec& spec, ImVec2 size, int rows, int c
   // tall as the widest (up to 5 em). Labels of one or two glyphs (a hanzi, a digit) stay level
   // and are thinned instead: a turned hanzi reads worse than every other one.
   if (spec.show_col_labels && spec.col_labels) {
-    const float widest = widest_label(spec.col_labels);
+    const float widest = widest_label(ctx, spec.id + "/cols", spec.col_labels, spec.revision);
     if (widest > cell - f.font * 0.3f && widest > f.font * 1.5f) {
       f.upright_cols = true;
       f.label_h = std::min(widest, f.font * 5.0f) + f.font * 0.3f;
@@ -338,7 +344,7 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
 
   gfx::HeatmapView& view = ctx.views[spec.id];
   fit_view(view, ctx.view_sizes[spec.id], spec, rows, cols);
-  const HeatmapFrame f = place_heatmap(spec, size, rows, cols, view);
+  const HeatmapFrame f = place_heatmap(ctx, spec, size, rows, cols, view);
   ImGui::SetCursorScreenPos(f.hm_min);
   ImGui::InvisibleButton(spec.id.c_str(), ImVec2(f.w, f.h));
   const bool hovered = ImGui::IsItemHovered();

@@ -11,6 +11,8 @@
 #include <imgui.h>
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <map>
 #include <utility>
@@ -82,6 +84,14 @@ struct RangedWeights {
   float lo = 0.0f;
 };
 
+// A heatmap's widest axis label, with what it was measured for (ui/heatmap_widget.cpp).
+struct LabelWidth {
+  std::uint64_t revision = 0;  // the data's revision + 1 (0: never measured)
+  size_t count = 0;
+  float font = 0.0f;
+  float widest = 0.0f;
+};
+
 struct UiContext {
   gfx::HeatmapProgram program;
   std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
@@ -96,6 +106,7 @@ struct UiContext {
   std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
   WeightRange weight_range = WeightRange::Fixed;  // the state's, set each frame
   std::map<std::string, RangedWeights> ranged;     // the weights' per-row or log form, per heatmap
+  std::map<std::string, LabelWidth> label_widths;  // per heatmap and axis
   Hover hover;
   bool playing = false;
   double play_accumulator = 0.0;
