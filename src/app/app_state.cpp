@@ -1,5 +1,6 @@
 #include "app/app_state.h"
 
+#include "app/app_messages.h"
 #include "app/import_state.h"
 #include "app/state_schema.h"
 
@@ -70,12 +71,10 @@ void clamp_math(MathSettings& m, int n, const std::string& side) {
 
 Status check_sentence(const std::string& sentence) {
   if (sentence.size() > static_cast<size_t>(kMaxSentenceBytes))
-    return Status::error("the text is " + std::to_string(sentence.size()) + " bytes; the explorer takes at most " +
-                         std::to_string(kMaxSentenceBytes));
+    return Status::error(msg::app_text_too_long, sentence.size(), kMaxSentenceBytes);
   const size_t n = tokenize(sentence).size();
   if (n > static_cast<size_t>(kMaxTokens))
-    return Status::error("the text has " + std::to_string(n) + " tokens; the explorer shows at most " +
-                         std::to_string(kMaxTokens));
+    return Status::error(msg::app_text_too_many_tokens, n, kMaxTokens);
   return Status::success();
 }
 
@@ -196,7 +195,7 @@ bool update_results(AppState& state) {
     // The trained model fixes its architecture: d_model, heads and layers are its own.
     if (!state.train.trained) {
       state.settings.source = SceneSource::Generated;
-      state.notice = "the trained model is not loaded";
+      state.notice = Status::error(msg::app_trained_not_loaded);
     } else {
       const train::ModelConfig& m = state.train.trained->model.model();
       if (!state.has_results || state.computed_for.source != SceneSource::Trained) {
@@ -249,7 +248,7 @@ bool update_results(AppState& state) {
     if (s.source == SceneSource::Trained) return trained_scene_trace(*state.train.trained, s.layer, c, state.tokens);
     if (n == 0) {
       PipelineTrace empty;
-      empty.status = Status::error("type a sentence to see its attention");
+      empty.status = Status::error(msg::app_type_a_sentence);
       return empty;
     }
     return run_pipeline(x, x, x, state.weights, c);
@@ -284,7 +283,13 @@ json math_to_json(const MathSettings& m) {
   return j;
 }
 
-std::string quoted(const std::string& key) { return "'" + key + "'"; }
+// key's refusal, named inside the object that holds it when that is not the top level
+// ("'scale' in 'compare'"): `plain` takes the key and args, `inside` the key, where and args.
+template <class... A>
+Status key_error(const MessageText& plain, const MessageText& inside, const std::string& key, const std::string& where,
+                 const A&... args) {
+  return where.empty() ? Status::error(plain, key, args...) : Status::error(inside, key, where, args...);
+}
 
 // A bound as a person writes it in a message: 10, -100, 0.05, 1e4, -1e30.
 std::string bound_text(double v) {
@@ -311,10 +316,10 @@ Status read_number(const json& j, const std::string& key, KeyRange range, double
   const double lo = range.min, hi = range.max;
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
-  if (!v.is_number()) return Status::error(quoted(key) + " must be a number");
+  if (!v.is_number()) return Status::error(msg::app_key_number, key);
   const double d = v.get<double>();
   if (!within_as_float(d, lo, hi))
-    return Status::error(quoted(key) + " must be between " + json(lo).dump() + " and " + json(hi).dump());
+    return Status::error(msg::app_key_between, key, json(lo).dump(), json(hi).dump());
   out = d;
   return Status::success();
 }
@@ -324,10 +329,10 @@ Status read_int(const json& j, const std::string& key, KeyRange range, long long
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
   if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>())
-    return Status::error(quoted(key) + " must be a whole number");
+    return Status::error(msg::app_key_whole, key);
   const double d = v.get<double>();
   if (!(d >= static_cast<double>(lo) && d <= static_cast<double>(hi)))
-    return Status::error(quoted(key) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi));
+    return Status::error(msg::app_key_between, key, lo, hi);
   out = static_cast<long long>(d);
   return Status::success();
 }
@@ -343,7 +348,7 @@ Status read_int_into(const json& j, const std::string& key, const std::string& p
 
 Status read_bool(const json& j, const std::string& key, bool& out) {
   if (!j.contains(key)) return Status::success();
-  if (!j[key].is_boolean()) return Status::error(quoted(key) + " must be true or false");
+  if (!j[key].is_boolean()) return Status::error(msg::app_key_bool, key);
   out = j[key].get<bool>();
   return Status::success();
 }
@@ -352,26 +357,27 @@ Status read_index_list(const json& j, const std::string& key, std::vector<int>& 
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
   if (!v.is_array() || v.size() > static_cast<size_t>(kMaxTokens))
-    return Status::error(quoted(key) + " must be a list of at most " + std::to_string(kMaxTokens) + " token indices");
+    return Status::error(msg::app_key_index_list, key, kMaxTokens);
   std::vector<int> list;
   for (const json& e : v) {
     if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() >= kMaxTokens)
-      return Status::error(quoted(key) + " must hold token indices from 0 to " + std::to_string(kMaxTokens - 1));
+      return Status::error(msg::app_key_index_range, key, kMaxTokens - 1);
     list.push_back(static_cast<int>(e.get<long long>()));
   }
   out = list;
   return Status::success();
 }
 
+// `where` names the object that holds j ("" at the top).
 Status check_keys(const json& j, std::initializer_list<const char*> known, const std::string& where) {
   for (const auto& item : j.items()) {
     if (std::none_of(known.begin(), known.end(), [&](const char* k) { return item.key() == k; }))
-      return Status::error("unknown key " + quoted(item.key()) + where);
+      return key_error(msg::app_unknown_key, msg::app_unknown_key_in, item.key(), where);
   }
   return Status::success();
 }
 
-// One side's math: `side` is "" (side A) or "compare." (side B), `where` the same for messages.
+// One side's math: `side` is "" (side A) or "compare." (side B), `where` "" or "compare" for messages.
 Status read_math(const json& j, MathSettings& m, const std::string& side, const std::string& where) {
   const KeyRange scale = key_range(side + "scale"), fill = key_range(side + "maskFill");
   if (j.contains("scale")) {
@@ -384,8 +390,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
       m.scale_kind = ScaleKind::Custom;
       m.custom_scale = v.get<float>();
     } else {
-      return Status::error(quoted("scale") + where + " must be \"default\", \"none\" or a number in [" +
-                           bound_text(scale.min) + ", " + bound_text(scale.max) + "]");
+      return key_error(msg::app_scale_rule, msg::app_scale_rule_in, "scale", where, bound_text(scale.min), bound_text(scale.max));
     }
   }
   double t = m.temperature;
@@ -396,12 +401,12 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
     if (v == "dot") m.score = ScoreFunction::Dot;
     else if (v == "cosine") m.score = ScoreFunction::Cosine;
     else if (v == "additive") m.score = ScoreFunction::Additive;
-    else return Status::error(quoted("score") + where + " must be \"dot\", \"cosine\" or \"additive\"");
+    else return key_error(msg::app_score_rule, msg::app_score_rule_in, "score", where);
   }
   if (j.contains("mask")) {
     const json& mk = j["mask"];
-    if (!mk.is_object()) return Status::error(quoted("mask") + where + " must be an object");
-    if (Status st = check_keys(mk, {"causal", "window", "stride", "block", "global", "padding", "painted"}, " in 'mask'"); !st.ok)
+    if (!mk.is_object()) return key_error(msg::app_key_object, msg::app_key_object_in, "mask", where);
+    if (Status st = check_keys(mk, {"causal", "window", "stride", "block", "global", "padding", "painted"}, "mask"); !st.ok)
       return st;
     MaskSettings ms = m.mask;
     if (Status st = read_bool(mk, "causal", ms.causal); !st.ok) return st;
@@ -411,9 +416,10 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
     if (Status st = read_index_list(mk, "global", ms.global_tokens); !st.ok) return st;
     if (Status st = read_index_list(mk, "padding", ms.padding_tokens); !st.ok) return st;
     if (mk.contains("painted")) {
-      if (!mk["painted"].is_string()) return Status::error("'painted' in 'mask'" + where + " must be a string such as \"0:3- 2:1+\"");
+      const std::string mask_where = where.empty() ? "mask" : where + ".mask";
+      if (!mk["painted"].is_string()) return Status::error(msg::app_painted_string, mask_where);
       if (Status st = decode_painted(mk["painted"].get<std::string>(), ms.painted); !st.ok)
-        return Status::error("'painted' in 'mask'" + where + ": " + st.message);
+        return st.within(msg::app_painted_in, mask_where);
     }
     m.mask = ms;
   }
@@ -425,8 +431,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
       m.fill = MaskFill::Finite;
       m.finite_fill = v.get<float>();
     } else {
-      return Status::error(quoted("maskFill") + where + " must be \"-inf\" or a number from " + bound_text(fill.min) +
-                           " to " + bound_text(fill.max));
+      return key_error(msg::app_fill_rule, msg::app_fill_rule_in, "maskFill", where, bound_text(fill.min), bound_text(fill.max));
     }
   }
   return Status::success();
@@ -436,7 +441,7 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
 Status migrate_v1(json& j) {
   if (j.contains("source") && j["source"] == "random") j["source"] = "generated";
   if (j.contains("mask") && j["mask"].is_string()) {
-    if (j["mask"] != "none" && j["mask"] != "causal") return Status::error("'mask' must be \"none\" or \"causal\" in a version 1 state");
+    if (j["mask"] != "none" && j["mask"] != "causal") return Status::error(msg::app_v1_mask);
     j["mask"] = json{{"causal", j["mask"] == "causal"}};
   }
   j.erase("n");
@@ -571,7 +576,7 @@ std::string state_to_json(const AppState& state) {
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);
   j["figures"] = figures;
-  if (!state.notice.empty()) j["notice"] = state.notice;
+  if (!state.notice.ok) j["notice"] = state.notice.message;
   return j.dump();
 }
 
@@ -586,13 +591,13 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
     if (v == "generated") s.source = SceneSource::Generated;
     else if (v == "worked-example") s.source = SceneSource::WorkedExample;
     else if (v == "trained" && state.train.trained) s.source = SceneSource::Trained;
-    else if (v == "trained") return Status::error("the trained model is not loaded (yet)");
+    else if (v == "trained") return Status::error(msg::app_trained_not_loaded_yet);
     else if (v == "imported" && state.imported) s.source = SceneSource::Imported;
-    else if (v == "imported") return Status::error("'source' \"imported\" needs a loaded file (drop one on the page or use Import)");
-    else return Status::error("'source' must be \"generated\", \"worked-example\", \"trained\" or \"imported\"");
+    else if (v == "imported") return Status::error(msg::app_imported_needs_file);
+    else return Status::error(msg::app_source_rule);
   }
   if (j.contains("sentence")) {
-    if (!j["sentence"].is_string()) return Status::error("'sentence' must be a string");
+    if (!j["sentence"].is_string()) return Status::error(msg::app_sentence_string);
     const std::string sentence = j["sentence"].get<std::string>();
     if (Status st = check_sentence(sentence); !st.ok) return st;
     s.sentence = sentence;
@@ -604,15 +609,15 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
       (s.heads > kMaxHeads || s.d_model % s.heads != 0))
     s.heads = 1;
   if (s.source == SceneSource::Generated && s.d_model % s.heads != 0)
-    return Status::error("dModel " + std::to_string(s.d_model) + " is not divisible by " + std::to_string(s.heads) + " heads");
+    return Status::error(msg::app_dmodel_heads, s.d_model, s.heads);
   if (j.contains("positional")) {
     const json& v = j["positional"];
     if (v == "none") s.positional = Positional::None;
     else if (v == "sinusoidal") s.positional = Positional::Sinusoidal;
     else if (v == "rope") s.positional = Positional::Rope;
     else if (v == "alibi") s.positional = Positional::Alibi;
-    else if (v.is_boolean()) return Status::error("'positional' is a choice since version 3: \"none\", \"sinusoidal\", \"rope\" or \"alibi\" (true and false are read from version 2 states)");
-    else return Status::error("'positional' must be \"none\", \"sinusoidal\", \"rope\" or \"alibi\"");
+    else if (v.is_boolean()) return Status::error(msg::app_positional_bool);
+    else return Status::error(msg::app_positional_rule);
   }
   double base = s.rope_base;
   if (Status st = read_number(j, "ropeBase", key_range("ropeBase"), base); !st.ok) return st;
@@ -621,11 +626,10 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
     const json& v = j["ropePairing"];
     if (v == "half") s.rope_pairing = RopePairing::Half;
     else if (v == "interleaved") s.rope_pairing = RopePairing::Interleaved;
-    else return Status::error("'ropePairing' must be \"half\" or \"interleaved\"");
+    else return Status::error(msg::app_rope_pairing_rule);
   }
   if (s.source == SceneSource::Generated && s.positional == Positional::Rope && (s.d_model / s.heads) % 2 != 0)
-    return Status::error("RoPE turns pairs of coordinates: d_k = dModel / heads = " + std::to_string(s.d_model / s.heads) +
-                         " must be even");
+    return Status::error(msg::app_rope_even, s.d_model / s.heads);
   return read_int_into(j, "seed", "seed", s.seed);
 }
 
@@ -634,7 +638,7 @@ Status read_view(const json& j, Settings& s) {
   if (j.contains("panel")) {
     const json& v = j["panel"];
     const std::optional<Panel> panel = v.is_string() ? panel_from_id(v.get<std::string>()) : std::nullopt;
-    if (!panel) return Status::error("'panel' must be one of " + panel_id_list());
+    if (!panel) return Status::error(msg::app_panel_rule, panel_id_list());
     s.panel = *panel;
   }
   for (auto [key, target] : {std::pair{"cursor", &s.cursor}, std::pair{"head", &s.head},
@@ -648,21 +652,21 @@ Status read_view(const json& j, Settings& s) {
     if (v == "dark") s.theme = Theme::Dark;
     else if (v == "light") s.theme = Theme::Light;
     else if (v == "high-contrast") s.theme = Theme::HighContrast;
-    else return Status::error("'theme' must be \"dark\", \"light\" or \"high-contrast\"");
+    else return Status::error(msg::app_theme_rule);
   }
   if (j.contains("weightRange")) {
     const json& v = j["weightRange"];
     if (v == "fixed") s.weight_range = WeightRange::Fixed;
     else if (v == "row") s.weight_range = WeightRange::Row;
     else if (v == "log") s.weight_range = WeightRange::Log;
-    else return Status::error("'weightRange' must be \"fixed\", \"row\" or \"log\"");
+    else return Status::error(msg::app_weight_range_rule);
   }
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
   if (j.contains("language")) {
     const json& v = j["language"];
     if (v == "en") s.language = UiLanguage::English;
     else if (v == "zh") s.language = UiLanguage::Chinese;
-    else return Status::error("'language' must be \"en\" or \"zh\"");
+    else return Status::error(msg::app_language_rule);
   }
   double ui = s.ui_scale;
   if (Status st = read_number(j, "uiScale", key_range("uiScale"), ui); !st.ok) return st;
@@ -675,11 +679,11 @@ Status read_both_sides(const json& j, Settings& s) {
   if (Status st = read_math(j, s.math, "", ""); !st.ok) return st;
   if (!j.contains("compare")) return Status::success();
   const json& c = j["compare"];
-  if (!c.is_object()) return Status::error("'compare' must be an object");
-  if (Status st = check_keys(c, {"enabled", "scale", "temperature", "score", "mask", "maskFill"}, " in 'compare'"); !st.ok)
+  if (!c.is_object()) return Status::error(msg::app_key_object, "compare");
+  if (Status st = check_keys(c, {"enabled", "scale", "temperature", "score", "mask", "maskFill"}, "compare"); !st.ok)
     return st;
   if (Status st = read_bool(c, "enabled", s.compare); !st.ok) return st;
-  return read_math(c, s.compare_math, "compare.", " in 'compare'");
+  return read_math(c, s.compare_math, "compare.", "compare");
 }
 
 // A fixed-length list of numbers within the schema's range for lab.<key> (q, k, kLong: 2;
@@ -689,16 +693,15 @@ Status read_lab_numbers(const json& l, const char* key, std::array<float, N>& ou
   if (!l.contains(key)) return Status::success();
   const KeyRange range = key_range(std::string("lab.") + key);
   // q, k, kLong are points [x, y]; wq, wk, wv are 2 x 2 matrices, row by row.
-  const std::string shape_rule = N == 2 ? "must be [x, y] with |x|, |y| <= " + bound_text(range.max)
-                                        : "must hold " + std::to_string(N) + " numbers (a 2 x 2 matrix, row by row)";
-  const std::string value_rule =
-      N == 2 ? shape_rule : "must hold numbers in [" + bound_text(range.min) + ", " + bound_text(range.max) + "]";
+  auto shape_error = [&] {
+    return N == 2 ? Status::error(msg::app_lab_point, key, bound_text(range.max)) : Status::error(msg::app_lab_matrix, key, N);
+  };
   const json& v = l[key];
-  if (!v.is_array() || v.size() != N) return Status::error(quoted(key) + " in 'lab' " + shape_rule);
+  if (!v.is_array() || v.size() != N) return shape_error();
   std::array<float, N> read{};
   for (std::size_t i = 0; i < N; ++i) {
     if (!v[i].is_number() || v[i].get<double>() < range.min || v[i].get<double>() > range.max)
-      return Status::error(quoted(key) + " in 'lab' " + value_rule);
+      return N == 2 ? shape_error() : Status::error(msg::app_lab_numbers_in, key, bound_text(range.min), bound_text(range.max));
     read[i] = v[i].get<float>();
   }
   out = read;
@@ -709,8 +712,8 @@ Status read_lab_numbers(const json& l, const char* key, std::array<float, N>& ou
 Status read_lab(const json& j, ScalingLabSettings& out) {
   if (!j.contains("lab")) return Status::success();
   const json& l = j["lab"];
-  if (!l.is_object()) return Status::error("'lab' must be an object");
-  if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, " in 'lab'");
+  if (!l.is_object()) return Status::error(msg::app_key_object, "lab");
+  if (Status st = check_keys(l, {"q", "k", "kLong", "dk", "scaled", "temperature", "row", "half", "wq", "wk", "wv"}, "lab");
       !st.ok)
     return st;
   ScalingLabSettings lab = out;
@@ -728,11 +731,11 @@ Status read_lab(const json& j, ScalingLabSettings& out) {
     const json& r = l["row"];
     const KeyRange range = key_range("lab.row");
     if (!r.is_array() || r.empty() || r.size() > static_cast<size_t>(kScalingLabMaxRow))
-      return Status::error("'row' in 'lab' must hold 1 to " + std::to_string(kScalingLabMaxRow) + " numbers");
+      return Status::error(msg::app_lab_row_count, kScalingLabMaxRow);
     std::vector<float> row;
     for (const json& x : r) {
       if (!x.is_number() || x.get<double>() < range.min || x.get<double>() > range.max)
-        return Status::error("'row' in 'lab' must hold numbers in [" + bound_text(range.min) + ", " + bound_text(range.max) + "]");
+        return Status::error(msg::app_lab_numbers_in, "row", bound_text(range.min), bound_text(range.max));
       row.push_back(x.get<float>());
     }
     lab.row = row;
@@ -744,11 +747,10 @@ Status read_lab(const json& j, ScalingLabSettings& out) {
 // The text as a JSON object of a known schema version, migrated to the current one.
 Status parse_state_object(const std::string& json_text, json& j) {
   if (json_text.size() > static_cast<size_t>(kMaxStateBytes))
-    return Status::error("the state is " + std::to_string(json_text.size()) + " bytes; at most " +
-                         std::to_string(kMaxStateBytes) + " are read");
+    return Status::error(msg::app_state_too_long, json_text.size(), kMaxStateBytes);
   j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::error("state is not valid JSON");
-  if (!j.is_object()) return Status::error("state must be a JSON object");
+  if (j.is_discarded()) return Status::error(msg::app_state_not_json);
+  if (!j.is_object()) return Status::error(msg::app_state_not_object);
   long long version = kStateVersion;
   if (Status st = read_int(j, "version", {1, kStateVersion}, version); !st.ok) return st;
   if (version == 1)
@@ -788,7 +790,7 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   state.settings = s;
   state.train.settings = training;
   state.train.scaling = scaling;
-  state.notice.clear();
+  state.notice = Status::success();
   // A patch that names a tour step and more than the view (a link or session made at that
   // step, a host setting several keys) is taken as it is; one that names the step alone
   // leaves it for update_tour to open with the step's own panel and settings (app/tour.h).

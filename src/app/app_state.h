@@ -152,7 +152,7 @@ struct AppState {
   ScalingLabSettings scaling_lab_computed_for;
   bool has_scaling_lab = false;
   ScalingLabResults scaling_lab;
-  std::string notice;          // the last refused change, shown to the user
+  Status notice;               // the last refused change, shown to the user (ok: none)
   EditHistory<MaskSettings> mask_history;  // undo/redo of side A's mask (the mask editor)
   VariantResults variants;     // the scoring and efficient-attention panels' figures
   CostChartRun cost_chart;     // the cost chart, measured a slice per frame

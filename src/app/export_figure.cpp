@@ -1,6 +1,7 @@
 // Sections: 1 formats  2 colours  3 PNG  4 SVG  5 CSV and JSON  6 the scene's matrices
 #include "app/export_figure.h"
 
+#include "app/app_messages.h"
 #include "app/png_writer.h"
 #include "core/io/npy.h"
 
@@ -20,7 +21,7 @@ Status parse_export_format(const std::string& name, ExportFormat& out) {
   else if (name == "csv") out = ExportFormat::Csv;
   else if (name == "json") out = ExportFormat::Json;
   else if (name == "npy") out = ExportFormat::Npy;
-  else return Status::error("export format must be png, svg, csv, json or npy, not '" + name + "'");
+  else return Status::error(msg::app_export_format, name);
   return Status::success();
 }
 
@@ -97,8 +98,7 @@ std::vector<std::uint8_t> png_bytes(const Mat& m, const ExportRequest& r, Status
   const std::int64_t px = static_cast<std::int64_t>(r.cell_px) * r.scale;
   const std::int64_t w = m.cols() * px, h = m.rows() * px;
   if (w * h > kExportMaxPixels) {
-    status = Status::error("a " + std::to_string(w) + " x " + std::to_string(h) + " PNG is more than the " +
-                           std::to_string(kExportMaxPixels >> 20) + " Mpx allowed; choose a smaller scale");
+    status = Status::error(msg::app_export_pixels, w, h, kExportMaxPixels >> 20);
     return {};
   }
   const auto range = range_of(m, r.colormap);
@@ -224,11 +224,11 @@ std::vector<std::uint8_t> json_bytes(const Mat& m, const ExportRequest& r) {
 std::vector<std::uint8_t> export_matrix(const Mat& m, const ExportRequest& r, Status& status) {
   status = Status::success();
   if (m.rows() == 0 || m.cols() == 0) {
-    status = Status::error("there is no matrix to export");
+    status = Status::error(msg::app_export_nothing);
     return {};
   }
   if (r.scale < 1 || r.scale > kExportMaxScale || r.cell_px < 1 || r.cell_px > 64) {
-    status = Status::error("export scale must be 1 to " + std::to_string(kExportMaxScale));
+    status = Status::error(msg::app_export_scale, kExportMaxScale);
     return {};
   }
   switch (r.format) {

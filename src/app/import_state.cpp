@@ -1,5 +1,7 @@
 #include "app/import_state.h"
 
+#include "app/app_messages.h"
+
 #include "core/attention/softmax.h"
 
 #include <algorithm>
@@ -23,14 +25,14 @@ void set_imported(AppState& state, ImportedAttention data, const std::string& na
   s.cursor = 0;
   s.compare = false;
   s.panel = Panel::ModelView;
-  state.notice.clear();
+  state.notice = Status::success();
 }
 
 Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,
                          const ImportOptions& options, const InflateFn& inflate) {
   ImportedAttention data;
   const Status s = import_attention(bytes, size, options, inflate, data);
-  if (!s.ok) return Status::error(name + ": " + s.message);
+  if (!s.ok) return s.within(name);
   set_imported(state, std::move(data), name);
   return Status::success();
 }

@@ -1,5 +1,7 @@
 #include "app/mask_edit.h"
 
+#include "app/app_messages.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -90,7 +92,7 @@ Status decode_painted(const std::string& text, std::vector<PaintedCell>& out) {
   size_t pos = 0;
   while (pos < text.size()) {
     if (!cells.empty()) {
-      if (text[pos] != ' ') return Status::error("painted cells must be separated by one space");
+      if (text[pos] != ' ') return Status::error(msg::app_painted_space);
       ++pos;
     }
     const size_t at = pos;
@@ -98,12 +100,10 @@ Status decode_painted(const std::string& text, std::vector<PaintedCell>& out) {
     const bool ok = read_index(text, pos, c.row) && pos < text.size() && text[pos++] == ':' &&
                     read_index(text, pos, c.col) && pos < text.size() && (text[pos] == '+' || text[pos] == '-');
     if (!ok)
-      return Status::error("painted cell " + std::to_string(cells.size() + 1) + " (at character " + std::to_string(at) +
-                           ") must read row:col+ or row:col- with indices from 0 to " +
-                           std::to_string(kMaxPaintedIndex - 1));
+      return Status::error(msg::app_painted_cell, cells.size() + 1, at, kMaxPaintedIndex - 1);
     c.allow = text[pos++] == '+';
     if (cells.size() >= static_cast<size_t>(kMaxPaintedCells))
-      return Status::error("at most " + std::to_string(kMaxPaintedCells) + " painted cells");
+      return Status::error(msg::app_painted_count, kMaxPaintedCells);
     cells.push_back(c);
   }
   normalize_painted(cells, kMaxPaintedIndex);

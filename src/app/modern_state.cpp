@@ -4,6 +4,7 @@
 //           5 sinks  6 the query-key space  7 the app's door  8 JSON
 #include "app/modern_state.h"
 
+#include "app/app_messages.h"
 #include "app/app_state.h"
 #include "app/state_schema.h"
 #include "core/attention/attention.h"
@@ -552,7 +553,7 @@ json modern_figures_json(const AppState& state) {
 }
 
 Status read_modern_json(const json& j, ModernSettings& out) {
-  if (!j.is_object()) return Status::error("'modern' must be an object");
+  if (!j.is_object()) return Status::error(msg::app_key_object, "modern");
   ModernSettings m = out;
   const std::vector<int*> targets = int_targets(m);
   for (const auto& item : j.items()) {
@@ -563,20 +564,19 @@ Status read_modern_json(const json& j, ModernSettings& out) {
       const KeyRange range = key_range("modern." + key);
       const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
       if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi)
-        return Status::error("'" + key + "' in 'modern' must be a whole number from " + std::to_string(lo) + " to " +
-                             std::to_string(hi));
+        return Status::error(msg::app_key_whole_range_in, key, "modern", lo, hi);
       *targets[at - std::begin(kIntKeys)] = static_cast<int>(x.get<long long>());
     } else if (key == "flashCausal") {
-      if (!x.is_boolean()) return Status::error("'flashCausal' in 'modern' must be true or false");
+      if (!x.is_boolean()) return Status::error(msg::app_key_bool_in, "flashCausal", "modern");
       m.flash_causal = x.get<bool>();
     } else if (key == "rowOffset") {
       const KeyRange range = key_range("modern.rowOffset");
       if (!x.is_number() || !(x.get<double>() >= range.min && x.get<double>() <= range.max))
-        return Status::error("'rowOffset' in 'modern' must be a number from " + std::to_string(static_cast<int>(range.min)) +
-                             " to " + std::to_string(static_cast<int>(range.max)));
+        return Status::error(msg::app_key_number_range_in, "rowOffset", "modern", static_cast<int>(range.min),
+                             static_cast<int>(range.max));
       m.row_offset = x.get<float>();
     } else {
-      return Status::error("unknown key '" + key + "' in 'modern'");
+      return Status::error(msg::app_unknown_key_in, key, "modern");
     }
   }
   out = m;

@@ -1,5 +1,7 @@
 #include "app/train_state.h"
 
+#include "app/app_messages.h"
+
 #include "core/attention/masks.h"
 #include "core/train/heads.h"
 
@@ -119,8 +121,8 @@ void train_reset(TrainState& state) {
   state.settings.running = false;
   r.computed_for = state.settings;
   r.held_out.clear();
-  r.error.clear();
-  if (Status st = r.trainer.reset(run_config(state.settings)); !st.ok) r.error = st.message;
+  r.error = Status::success();
+  if (Status st = r.trainer.reset(run_config(state.settings)); !st.ok) r.error = st;
   r.steps_per_second = 0;
   state.run_meter = RateMeter{};
   refresh_run(r, true);
@@ -130,9 +132,9 @@ void scaling_reset(TrainState& state) {
   ScalingRunState& e = state.experiment;
   state.scaling.running = false;
   e.computed_for = state.scaling;
-  e.error.clear();
-  if (Status st = e.scaled.reset(experiment_config(state.scaling, true)); !st.ok) e.error = st.message;
-  if (Status st = e.unscaled.reset(experiment_config(state.scaling, false)); !st.ok) e.error = st.message;
+  e.error = Status::success();
+  if (Status st = e.scaled.reset(experiment_config(state.scaling, true)); !st.ok) e.error = st;
+  if (Status st = e.unscaled.reset(experiment_config(state.scaling, false)); !st.ok) e.error = st;
   e.steps_per_second = 0;
   state.experiment_meter = RateMeter{};
   refresh_experiment(e);
@@ -177,7 +179,7 @@ void train_tick(TrainState& state, double budget_ms, double now) {
     int steps = 0;
     do {
       if (Status st = r.trainer.step(1); !st.ok) {
-        r.error = st.message;
+        r.error = st;
         state.settings.running = false;
         break;
       }
@@ -194,7 +196,7 @@ void train_tick(TrainState& state, double budget_ms, double now) {
       Status a = e.scaled.step(1);
       Status b = e.unscaled.step(1);
       if (!a.ok || !b.ok) {
-        e.error = !a.ok ? a.message : b.message;
+        e.error = !a.ok ? a : b;
         state.scaling.running = false;
         break;
       }
@@ -210,15 +212,15 @@ std::vector<std::uint8_t> train_save(const TrainState& state) { return state.run
 Status train_load(TrainState& state, const std::uint8_t* bytes, std::size_t size, const std::vector<HeldOutPoint>* held_out) {
   train::Trainer loaded;
   if (Status st = loaded.load(bytes, size); !st.ok) {
-    state.run.error = "model file: " + st.message;
-    return Status::error(state.run.error);
+    state.run.error = st.within(msg::app_model_file);
+    return state.run.error;
   }
   TrainRun& r = state.run;
   r.trainer = std::move(loaded);
   const train::TrainConfig& c = r.trainer.config();
   state.settings = TrainSettings{c.task, c.layers, c.heads, c.d_model, c.seed, false};
   r.computed_for = state.settings;
-  r.error.clear();
+  r.error = Status::success();
   r.held_out.clear();
   if (held_out)
     for (const HeldOutPoint& p : *held_out)
@@ -235,8 +237,8 @@ Status train_load(TrainState& state, const std::uint8_t* bytes, std::size_t size
 Status train_load_file(TrainState& state, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    state.run.error = "cannot read " + path;
-    return Status::error(state.run.error);
+    state.run.error = Status::error(msg::app_cannot_read, path);
+    return state.run.error;
   }
   const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   return train_load(state, bytes.data(), bytes.size());
@@ -249,11 +251,11 @@ Status train_save_file(const TrainState& state, const std::string& path) {
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out || !out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size())))
-      return Status::error("cannot write " + path);
+      return Status::error(msg::app_cannot_write, path);
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    return Status::error("cannot write " + path);
+    return Status::error(msg::app_cannot_write, path);
   }
   return Status::success();
 }
@@ -262,7 +264,7 @@ Status train_save_file(const TrainState& state, const std::string& path) {
 
 Status load_trained_scene(TrainState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name) {
   auto scene = std::make_shared<TrainedScene>();
-  if (Status st = scene->model.load(bytes, size); !st.ok) return Status::error(name + ": " + st.message);
+  if (Status st = scene->model.load(bytes, size); !st.ok) return st.within(name);
   const train::ProbeView probe = scene->model.probe();
   scene->tokens = probe.tokens;
   const int special = scene->model.task().special();
@@ -378,7 +380,7 @@ json training_figures_json(const TrainState& state) {
   f["computeStepsPerSecond"] = r.compute_steps_per_second;
   f["revision"] = r.revision;
   f["curvePoints"] = r.loss_plot.step.size();
-  if (!r.error.empty()) f["error"] = r.error;
+  if (!r.error.ok) f["error"] = r.error.message;
 
   const ScalingRunState& e = state.experiment;
   json x;
@@ -394,7 +396,7 @@ json training_figures_json(const TrainState& state) {
   x["scaledFirstLoss"] = finite_or_null(head_mean(e.scaled.loss_history(), 1));
   x["unscaledFirstLoss"] = finite_or_null(head_mean(e.unscaled.loss_history(), 1));
   x["stepsPerSecond"] = e.steps_per_second;
-  if (!e.error.empty()) x["error"] = e.error;
+  if (!e.error.ok) x["error"] = e.error.message;
   f["scaling"] = x;
 
   if (state.trained) {
@@ -413,24 +415,23 @@ Status read_uint(const json& j, const char* key, long long lo, long long hi, con
   const json& v = j[key];
   if (!v.is_number() || std::floor(v.get<double>()) != v.get<double>() || v.get<double>() < static_cast<double>(lo) ||
       v.get<double>() > static_cast<double>(hi))
-    return Status::error(std::string("'") + key + "' in '" + where + "' must be a whole number from " + std::to_string(lo) +
-                         " to " + std::to_string(hi));
+    return Status::error(msg::app_key_whole_range_in, key, where, lo, hi);
   out = static_cast<long long>(v.get<double>());
   return Status::success();
 }
 
 Status read_flag(const json& j, const char* key, const char* where, bool& out) {
   if (!j.contains(key)) return Status::success();
-  if (!j[key].is_boolean()) return Status::error(std::string("'") + key + "' in '" + where + "' must be true or false");
+  if (!j[key].is_boolean()) return Status::error(msg::app_key_bool_in, key, where);
   out = j[key].get<bool>();
   return Status::success();
 }
 
 Status check_known(const json& j, std::initializer_list<const char*> keys, const char* where) {
-  if (!j.is_object()) return Status::error(std::string("'") + where + "' must be an object");
+  if (!j.is_object()) return Status::error(msg::app_key_object, where);
   for (const auto& item : j.items())
     if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return item.key() == k; }))
-      return Status::error("unknown key '" + item.key() + "' in '" + where + "'");
+      return Status::error(msg::app_unknown_key_in, item.key(), where);
   return Status::success();
 }
 
@@ -441,7 +442,7 @@ Status read_training_json(const json& j, TrainSettings& out) {
   TrainSettings s = out;
   if (j.contains("task")) {
     if (!j["task"].is_string() || !train::parse_task(j["task"].get<std::string>(), s.task))
-      return Status::error("'task' in 'training' must be copy, reverse, sort, previous or induction");
+      return Status::error(msg::app_task_rule);
   }
   long long layers = s.layers, heads = s.heads, d_model = s.d_model, seed = static_cast<long long>(s.seed);
   if (Status st = read_uint(j, "layers", 1, train::kMaxLayers, "training", layers); !st.ok) return st;
@@ -449,8 +450,7 @@ Status read_training_json(const json& j, TrainSettings& out) {
   if (Status st = read_uint(j, "dModel", 4, train::kMaxDModel, "training", d_model); !st.ok) return st;
   if (Status st = read_uint(j, "seed", 0, static_cast<long long>(train::kMaxSeed), "training", seed); !st.ok) return st;
   if (d_model % heads != 0)
-    return Status::error("'dModel' " + std::to_string(d_model) + " in 'training' is not divisible by " +
-                         std::to_string(heads) + " heads");
+    return Status::error(msg::app_training_dmodel_heads, d_model, heads);
   if (Status st = read_flag(j, "running", "training", s.running); !st.ok) return st;
   s.layers = static_cast<int>(layers);
   s.heads = static_cast<int>(heads);
@@ -469,7 +469,7 @@ Status read_scaling_json(const json& j, ScalingRunSettings& out) {
   if (j.contains("init")) {
     if (j["init"] == "unit") s.init = train::InitScheme::Unit;
     else if (j["init"] == "small") s.init = train::InitScheme::Small;
-    else return Status::error("'init' in 'scalingRun' must be \"unit\" or \"small\"");
+    else return Status::error(msg::app_init_rule);
   }
   if (Status st = read_flag(j, "running", "scalingRun", s.running); !st.ok) return st;
   s.d_k = static_cast<int>(dk);

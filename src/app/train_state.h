@@ -84,7 +84,7 @@ struct TrainRun {
   std::uint64_t revision = 0;    // bumped whenever anything above changes
   double steps_per_second = 0;   // training steps per second of wall time, while running
   double compute_steps_per_second = 0;  // steps per second of time spent inside step()
-  std::string error;             // the last refused file or a stopped run, shown in the panel
+  Status error;                  // the last refused file or a stopped run, shown in the panel
 };
 
 struct ScalingRunState {
@@ -95,7 +95,7 @@ struct ScalingRunState {
   double scaled_late_peak = 0, unscaled_late_peak = 0;
   std::uint64_t revision = 0;
   double steps_per_second = 0;  // paired steps (one of each run) per second of wall time
-  std::string error;
+  Status error;
 };
 
 // The shipped trained model, shown by the explorer as the "trained" scene.

@@ -1,6 +1,8 @@
 // Sections: 1 writing values compactly  2 percent-encoding  3 encode  4 decode
 #include "app/url_state.h"
 
+#include "app/app_messages.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -104,7 +106,7 @@ Status percent_decode(const std::string& s, std::string& out) {
     }
     const int hi = i + 2 < s.size() ? hex_digit(s[i + 1]) : -1;
     const int lo = i + 2 < s.size() ? hex_digit(s[i + 2]) : -1;
-    if (hi < 0 || lo < 0) return Status::error("a '%' in the link is not followed by two hex digits");
+    if (hi < 0 || lo < 0) return Status::error(msg::app_link_percent);
     out += static_cast<char>(hi * 16 + lo);
     i += 2;
   }
@@ -170,8 +172,7 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
   std::string fragment = fragment_in;
   if (!fragment.empty() && fragment[0] == '#') fragment.erase(0, 1);
   if (fragment.size() > kMaxFragmentBytes)
-    return Status::error("the link's state is " + std::to_string(fragment.size()) + " bytes; at most " +
-                         std::to_string(kMaxFragmentBytes) + " are read");
+    return Status::error(msg::app_link_too_long, fragment.size(), kMaxFragmentBytes);
   json patch = json::object();
   std::set<std::string> seen;
   size_t start = 0;
@@ -182,13 +183,13 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
     start = end + 1;
     if (pair.empty()) continue;
     const size_t eq = pair.find('=');
-    if (eq == std::string::npos) return Status::error("'" + printable(pair) + "' in the link has no '='");
+    if (eq == std::string::npos) return Status::error(msg::app_link_no_equals, printable(pair));
     std::string path, text;
     if (Status st = percent_decode(pair.substr(0, eq), path); !st.ok) return st;
     if (Status st = percent_decode(pair.substr(eq + 1), text); !st.ok) return st;
-    if (!valid_utf8(text)) return Status::error("the value of '" + printable(path) + "' in the link is not UTF-8 text");
+    if (!valid_utf8(text)) return Status::error(msg::app_link_not_utf8, printable(path));
     if (path == "v") path = "version";
-    if (!seen.insert(path).second) return Status::error("'" + printable(path, 64) + "' appears twice in the link");
+    if (!seen.insert(path).second) return Status::error(msg::app_link_twice, printable(path, 64));
     // Walk (creating) the objects of the path; a path may not pass through a value.
     json* node = &patch;
     size_t from = 0;
@@ -196,15 +197,15 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
     for (;;) {
       const size_t dot = path.find('.', from);
       const std::string segment = path.substr(from, dot == std::string::npos ? std::string::npos : dot - from);
-      if (!valid_segment(segment) || ++depth > 8) return Status::error("'" + printable(path, 64) + "' is not a setting's name");
+      if (!valid_segment(segment) || ++depth > 8) return Status::error(msg::app_link_not_setting, printable(path, 64));
       if (dot == std::string::npos) {
-        if (node->contains(segment)) return Status::error("'" + printable(path, 64) + "' conflicts with another part of the link");
+        if (node->contains(segment)) return Status::error(msg::app_link_conflict, printable(path, 64));
         (*node)[segment] = read_value(text);
         break;
       }
       json& child = (*node)[segment];
       if (child.is_null()) child = json::object();
-      if (!child.is_object()) return Status::error("'" + printable(path, 64) + "' conflicts with another part of the link");
+      if (!child.is_object()) return Status::error(msg::app_link_conflict, printable(path, 64));
       node = &child;
       from = dot + 1;
     }
@@ -218,7 +219,7 @@ Status load_settings_json(AppState& state, const std::string& json_text) {
   const Status st = apply_state_json(fresh, json_text);
   if (st.ok) {
     state.settings = fresh.settings;
-    state.notice.clear();
+    state.notice = Status::success();
     state.tour_opened = fresh.tour_opened;  // apply_state_json's rule for the tour (app/tour.h)
   }
   return st;
@@ -231,11 +232,11 @@ Status load_fragment(AppState& state, const std::string& fragment) {
   if (st.ok) st = apply_state_json(fresh, patch);
   if (st.ok) {
     state.settings = fresh.settings;
-    state.notice.clear();
+    state.notice = Status::success();
     state.tour_opened = fresh.tour_opened;
   } else {
     state.settings = Settings{};
-    state.notice = "The link's state was ignored: " + st.message;
+    state.notice = st.within(msg::app_link_ignored);
   }
   return st;
 }

@@ -1,5 +1,6 @@
 #include "app/variants_state.h"
 
+#include "app/app_messages.h"
 #include "app/app_state.h"
 #include "app/state_schema.h"
 #include "core/base/rng.h"
@@ -116,7 +117,7 @@ bool update_variant_results(const PipelineTrace& trace, const ProjectionWeights&
     const bool had = out.has_scoring || out.has_variant;
     out.has_scoring = out.has_variant = false;
     out.scene_revision = revision;
-    out.status = trace.status.ok ? Status::error("no results") : trace.status;
+    out.status = trace.status.ok ? Status::error(msg::app_no_results) : trace.status;
     return had;
   }
   head = std::clamp(head, 0, static_cast<int>(trace.heads.size()) - 1);
@@ -360,17 +361,17 @@ json variant_figures_json(const AppState& state) {
 }
 
 Status read_variants_json(const json& j, VariantSettings& out) {
-  if (!j.is_object()) return Status::error("'variants' must be an object");
+  if (!j.is_object()) return Status::error(msg::app_key_object, "variants");
   static const char* const known[] = {"kind", "window", "stride", "block", "features", "rank",
                                       "causal", "seed", "costChartRequest", "paintAllow"};
   for (const auto& item : j.items())
     if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; }))
-      return Status::error("unknown key '" + item.key() + "' in 'variants'");
+      return Status::error(msg::app_unknown_key_in, item.key(), "variants");
   VariantSettings v = out;
   if (j.contains("kind")) {
     EfficientKind kind;
     if (!j["kind"].is_string() || !parse_efficient_kind(j["kind"].get<std::string>(), kind) || kind == EfficientKind::Exact)
-      return Status::error("'kind' in 'variants' must be window, strided, blocksparse, linear, performer or linformer");
+      return Status::error(msg::app_variant_kind_rule);
     v.kind = kind;
   }
   const struct {
@@ -384,19 +385,18 @@ Status read_variants_json(const json& j, VariantSettings& out) {
     const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
     const json& x = j[f.key];
     if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi)
-      return Status::error("'" + std::string(f.key) + "' in 'variants' must be a whole number from " + std::to_string(lo) +
-                           " to " + std::to_string(hi));
+      return Status::error(msg::app_key_whole_range_in, f.key, "variants", lo, hi);
     *f.target = static_cast<int>(x.get<long long>());
   }
   if (j.contains("seed")) {
     const json& x = j["seed"];
     if (!x.is_number_integer() || x.get<long long>() < 0 || x.get<long long>() > (1ll << 53) - 1)
-      return Status::error("'seed' in 'variants' must be a whole number from 0 to 2^53 - 1");
+      return Status::error(msg::app_variant_seed_rule);
     v.seed = static_cast<std::uint64_t>(x.get<long long>());
   }
   for (auto [key, target] : {std::pair{"causal", &v.causal}, std::pair{"paintAllow", &v.paint_allow}}) {
     if (!j.contains(key)) continue;
-    if (!j[key].is_boolean()) return Status::error("'" + std::string(key) + "' in 'variants' must be true or false");
+    if (!j[key].is_boolean()) return Status::error(msg::app_key_bool_in, key, "variants");
     *target = j[key].get<bool>();
   }
   out = v;

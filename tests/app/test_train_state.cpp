@@ -109,7 +109,7 @@ TEST_CASE("training: save and load round-trip; a corrupt file keeps the run", "[
   const attn::Status bad = attn::train_load(other, corrupt.data(), corrupt.size());
   REQUIRE_FALSE(bad.ok);
   REQUIRE(bad.message.find("checksum") != std::string::npos);
-  REQUIRE(other.run.error == bad.message);
+  REQUIRE(other.run.error.message == bad.message);
   REQUIRE(other.run.trainer.steps() == 25);  // unchanged
   const attn::Status cut = attn::train_load(other, bytes.data(), bytes.size() / 3);
   REQUIRE_FALSE(cut.ok);

@@ -224,7 +224,7 @@ TEST_CASE("a broken or hostile link gives the defaults and a notice, never a cra
     const attn::Status st = attn::load_fragment(s, fragment);
     REQUIRE_FALSE(st.ok);
     REQUIRE(attn::settings_to_json(s.settings) == attn::settings_to_json(attn::Settings{}));
-    REQUIRE(s.notice.rfind("The link's state was ignored: ", 0) == 0);
+    REQUIRE(s.notice.message.rfind("The link's state was ignored: ", 0) == 0);
     REQUIRE_NOTHROW(attn::state_to_json(s));
   }
 }

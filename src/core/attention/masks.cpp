@@ -1,5 +1,7 @@
 #include "core/attention/masks.h"
 
+#include "core/attention/attention_messages.h"
+
 #include <cstdlib>
 #include <string>
 
@@ -7,16 +9,15 @@ namespace attn {
 
 Status validate_mask(const MaskSpec& spec, int n_q, int n_k) {
   if (!spec.key_padding.empty() && static_cast<int>(spec.key_padding.size()) != n_k)
-    return Status::error("key padding has " + std::to_string(spec.key_padding.size()) +
-                         " flags but there are " + std::to_string(n_k) + " keys");
+    return Status::error(msg::att_padding_count, spec.key_padding.size(), n_k);
   if (spec.custom.size() && (spec.custom.rows() != n_q || spec.custom.cols() != n_k))
-    return Status::error("custom mask must be (" + std::to_string(n_q) + ", " + std::to_string(n_k) + ")");
-  if (spec.window < 0) return Status::error("window must be >= 0");
-  if (spec.stride < 0) return Status::error("stride must be >= 0");
-  if (spec.block < 0) return Status::error("block must be >= 0");
+    return Status::error(msg::att_custom_mask_shape, n_q, n_k);
+  if (spec.window < 0) return Status::error(msg::att_window_negative);
+  if (spec.stride < 0) return Status::error(msg::att_stride_negative);
+  if (spec.block < 0) return Status::error(msg::att_block_negative);
   for (int g : spec.global_tokens)
     if (g < 0 || g >= std::max(n_q, n_k))
-      return Status::error("global token " + std::to_string(g) + " is out of range");
+      return Status::error(msg::att_global_range, g);
   return Status::success();
 }
 

@@ -1,5 +1,6 @@
 #include "core/attention/pipeline.h"
 
+#include "core/attention/attention_messages.h"
 #include "core/kernels/dispatch.h"
 #include "core/base/rng.h"
 
@@ -39,17 +40,16 @@ ProjectionWeights random_projection_weights(int d_model, int heads, std::uint64_
 }
 
 Status validate_config(const PipelineConfig& c) {
-  if (c.d_model < 1) return Status::error("d_model must be at least 1");
-  if (c.heads < 1) return Status::error("heads must be at least 1");
+  if (c.d_model < 1) return Status::error(msg::att_dmodel_min);
+  if (c.heads < 1) return Status::error(msg::att_heads_min);
   if (c.d_model % c.heads != 0)
-    return Status::error("d_model " + std::to_string(c.d_model) + " is not divisible by " +
-                         std::to_string(c.heads) + " heads");
+    return Status::error(msg::att_dmodel_heads, c.d_model, c.heads);
   if (!(c.temperature > 0.0f) || !std::isfinite(c.temperature))
-    return Status::error("temperature must be a finite number > 0");
+    return Status::error(msg::att_temperature);
   if (c.scale_kind == ScaleKind::Custom && !std::isfinite(c.custom_scale))
-    return Status::error("scale must be a finite number");
+    return Status::error(msg::att_scale_finite);
   if (c.fill == MaskFill::Finite && !std::isfinite(c.finite_fill))
-    return Status::error("the finite mask fill must be a finite number");
+    return Status::error(msg::att_fill_finite);
   return Status::success();
 }
 
@@ -168,30 +168,30 @@ Status check_float_mask(const Mat& m) {
   for (Eigen::Index i = 0; i < m.size(); ++i) {
     const float x = m.data()[i];
     if (std::isnan(x) || x == std::numeric_limits<float>::infinity())
-      return Status::error("float mask contains NaN or +inf");
+      return Status::error(msg::att_float_mask_values);
   }
   return Status::success();
 }
 
 Status check_shapes(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
                     const Eigen::Ref<const Mat>& x_v, const PipelineConfig& config) {
-  if (x_q.rows() < 1 || x_k.rows() < 1) return Status::error("there must be at least one token");
+  if (x_q.rows() < 1 || x_k.rows() < 1) return Status::error(msg::att_no_tokens);
   if (x_v.rows() != x_k.rows())
-    return Status::error("values have " + std::to_string(x_v.rows()) + " tokens, keys have " + std::to_string(x_k.rows()));
+    return Status::error(msg::att_values_keys, x_v.rows(), x_k.rows());
   if (x_q.cols() != config.d_model || x_k.cols() != config.d_model || x_v.cols() != config.d_model)
-    return Status::error("embeddings must have d_model = " + std::to_string(config.d_model) + " columns");
-  if (!x_q.allFinite() || !x_k.allFinite() || !x_v.allFinite()) return Status::error("embeddings contain NaN or Inf");
+    return Status::error(msg::att_embedding_width, config.d_model);
+  if (!x_q.allFinite() || !x_k.allFinite() || !x_v.allFinite()) return Status::error(msg::att_embedding_values);
   const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
   if (config.additive_mask.size() &&
       (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))
-    return Status::error("float mask must be (n_q, n_k)");
+    return Status::error(msg::att_float_mask_shape);
   if (Status st = check_float_mask(config.additive_mask); !st.ok) return st;
   for (const Mat& m : config.head_additive_masks)
     if (Status st = check_float_mask(m); !st.ok) return st;
   for (const Mat& m : config.head_additive_masks)
-    if (m.rows() != n_q || m.cols() != n_k) return Status::error("per-head float masks must be (n_q, n_k)");
+    if (m.rows() != n_q || m.cols() != n_k) return Status::error(msg::att_head_mask_shape);
   if (!config.head_additive_masks.empty() && static_cast<int>(config.head_additive_masks.size()) != config.heads)
-    return Status::error("there must be one per-head float mask per head");
+    return Status::error(msg::att_head_mask_count);
   return validate_mask(config.mask, n_q, n_k);
 }
 
@@ -206,12 +206,12 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   const int d = config.d_model;
   if (trace.status.ok && (w.wq.rows() != d || w.wq.cols() != d || w.wk.rows() != d || w.wk.cols() != d ||
                           w.wv.rows() != d || w.wv.cols() != d || w.wo.rows() != d || w.wo.cols() != d))
-    trace.status = Status::error("projection weights must be (d_model, d_model)");
+    trace.status = Status::error(msg::att_projection_shape);
   if (trace.status.ok && config.score == ScoreFunction::Additive &&
       static_cast<int>(w.additive_v.size()) < config.heads)
-    trace.status = Status::error("additive scoring needs its parameters for every head");
+    trace.status = Status::error(msg::att_additive_parameters);
   if (trace.status.ok && config.attention_positions.kind != PositionalKind::None && config.score == ScoreFunction::Additive)
-    trace.status = Status::error("RoPE and ALiBi act on dot-product scores: choose the dot or cosine score");
+    trace.status = Status::error(msg::att_positions_need_dot);
   if (trace.status.ok && config.attention_positions.kind == PositionalKind::Rope)
     trace.status = validate_positional(config.attention_positions, d / config.heads);
   if (!trace.status.ok) return trace;
@@ -285,12 +285,12 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
   trace.status = validate_attention_inputs(q, k, v, shape_check);
   if (trace.status.ok) trace.status = validate_config(one_head);
   if (trace.status.ok && config.score == ScoreFunction::Additive)
-    trace.status = Status::error("additive scoring needs projections: start from embeddings");
+    trace.status = Status::error(msg::att_additive_needs_projections);
   const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
   if (trace.status.ok) trace.status = validate_mask(config.mask, n_q, n_k);
   if (trace.status.ok && config.additive_mask.size() &&
       (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))
-    trace.status = Status::error("float mask must be (n_q, n_k)");
+    trace.status = Status::error(msg::att_float_mask_shape);
   if (trace.status.ok) trace.status = check_float_mask(config.additive_mask);
   if (trace.status.ok) trace.status = validate_positional(config.attention_positions, static_cast<int>(q.cols()));
   if (!trace.status.ok) return trace;

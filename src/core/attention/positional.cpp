@@ -1,5 +1,7 @@
 #include "core/attention/positional.h"
 
+#include "core/attention/attention_messages.h"
+
 #include <cmath>
 #include <string>
 
@@ -9,15 +11,15 @@ Status validate_positional(const PositionalOptions& options, int d) {
   switch (options.kind) {
     case PositionalKind::None: return Status::success();
     case PositionalKind::Rope:
-      if (d % 2 != 0) return Status::error("RoPE needs an even d_k (it turns pairs of entries), got " + std::to_string(d));
+      if (d % 2 != 0) return Status::error(msg::att_rope_even, d);
       if (!std::isfinite(options.rope_base) || options.rope_base <= 0.0f)
-        return Status::error("the RoPE base must be a finite number > 0");
+        return Status::error(msg::att_rope_base);
       return Status::success();
     case PositionalKind::Alibi:
-      if (!std::isfinite(options.alibi_slope)) return Status::error("the ALiBi slope must be a finite number");
+      if (!std::isfinite(options.alibi_slope)) return Status::error(msg::att_alibi_slope);
       return Status::success();
   }
-  return Status::error("unknown positional kind");
+  return Status::error(msg::att_positional_kind);
 }
 
 std::vector<double> rope_frequencies(int d, float base) {

@@ -4,6 +4,7 @@
 //           5 linformer  6 dispatch  7 report
 #include "core/efficient/attention.h"
 
+#include "core/attention/attention_messages.h"
 #include "core/attention/attention.h"
 #include "core/attention/masks.h"
 #include "core/base/rng.h"
@@ -85,11 +86,10 @@ Status validate_efficient_config(const EfficientConfig& config, int n, int d_k) 
       return check_floats("features x d_k", config.features, d_k);
     case EfficientKind::Linformer:
       if (config.causal)
-        return Status::error("linformer has no causal form (its projections mix all positions): drop causal");
+        return Status::error(msg::att_linformer_causal);
       if (Status st = check_parameter("rank", config.rank); !st.ok) return st;
       if (config.projection == LinformerProjection::Identity && config.rank != n)
-        return Status::error("identity projections need rank = n = " + std::to_string(n) + ", got rank " +
-                             std::to_string(config.rank));
+        return Status::error(msg::att_linformer_identity_rank, n, config.rank);
       return check_floats("rank x n", config.rank, n);
   }
   return Status::error("unknown variant");

@@ -14,6 +14,7 @@
 #include "core/io/half_float.h"
 #include "core/io/import_job.h"
 #include "core/io/import_parts.h"
+#include "core/io/io_messages.h"
 
 #include <algorithm>
 #include <cstring>
@@ -24,6 +25,10 @@ namespace attn {
 // ---- 1 Assembling the parts ------------------------------------------------------------
 namespace import_detail {
 namespace {
+
+// A whole .npy file's array goes by "the array" (read_npy_parts), which its messages say
+// in their own words rather than as a quoted name.
+bool is_whole_file(const std::string& name) { return name == kWholeFileArray; }
 
 // Keeps batch entry `b` of an array whose first axis is the batch.
 void pick_batch(ArrayPart& a, int b) {
@@ -41,11 +46,11 @@ Status check_float_dtype(const NpyArray& a, const std::string& name, bool bf16) 
     case NpyDtype::Float64: return Status::success();
     case NpyDtype::UInt16:
       if (bf16) return Status::success();
-      return Status::error("'" + name + "' has dtype uint16: if it holds bfloat16 values, turn on the bfloat16 flag "
-                           "(or add a 0-d bool member 'bfloat16' to the archive)");
+      if (is_whole_file(name)) return Status::error(msg::io_import_array_uint16);
+      return Status::error(msg::io_import_uint16, name);
     default:
-      return Status::error("'" + name + "' has dtype " + npy_descr(a.dtype) +
-                           "; attention must be float32, float16, float64 or bfloat16 (as uint16)");
+      if (is_whole_file(name)) return Status::error(msg::io_import_array_bad_dtype, npy_descr(a.dtype));
+      return Status::error(msg::io_import_bad_dtype, name, npy_descr(a.dtype));
   }
 }
 
@@ -56,11 +61,10 @@ Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std
     out = all;
   } else if (shape.size() == 2) {
     if (batch_index >= shape[0])
-      return Status::error("'" + name + "' has " + std::to_string(shape[0]) + " rows (batch entries); batch " +
-                           std::to_string(batch_index) + " does not exist");
+      return Status::error(msg::io_import_token_batch_missing, name, shape[0], batch_index);
     out.assign(all.begin() + batch_index * shape[1], all.begin() + (batch_index + 1) * shape[1]);
   } else {
-    return Status::error("'" + name + "' must be 1-d (n,) or 2-d (batch, n), found shape " + npy_shape_string(shape));
+    return Status::error(msg::io_import_token_rank, name, npy_shape_string(shape));
   }
   for (std::string& t : out) t = repair_utf8(t);
   return Status::success();
@@ -72,23 +76,20 @@ Status check_projection(ArrayPart& part, const char* name, bool batched, const I
   const std::vector<std::int64_t>& shape = part.meta.shape;
   const std::size_t dims = batched ? 5 : 4;
   if (shape.size() != dims)
-    return Status::error(std::string("'") + name + "' must have shape " + (batched ? "(B, L, H, n, d)" : "(L, H, n, d)") +
-                         " like the weights, found " + npy_shape_string(shape));
+    return Status::error(msg::io_import_projection_rank, name, batched ? "(B, L, H, n, d)" : "(L, H, n, d)",
+                         npy_shape_string(shape));
   if (batched) {
     if (shape[0] != r.batch)
-      return Status::error(std::string("'") + name + "' has batch " + std::to_string(shape[0]) + ", the weights " +
-                           std::to_string(r.batch));
+      return Status::error(msg::io_import_projection_batch, name, shape[0], r.batch);
     pick_batch(part, r.batch_index);
   }
   // std::string first: GCC 12 warns falsely (-Wrestrict) on "(" + std::string here.
   const std::string want =
       std::string("(") + std::to_string(r.layers) + ", " + std::to_string(r.heads) + ", " + std::to_string(n) + ", d)";
   if (shape[0] != r.layers || shape[1] != r.heads || shape[2] != n)
-    return Status::error(std::string("'") + name + "' must have shape " + want + " to match the weights, found " +
-                         npy_shape_string(shape));
+    return Status::error(msg::io_import_projection_shape, name, want, npy_shape_string(shape));
   if (shape[3] < 1 || shape[3] > kImportMaxHeadDim)
-    return Status::error(std::string("'") + name + "' has width " + std::to_string(shape[3]) + "; 1 to " +
-                         std::to_string(kImportMaxHeadDim) + " is allowed");
+    return Status::error(msg::io_import_projection_width, name, shape[3], kImportMaxHeadDim);
   d = static_cast<int>(shape[3]);
   return check_float_dtype(part.meta, name, bf16);
 }
@@ -98,7 +99,7 @@ Status check_projection(ArrayPart& part, const char* name, bool batched, const I
 Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, ImportedAttention& out,
                 std::vector<Fill>& fills) {
   if (!p.has_weights)
-    return Status::error("no attention weights found: name the array 'attentions' (or 'attention', 'attn', 'weights')");
+    return Status::error(msg::io_import_no_weights);
   const bool bf16 = p.bfloat16 || options.uint16_is_bfloat16;
   ImportedAttention r;
   r.format = format;
@@ -107,34 +108,33 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
   const std::string& wn = p.weights_name;
   const std::vector<std::int64_t> shape = w.meta.shape;
   if (shape.size() < 2 || shape.size() > 5)
-    return Status::error("'" + wn + "' must have 2 to 5 dimensions ((n_q, n_k) ... (batch, layers, heads, n_q, n_k)), found shape " +
-                         npy_shape_string(shape));
+    return is_whole_file(wn) ? Status::error(msg::io_import_array_rank, npy_shape_string(shape))
+                             : Status::error(msg::io_import_weights_rank, wn, npy_shape_string(shape));
   for (std::int64_t d : shape)
-    if (d == 0) return Status::error("'" + wn + "' is empty: shape " + npy_shape_string(shape));
+    if (d == 0)
+      return is_whole_file(wn) ? Status::error(msg::io_import_array_empty, npy_shape_string(shape))
+                               : Status::error(msg::io_import_weights_empty, wn, npy_shape_string(shape));
   // 1 the batch: kept entry of a 5-d array.
   const bool batched = shape.size() == 5;
   if (batched) {
     r.batch = static_cast<int>(std::min<std::int64_t>(shape[0], std::numeric_limits<int>::max()));
     if (options.batch_index < 0 || options.batch_index >= shape[0])
-      return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the file has " +
-                           std::to_string(shape[0]) + " (batch index 0 to " + std::to_string(shape[0] - 1) + ")");
+      return Status::error(msg::io_import_batch_out_of_range, options.batch_index, shape[0], shape[0] - 1);
     r.batch_index = options.batch_index;
     pick_batch(w, r.batch_index);
   } else if (options.batch_index != 0) {
-    return Status::error("batch " + std::to_string(options.batch_index) + " does not exist: the weights have no batch axis");
+    return Status::error(msg::io_import_no_batch_axis, options.batch_index);
   }
   // 2 (n_q, n_k) and (H, n_q, n_k) gain the missing leading axes.
   std::vector<std::int64_t>& ws = w.meta.shape;
   while (ws.size() < 4) ws.insert(ws.begin(), 1);
   const std::int64_t L = ws[0], H = ws[1], nq = ws[2], nk = ws[3];
-  if (L > kImportMaxLayers) return Status::error(std::to_string(L) + " layers, more than the " + std::to_string(kImportMaxLayers) + " allowed");
-  if (H > kImportMaxHeads) return Status::error(std::to_string(H) + " heads, more than the " + std::to_string(kImportMaxHeads) + " allowed");
+  if (L > kImportMaxLayers) return Status::error(msg::io_import_too_many_layers, L, kImportMaxLayers);
+  if (H > kImportMaxHeads) return Status::error(msg::io_import_too_many_heads, H, kImportMaxHeads);
   if (nq > kImportMaxTokens || nk > kImportMaxTokens)
-    return Status::error(std::to_string(nq) + " x " + std::to_string(nk) + " tokens: at most " +
-                         std::to_string(kImportMaxTokens) + " per side are shown");
+    return Status::error(msg::io_import_too_many_tokens, nq, nk, kImportMaxTokens);
   if (L * H * nq * nk > kImportMaxElements)
-    return Status::error("the weights hold " + std::to_string(L * H * nq * nk) + " elements, more than the " +
-                         std::to_string(kImportMaxElements) + " allowed");
+    return Status::error(msg::io_import_too_many_elements, L * H * nq * nk, kImportMaxElements);
   if (Status s = check_float_dtype(w.meta, wn, bf16); !s.ok) return s;
   r.layers = static_cast<int>(L);
   r.heads = static_cast<int>(H);
@@ -144,14 +144,12 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
 
   // 3 tokens: one list for self-attention, or one per side.
   if (p.has_tokens && (p.has_query_tokens || p.has_key_tokens))
-    return Status::error("give either 'tokens' or 'query_tokens' + 'key_tokens', not both");
-  if (p.has_query_tokens != p.has_key_tokens)
-    return Status::error("'query_tokens' and 'key_tokens' come together (for self-attention give 'tokens')");
+    return Status::error(msg::io_import_tokens_both);
+  if (p.has_query_tokens != p.has_key_tokens) return Status::error(msg::io_import_tokens_pair);
   if (p.has_tokens) {
     if (Status s = pick_tokens(p.tokens_shape, p.tokens, r.batch_index, "tokens", r.query_tokens); !s.ok) return s;
     if (r.n_q != r.n_k)
-      return Status::error("'tokens' is one list, but the weights are cross-attention (" + std::to_string(r.n_q) + " x " +
-                           std::to_string(r.n_k) + "): give 'query_tokens' and 'key_tokens'");
+      return Status::error(msg::io_import_tokens_cross, r.n_q, r.n_k);
     r.key_tokens = r.query_tokens;
     r.tokens_given = true;
   } else if (p.has_query_tokens) {
@@ -163,22 +161,20 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
     for (int j = 0; j < r.n_k; ++j) r.key_tokens.push_back(std::to_string(j));
   }
   if (static_cast<int>(r.query_tokens.size()) != r.n_q)
-    return Status::error(std::to_string(r.query_tokens.size()) + " query tokens for " + std::to_string(r.n_q) +
-                         " query rows of the weights");
+    return Status::error(msg::io_import_query_token_count, r.query_tokens.size(), r.n_q);
   if (static_cast<int>(r.key_tokens.size()) != r.n_k)
-    return Status::error(std::to_string(r.key_tokens.size()) + " key tokens for " + std::to_string(r.n_k) +
-                         " key columns of the weights");
+    return Status::error(msg::io_import_key_token_count, r.key_tokens.size(), r.n_k);
 
   // 4 Q, K, V: all three or none.
   std::vector<Fill> f;
   const int given = p.has_q + p.has_k + p.has_v;
-  if (given != 0 && given != 3) return Status::error("Q, K and V come together: the file has only some of 'q', 'k', 'v'");
+  if (given != 0 && given != 3) return Status::error(msg::io_import_qkv_partial);
   if (given == 3) {
     int dq = 0, dk = 0, dv = 0;
     if (Status s = check_projection(p.q, "q", batched, r, r.n_q, bf16, dq); !s.ok) return s;
     if (Status s = check_projection(p.k, "k", batched, r, r.n_k, bf16, dk); !s.ok) return s;
     if (Status s = check_projection(p.v, "v", batched, r, r.n_k, bf16, dv); !s.ok) return s;
-    if (dq != dk) return Status::error("'q' has width " + std::to_string(dq) + " but 'k' has " + std::to_string(dk));
+    if (dq != dk) return Status::error(msg::io_import_qk_width, dq, dk);
     r.has_qkv = true;
     r.d_k = dk;
     r.d_v = dv;

@@ -7,6 +7,7 @@
 
 #include "core/base/crc32.h"
 #include "core/io/import_parts.h"
+#include "core/io/io_messages.h"
 #include "core/io/json_reader.h"
 #include "core/io/little_endian.h"
 
@@ -91,16 +92,15 @@ Status ImportJob::start(Buffer file, std::optional<ImportFormat> format, const I
   const std::uint8_t* bytes = file.data;
   const std::size_t size = file.size;
   if (!format) {
-    if (size == 0) return Status::error("the file is empty");
+    if (size == 0) return Status::error(msg::io_import_file_empty);
     format = sniff_import_format(bytes, size);
     if (!format)
-      return Status::error("not a file the lab reads: expected .npy, .npz or the lab's JSON format (see docs/IMPORT.md)");
+      return Status::error(msg::io_import_unknown_format);
   }
   // A JSON file is parsed by the steps (its text is most of the work); the plan follows.
   if (*format == ImportFormat::Json) {
     if (static_cast<std::int64_t>(size) > kImportMaxJsonBytes)
-      return Status::error("the JSON file is " + mib(static_cast<std::int64_t>(size)) +
-                           "; the JSON format takes at most " + mib(kImportMaxJsonBytes) + " (use .npz for larger data)");
+      return Status::error(msg::io_import_json_too_large, mib(static_cast<std::int64_t>(size)), mib(kImportMaxJsonBytes));
     buffers_.push_back(std::move(file));
     json_ = std::make_unique<JsonReader>(buffers_[0].data, buffers_[0].size);
     json_bytes_ = size;
@@ -171,7 +171,7 @@ double ImportJob::progress() const {
 }
 
 Status ImportJob::step(std::size_t max_bytes) {
-  if (!active_) return Status::error("no import is in progress");
+  if (!active_) return Status::error(msg::io_import_not_running);
   std::size_t budget = std::max<std::size_t>(max_bytes, 1);
   if (json_) {
     const std::size_t before = json_->position();
@@ -192,7 +192,7 @@ Status ImportJob::step(std::size_t max_bytes) {
     if (t.crc) {
       t.running = crc32(buffers_[t.buffer].data + t.offset + t.done, n, t.running);
       if (t.done + n == t.size && t.running != t.expected)
-        return fail(Status::error(t.name + "CRC-32 mismatch: the archive is damaged"));
+        return fail(Status::error(msg::io_npz_crc_mismatch).within(msg::io_npz_member, t.name));  // t.name: the key
     } else {
       NpyArray& a = target(t.target);
       if (t.done == 0) {
@@ -203,9 +203,12 @@ Status ImportJob::step(std::size_t max_bytes) {
       if (t.adopt) std::memmove(dst, dst + t.offset, n);  // towards the front: safe piece by piece
       else std::memcpy(dst, buffers_[t.buffer].data + t.offset + t.done, n);
       const std::int64_t bad = first_non_finite(dst, n, a.dtype, result_.bfloat16);
-      if (bad >= 0)
-        return fail(Status::error("'" + t.name + "' contains NaN or Inf at flat index " +
-                                  std::to_string(t.done / npy_itemsize(a.dtype) + static_cast<std::size_t>(bad))));
+      if (bad >= 0) {
+        const std::size_t index = t.done / npy_itemsize(a.dtype) + static_cast<std::size_t>(bad);
+        // A whole .npy file's array is named "the array" (read_npy_parts): its own message.
+        return fail(t.name == import_detail::kWholeFileArray ? Status::error(msg::io_import_array_non_finite, index)
+                                          : Status::error(msg::io_import_non_finite, t.name, index));
+      }
       if (t.adopt && t.done + n == t.size) a.data.resize(t.size);
     }
     t.done += n;

@@ -4,6 +4,7 @@
 // strings into tokens, any other key refused. See docs/IMPORT.md for the format.
 #include "core/io/import_parts.h"
 
+#include "core/io/io_messages.h"
 #include "core/io/json_reader.h"
 
 #include <cstring>
@@ -22,7 +23,7 @@ Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
     probe = &probe->items[0];
   }
   if (probe->kind != JsonValue::Numbers && !(probe->kind == JsonValue::Array && probe->items.empty()))
-    return Status::error("JSON: '" + name + "' must be nested arrays of numbers");
+    return Status::error(msg::io_json_not_numbers, name).within("JSON");
   if (probe->kind == JsonValue::Numbers) shape.push_back(static_cast<std::int64_t>(probe->numbers.size()));
   // Walk every path, checking each array has the length its depth requires; then copy the
   // rows straight into the array's bytes (one buffer, no float vector in between).
@@ -34,7 +35,7 @@ Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
     const bool leaf = depth + 1 == shape.size();
     if (leaf ? node->kind != JsonValue::Numbers || static_cast<std::int64_t>(node->numbers.size()) != shape[depth]
              : node->kind != JsonValue::Array || static_cast<std::int64_t>(node->items.size()) != shape[depth])
-      return Status::error("JSON: '" + name + "' is not rectangular (expected shape " + npy_shape_string(shape) + ")");
+      return Status::error(msg::io_json_not_rectangular, name, npy_shape_string(shape)).within("JSON");
     if (leaf) {
       rows.push_back(node);
     } else {
@@ -80,13 +81,13 @@ Status json_strings(const JsonValue& v, const std::string& name, std::vector<std
     for (const JsonValue& row : v.items) {
       if (!is_list(row)) break;
       if (&row != &v.items[0] && static_cast<std::int64_t>(row.items.size()) != shape[1])
-        return Status::error("JSON: the rows of '" + name + "' differ in length");
+        return Status::error(msg::io_json_rows_differ, name).within("JSON");
       shape[1] = static_cast<std::int64_t>(row.items.size());
       for (const JsonValue& s : row.items) out.push_back(s.text);
     }
     if (static_cast<std::int64_t>(out.size()) == shape[0] * shape[1]) return Status::success();
   }
-  return Status::error("JSON: '" + name + "' must be a list of strings (or a list of such lists, one per batch entry)");
+  return Status::error(msg::io_json_not_strings, name).within("JSON");
 }
 
 // Nested arrays of numbers become float32 arrays whose data the parts keep as buffers.
@@ -103,20 +104,20 @@ Status json_array(const JsonValue& v, const std::string& name, Parts& p, ArrayPa
 }  // namespace
 
 Status json_parts(const JsonValue& root, Parts& p) {
-  if (root.kind != JsonValue::Object) return Status::error("JSON: the file must hold one object");
+  if (root.kind != JsonValue::Object) return Status::error(msg::io_json_not_object).within("JSON");
   const JsonValue* format = root.member("format");
   if (!format || format->kind != JsonValue::String || format->text != "attnlab-attention")
-    return Status::error("JSON: \"format\" must be \"attnlab-attention\"");
+    return Status::error(msg::io_json_bad_format).within("JSON");
   const JsonValue* version = root.member("version");
   if (!version || version->kind != JsonValue::Number || version->number != 1)
-    return Status::error("JSON: \"version\" must be 1");
+    return Status::error(msg::io_json_bad_version).within("JSON");
   for (std::size_t member_index = 0; member_index < root.keys.size(); ++member_index) {
     const std::string& key = root.keys[member_index];
     const JsonValue& v = root.items[member_index];
     Status s;
     if (key == "format" || key == "version") continue;
     if (is_weights_name(key)) {
-      if (p.has_weights) return Status::error("JSON has two weight arrays (\"" + p.weights_name + "\" and \"" + key + "\")");
+      if (p.has_weights) return Status::error(msg::io_json_two_weight_arrays, p.weights_name, key);
       p.has_weights = true;
       p.weights_name = key;
       s = json_array(v, key, p, p.weights);
@@ -133,8 +134,7 @@ Status json_parts(const JsonValue& root, Parts& p) {
       (key == "q" ? p.has_q : key == "k" ? p.has_k : p.has_v) = true;
       s = json_array(v, key, p, key == "q" ? p.q : key == "k" ? p.k : p.v);
     } else {
-      return Status::error("JSON: unknown key \"" + key +
-                           "\" (known: format, version, attentions, tokens, query_tokens, key_tokens, q, k, v)");
+      return Status::error(msg::io_json_unknown_key, key).within("JSON");
     }
     if (!s.ok) return s;
   }

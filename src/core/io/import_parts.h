@@ -38,7 +38,7 @@ struct ArrayPart {
 struct CrcCheck {
   Span span;
   std::uint32_t expected = 0;
-  std::string where;  // ".npz member 'x': "
+  std::string where;  // the member's key ("x"): its messages name it as "member 'x'"
 };
 
 // What a reader found, before the checks.
@@ -69,6 +69,10 @@ inline bool is_weights_name(const std::string& n) {
 }
 
 // A size in messages, rounded to whole MiB: "75 MiB".
+// The name a whole .npy file's array goes by: its messages say "the array" where an archive's
+// would name the member.
+inline constexpr const char* kWholeFileArray = "the array";
+
 inline std::string mib(std::int64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20) + " MiB"; }
 
 // ---- the readers ---------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include "core/io/json_reader.h"
 
 #include "core/base/utf8.h"
+#include "core/io/io_messages.h"
 
 #include <fast_float/fast_float.h>
 
@@ -13,6 +14,16 @@
 #include <limits>
 
 namespace attn {
+namespace {
+
+// A refusal at byte `at` of the text, "JSON: ... at byte N": the position is the last
+// argument of `text`.
+template <class... A>
+Status json_error(std::size_t at, const MessageText& text, const A&... args) {
+  return Status::error(text, args..., at).within("JSON");
+}
+
+}  // namespace
 
 const JsonValue* JsonValue::member(const std::string& key) const {
   for (std::size_t i = 0; i < keys.size(); ++i)
@@ -44,10 +55,6 @@ JsonReader::JsonReader(const std::uint8_t* bytes, std::size_t size, std::size_t 
   if (n_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) i_ = 3;
 }
 
-Status JsonReader::error(const std::string& what) const {
-  return Status::error("JSON: " + what + " at byte " + std::to_string(i_));
-}
-
 void JsonReader::skip() {
   while (i_ < n_ && (p_[i_] == ' ' || p_[i_] == '\t' || p_[i_] == '\n' || p_[i_] == '\r')) ++i_;
 }
@@ -70,22 +77,22 @@ Status JsonReader::scan_number(std::size_t& start) {
   };
   if (i_ < n_ && p_[i_] == '-') ++i_;
   if (i_ < n_ && p_[i_] == '0') ++i_;
-  else if (!digits()) return error("expected a value");
+  else if (!digits()) return json_error(i_, msg::io_json_expected_value);
   if (i_ < n_ && p_[i_] == '.') {
     ++i_;
-    if (!digits()) return error("expected digits after '.'");
+    if (!digits()) return json_error(i_, msg::io_json_expected_fraction);
   }
   if (i_ < n_ && (p_[i_] == 'e' || p_[i_] == 'E')) {
     ++i_;
     if (i_ < n_ && (p_[i_] == '+' || p_[i_] == '-')) ++i_;
-    if (!digits()) return error("expected digits in the exponent");
+    if (!digits()) return json_error(i_, msg::io_json_expected_exponent);
   }
-  if (i_ - start > 64) return error("number longer than 64 characters");
+  if (i_ - start > 64) return json_error(i_, msg::io_json_number_too_long);
   return Status::success();
 }
 
 Status JsonReader::too_large(std::size_t start) const {
-  return error("number " + std::string(p_ + start, i_ - start) + " is too large for float");
+  return json_error(i_, msg::io_json_number_too_large, std::string(p_ + start, i_ - start));
 }
 
 Status JsonReader::number(double& out) {
@@ -104,12 +111,12 @@ Status JsonReader::number(float& out) {
 }
 
 Status JsonReader::hex4(std::uint32_t& out) {
-  if (n_ - i_ < 4) return error("short \\u escape");
+  if (n_ - i_ < 4) return json_error(i_, msg::io_json_short_unicode_escape);
   out = 0;
   for (int k = 0; k < 4; ++k) {
     const char h = p_[i_++];
     const int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-    if (d < 0) return error("bad hex digit in a \\u escape");
+    if (d < 0) return json_error(i_, msg::io_json_bad_hex_digit);
     out = out * 16 + static_cast<std::uint32_t>(d);
   }
   return Status::success();
@@ -119,15 +126,15 @@ Status JsonReader::string(std::string& out) {
   ++i_;  // the opening quote
   std::string s;
   for (;;) {
-    if (i_ >= n_) return error("unterminated string");
+    if (i_ >= n_) return json_error(i_, msg::io_json_unterminated_string);
     const char c = p_[i_++];
     if (c == '"') break;
-    if (static_cast<unsigned char>(c) < 0x20) return error("control character in a string");
+    if (static_cast<unsigned char>(c) < 0x20) return json_error(i_, msg::io_json_control_character);
     if (c != '\\') {
       s += c;
       continue;
     }
-    if (i_ >= n_) return error("unterminated escape");
+    if (i_ >= n_) return json_error(i_, msg::io_json_unterminated_escape);
     const char e = p_[i_++];
     switch (e) {
       case '"': s += '"'; break;
@@ -152,7 +159,7 @@ Status JsonReader::string(std::string& out) {
         s += encode_utf8(cp);
         break;
       }
-      default: return error("unknown escape \\" + std::string(1, e));
+      default: return json_error(i_, msg::io_json_unknown_escape, std::string(1, e));
     }
   }
   out = repair_utf8(s);  // invalid UTF-8 -> U+FFFD
@@ -163,10 +170,10 @@ Status JsonReader::string(std::string& out) {
 // opened, its items follow in later turns of step()'s loop.
 Status JsonReader::read_value(JsonValue& v) {
   if (open_.size() > static_cast<std::size_t>(kJsonMaxDepth))
-    return error("nesting deeper than " + std::to_string(kJsonMaxDepth));
-  if (i_ >= n_) return error("unexpected end of the text");
+    return json_error(i_, msg::io_json_too_deep, kJsonMaxDepth);
+  if (i_ >= n_) return json_error(i_, msg::io_json_unexpected_end);
   if (++values_ > max_values_)
-    return error("more than " + std::to_string(max_values_) + " values besides numbers in lists (use .npz for larger data)");
+    return json_error(i_, msg::io_json_too_many_values, max_values_);
   const char c = p_[i_];
   if (c == '{' || c == '[') {
     ++i_;
@@ -203,7 +210,7 @@ void JsonReader::after_value() {
 }
 
 Status JsonReader::step(std::size_t max_bytes) {
-  if (failed_) return Status::error("JSON: the reader stopped at an error");
+  if (failed_) return Status::error(msg::io_json_reader_failed).within("JSON");
   const std::size_t stop = i_ + std::min(std::max<std::size_t>(max_bytes, 1), n_ - i_);
   auto fail = [this](Status s) {
     failed_ = true;
@@ -233,7 +240,7 @@ Status JsonReader::step(std::size_t max_bytes) {
         }
         break;
       case Expect::Item: {  // an array's item: numbers stay flat, other values nest
-        if (i_ >= n_) return fail(error("unterminated array"));
+        if (i_ >= n_) return fail(json_error(i_, msg::io_json_unterminated_array));
         JsonValue& array = *open_.back().value;
         const char c = p_[i_];
         const bool numeric = c == '-' || (c >= '0' && c <= '9');
@@ -244,7 +251,7 @@ Status JsonReader::step(std::size_t max_bytes) {
           array.numbers.push_back(f);
           expect_ = Expect::AfterItem;
         } else if (array.kind == JsonValue::Numbers) {
-          return fail(error("an array mixes numbers with other values"));
+          return fail(json_error(i_, msg::io_json_mixed_array));
         } else {
           array.items.emplace_back();
           if (Status s = read_value(array.items.back()); !s.ok) return fail(s);
@@ -261,7 +268,7 @@ Status JsonReader::step(std::size_t max_bytes) {
           ++i_;
           close();
         } else {
-          return fail(error(array ? "expected ',' or ']' in an array" : "expected ',' or '}' in an object"));
+          return fail(json_error(i_, array ? msg::io_json_expected_array_comma : msg::io_json_expected_object_comma));
         }
         break;
       }
@@ -274,20 +281,20 @@ Status JsonReader::step(std::size_t max_bytes) {
         }
         break;
       case Expect::Key: {
-        if (i_ >= n_ || p_[i_] != '"') return fail(error("expected a quoted key"));
+        if (i_ >= n_ || p_[i_] != '"') return fail(json_error(i_, msg::io_json_expected_key));
         std::string key;
         if (Status s = string(key); !s.ok) return fail(s);
         Open& object = open_.back();
-        if (!object.seen->insert(key).second) return fail(error("duplicate key \"" + key + "\""));
+        if (!object.seen->insert(key).second) return fail(json_error(i_, msg::io_json_duplicate_key, key));
         skip();
-        if (i_ >= n_ || p_[i_] != ':') return fail(error("expected ':' after a key"));
+        if (i_ >= n_ || p_[i_] != ':') return fail(json_error(i_, msg::io_json_expected_colon));
         ++i_;
         object.value->keys.push_back(std::move(key));
         expect_ = Expect::Value;
         break;
       }
       case Expect::End:
-        if (i_ != n_) return fail(error("unexpected text after the JSON value"));
+        if (i_ != n_) return fail(json_error(i_, msg::io_json_trailing_text));
         done_ = true;
         break;
     }

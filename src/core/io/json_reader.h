@@ -70,7 +70,6 @@ class JsonReader {
     std::unique_ptr<std::unordered_set<std::string>> seen;
   };
 
-  Status error(const std::string& what) const;
   void skip();
   bool literal(const char* word);
   Status read_value(JsonValue& v);

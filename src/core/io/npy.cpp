@@ -24,6 +24,7 @@
 
 #include "core/base/utf8.h"
 #include "core/io/half_float.h"
+#include "core/io/io_messages.h"
 #include "core/io/little_endian.h"
 
 #include <cctype>
@@ -97,10 +98,9 @@ Status check_shape(const std::vector<std::int64_t>& shape, std::size_t itemsize,
                    std::int64_t& elements) {
   const std::string text = npy_shape_string(shape);
   if (shape.size() > static_cast<size_t>(kNpyMaxDims))
-    return Status::error("shape has " + std::to_string(shape.size()) + " dimensions, more than " +
-                         std::to_string(kNpyMaxDims));
+    return Status::error(msg::io_npy_too_many_dims, shape.size(), kNpyMaxDims);
   for (std::int64_t d : shape)
-    if (d < 0) return Status::error("shape " + text + " is invalid: dimension " + std::to_string(d) + " is negative");
+    if (d < 0) return Status::error(msg::io_npy_negative_dim, text, d);
   std::int64_t nonzero_bytes = static_cast<std::int64_t>(itemsize);
   bool empty = false;
   for (std::int64_t d : shape) {
@@ -109,13 +109,12 @@ Status check_shape(const std::vector<std::int64_t>& shape, std::size_t itemsize,
       continue;
     }
     if (nonzero_bytes > std::numeric_limits<std::int64_t>::max() / d)
-      return Status::error("shape " + text + " is invalid: its byte size overflows int64");
+      return Status::error(msg::io_npy_shape_overflow, text);
     nonzero_bytes *= d;
   }
   const std::int64_t bytes = empty ? 0 : nonzero_bytes;
   if (bytes > kNpyMaxDataBytes)
-    return Status::error("shape " + text + " needs " + std::to_string(bytes) +
-                         " bytes of data, more than the 2 GiB limit");
+    return Status::error(msg::io_npy_shape_too_large, text, bytes);
   elements = bytes / static_cast<std::int64_t>(itemsize);
   return Status::success();
 }
@@ -123,21 +122,19 @@ Status check_shape(const std::vector<std::int64_t>& shape, std::size_t itemsize,
 }  // namespace
 
 Status validate_npy_array(const NpyArray& array) {
-  if (!is_valid_dtype(array.dtype)) return Status::error("invalid dtype value");
+  if (!is_valid_dtype(array.dtype)) return Status::error(msg::io_npy_invalid_dtype_value);
   const std::size_t itemsize = npy_itemsize(array.dtype);
   std::int64_t elements = 0;
   const Status shape_ok = check_shape(array.shape, itemsize, elements);
   if (!shape_ok.ok) return shape_ok;
   const std::uint64_t expected = static_cast<std::uint64_t>(elements) * itemsize;
   if (array.data.size() != expected)
-    return Status::error("shape " + npy_shape_string(array.shape) + " of '" + npy_descr(array.dtype) +
-                         "' needs " + std::to_string(expected) + " bytes of data, the array holds " +
-                         std::to_string(array.data.size()));
+    return Status::error(msg::io_npy_data_size_mismatch, npy_shape_string(array.shape), npy_descr(array.dtype),
+                         expected, array.data.size());
   if (array.dtype == NpyDtype::Bool)
     for (size_t i = 0; i < array.data.size(); ++i)
       if (array.data[i] > 1)
-        return Status::error("bool array has byte " + std::to_string(array.data[i]) + " at index " +
-                             std::to_string(i) + "; only 0 and 1 are allowed");
+        return Status::error(msg::io_npy_bool_byte, array.data[i], i);
   return Status::success();
 }
 
@@ -308,48 +305,50 @@ class HeaderParser {
   // header := spaces '{' (key ':' value ',')* [key ':' value] '}' spaces '\n'
   Status parse(HeaderFields& f) {
     skip_spaces();
-    if (!take('{')) return Status::error("header is not a dict: expected '{', found " + found());
+    if (!take('{')) return found(msg::io_npy_header_not_dict_end, msg::io_npy_header_not_dict_at);
     for (;;) {
       skip_spaces();
       if (take('}')) break;
       std::string_view key;
-      Status s = parse_string("a quoted key", key);
+      Status s = parse_string(msg::io_npy_header_expected_key_end, msg::io_npy_header_expected_key_at, key);
       if (!s.ok) return s;
       skip_spaces();
-      if (!take(':')) return Status::error("header: expected ':' after key '" + printable(key) + "', found " + found());
+      if (!take(':'))
+        return found(msg::io_npy_header_expected_colon_end, msg::io_npy_header_expected_colon_at, printable(key));
       skip_spaces();
       if (key == "descr") {
         if (f.has_descr) return duplicate(key);
         f.has_descr = true;
         if (peek() == '[')
-          return Status::error("structured dtypes (descr is a list) are not supported");
-        s = parse_string("descr as a quoted string", f.descr);
+          return Status::error(msg::io_npy_structured_dtype);
+        s = parse_string(msg::io_npy_header_expected_descr_end, msg::io_npy_header_expected_descr_at, f.descr);
       } else if (key == "fortran_order") {
         if (f.has_fortran) return duplicate(key);
         f.has_fortran = true;
         f.fortran_order = take_word();
-        if (f.fortran_order != "True" && f.fortran_order != "False")
-          return Status::error("fortran_order must be True or False, found " + found_word(f.fortran_order));
+        if (f.fortran_order != "True" && f.fortran_order != "False") {
+          if (f.fortran_order.empty())
+            return found(msg::io_npy_fortran_order_value_end, msg::io_npy_fortran_order_value_at);
+          return Status::error(msg::io_npy_fortran_order_value, quoted(f.fortran_order));
+        }
       } else if (key == "shape") {
         if (f.has_shape) return duplicate(key);
         f.has_shape = true;
         s = parse_shape(f.shape);
       } else {
-        return Status::error("unexpected key '" + printable(key) +
-                             "' in header (only 'descr', 'fortran_order', 'shape' are allowed)");
+        return Status::error(msg::io_npy_header_unexpected_key, printable(key));
       }
       if (!s.ok) return s;
       skip_spaces();
       if (take(',')) continue;
       if (take('}')) break;
-      return Status::error("header: expected ',' or '}' after the value of '" + std::string(key) +
-                           "', found " + found());
+      return found(msg::io_npy_header_expected_comma_end, msg::io_npy_header_expected_comma_at, std::string(key));
     }
     // NumPy pads with spaces and ends the header with a single '\n'.
     skip_spaces();
-    if (pos_ == text_.size()) return Status::error("header does not end with '\\n'");
+    if (pos_ == text_.size()) return Status::error(msg::io_npy_header_no_newline);
     if (text_[pos_] != '\n' || pos_ + 1 != text_.size())
-      return Status::error("unexpected text after the header dict: '" + printable(text_.substr(pos_)) + "'");
+      return Status::error(msg::io_npy_header_trailing_text, printable(text_.substr(pos_)));
     if (!f.has_descr) return missing("descr");
     if (!f.has_fortran) return missing("fortran_order");
     if (!f.has_shape) return missing("shape");
@@ -368,18 +367,18 @@ class HeaderParser {
   void skip_spaces() {
     while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
   }
-  std::string found() const {
-    if (pos_ >= text_.size()) return "the end of the header";
-    return quoted(text_.substr(pos_, 1)) + " at header byte " + std::to_string(pos_);
-  }
-  std::string found_word(std::string_view word) const {
-    return word.empty() ? found() : quoted(word);
+  // What the parser found instead of what it expected: `at_end` when the header has ended,
+  // else `at_byte` with the character and its position as the two arguments after `args`.
+  template <class... A>
+  Status found(const MessageText& at_end, const MessageText& at_byte, const A&... args) const {
+    if (pos_ >= text_.size()) return Status::error(at_end, args...);
+    return Status::error(at_byte, args..., quoted(text_.substr(pos_, 1)), pos_);
   }
   static Status duplicate(std::string_view key) {
-    return Status::error("duplicate key '" + std::string(key) + "' in header");
+    return Status::error(msg::io_npy_header_duplicate_key, std::string(key));
   }
   static Status missing(const char* key) {
-    return Status::error(std::string("header is missing key '") + key + "'");
+    return Status::error(msg::io_npy_header_missing_key, key);
   }
 
   std::string_view take_word() {
@@ -391,17 +390,18 @@ class HeaderParser {
 
   // A Python string literal in single or double quotes, without escapes (NumPy's keys and
   // descrs never need them).
-  Status parse_string(const char* what, std::string_view& out) {
+  // `at_end` and `at_byte` say what was expected (see found()).
+  Status parse_string(const MessageText& at_end, const MessageText& at_byte, std::string_view& out) {
     const char quote = peek();
-    if (quote != '\'' && quote != '"') return Status::error(std::string("header: expected ") + what + ", found " + found());
+    if (quote != '\'' && quote != '"') return found(at_end, at_byte);
     const size_t start = ++pos_;
     while (pos_ < text_.size() && text_[pos_] != quote) {
-      if (text_[pos_] == '\\') return Status::error("header: escape sequences in strings are not supported");
+      if (text_[pos_] == '\\') return Status::error(msg::io_npy_header_escape);
       if (text_[pos_] == '\n') break;
       ++pos_;
     }
     if (pos_ >= text_.size() || text_[pos_] != quote)
-      return Status::error("header: unterminated string " + printable(text_.substr(start - 1, pos_ - start + 1)));
+      return Status::error(msg::io_npy_header_unterminated_string, printable(text_.substr(start - 1, pos_ - start + 1)));
     out = text_.substr(start, pos_ - start);
     ++pos_;
     return Status::success();
@@ -411,12 +411,12 @@ class HeaderParser {
   // decimals as Python writes them. The raw tuple text goes into the messages.
   Status parse_shape(std::vector<std::int64_t>& shape) {
     if (peek() != '(') {
-      if (peek() == '[') return Status::error("shape must be a tuple, found a list");
-      return Status::error("shape must be a tuple such as (2, 3), found " + found());
+      if (peek() == '[') return Status::error(msg::io_npy_shape_is_list);
+      return found(msg::io_npy_shape_not_tuple_end, msg::io_npy_shape_not_tuple_at);
     }
     const size_t open = pos_;
     const size_t close = text_.find(')', open);
-    if (close == std::string_view::npos) return Status::error("header: unterminated shape tuple");
+    if (close == std::string_view::npos) return Status::error(msg::io_npy_header_unterminated_shape);
     const std::string_view tuple = text_.substr(open, close - open + 1);
     const std::string shown = printable(tuple, 80);
     pos_ = close + 1;
@@ -436,26 +436,24 @@ class HeaderParser {
     const bool trailing_comma = parts.size() > 1 && parts.back().empty();
     if (trailing_comma) parts.pop_back();
     if (parts.size() == 1 && !trailing_comma)
-      return Status::error("shape " + shown + " is not a tuple (a 1-d shape is written (n,))");
+      return Status::error(msg::io_npy_shape_missing_comma, shown);
     if (parts.size() > static_cast<size_t>(kNpyMaxDims))
-      return Status::error("shape has " + std::to_string(parts.size()) + " dimensions, more than " +
-                           std::to_string(kNpyMaxDims));
+      return Status::error(msg::io_npy_too_many_dims, parts.size(), kNpyMaxDims);
     for (std::string_view p : parts) {
-      const std::string invalid = "shape " + shown + " is invalid: ";
-      if (p.empty()) return Status::error(invalid + "empty dimension");
+      if (p.empty()) return Status::error(msg::io_npy_shape_empty_dim, shown);
       const bool negative = p[0] == '-';
       const std::string_view digits = negative ? trim(p.substr(1)) : p;
       bool all_digits = !digits.empty();
       for (char c : digits) all_digits = all_digits && c >= '0' && c <= '9';
-      if (!all_digits) return Status::error(invalid + "'" + printable(p) + "' is not a non-negative integer");
-      if (negative) return Status::error(invalid + "dimension " + printable(p) + " is negative");
+      if (!all_digits) return Status::error(msg::io_npy_shape_not_integer, shown, printable(p));
+      if (negative) return Status::error(msg::io_npy_negative_dim, shown, printable(p));
       if (digits.size() > 1 && digits[0] == '0')
-        return Status::error(invalid + "'" + printable(p) + "' has a leading zero");
+        return Status::error(msg::io_npy_shape_leading_zero, shown, printable(p));
       std::int64_t value = 0;
       for (char c : digits) {
         const int digit = c - '0';
         if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10)
-          return Status::error(invalid + "dimension " + printable(p) + " does not fit in int64");
+          return Status::error(msg::io_npy_shape_dim_overflow, shown, printable(p));
         value = value * 10 + digit;
       }
       shape.push_back(value);
@@ -479,7 +477,7 @@ Status dtype_from_descr(std::string_view descr, NpyDtype& dtype) {
   const char order = descr.empty() ? '\0' : descr[0];
   const std::string_view code = descr.size() == 3 ? descr.substr(1) : std::string_view();
   const bool known_order = order == '<' || order == '>' || order == '=' || order == '|';
-  if (!known_order || code.empty()) return Status::error("unsupported dtype " + shown);
+  if (!known_order || code.empty()) return Status::error(msg::io_npy_unsupported_dtype, shown);
   if (code == "b1") {
     dtype = NpyDtype::Bool;
     return Status::success();
@@ -490,12 +488,11 @@ Status dtype_from_descr(std::string_view descr, NpyDtype& dtype) {
   else if (code == "u2") dtype = NpyDtype::UInt16;
   else if (code == "i4") dtype = NpyDtype::Int32;
   else if (code == "i8") dtype = NpyDtype::Int64;
-  else return Status::error("unsupported dtype " + shown);
+  else return Status::error(msg::io_npy_unsupported_dtype, shown);
   const std::string little = "'<" + std::string(code) + "'";
   if (order == '>')
-    return Status::error("big-endian dtype " + shown + " is not supported (save it as " + little + ")");
-  if (order != '<')
-    return Status::error("dtype " + shown + " does not say its byte order (expected " + little + ")");
+    return Status::error(msg::io_npy_big_endian_dtype, shown, little);
+  if (order != '<') return Status::error(msg::io_npy_dtype_no_byte_order, shown, little);
   return Status::success();
 }
 
@@ -509,24 +506,23 @@ namespace {
 Status parse_prefix(const std::uint8_t* bytes, std::size_t size, HeaderFields& f, std::size_t& data_start) {
   // 1 magic and version.
   static const std::uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
-  if (size < 6) return Status::error("truncated: file is " + std::to_string(size) + " bytes, shorter than the .npy magic");
-  if (std::memcmp(bytes, kMagic, 6) != 0) return Status::error("not a .npy file: bad magic (expected \\x93NUMPY)");
-  if (size < 8) return Status::error("truncated: file ends before the format version");
+  if (size < 6) return Status::error(msg::io_npy_too_short, size);
+  if (std::memcmp(bytes, kMagic, 6) != 0) return Status::error(msg::io_npy_bad_magic);
+  if (size < 8) return Status::error(msg::io_npy_no_version);
   const int major = bytes[6], minor = bytes[7];
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
-    return Status::error("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
+    return Status::error(msg::io_npy_unsupported_version, major, minor);
 
   // 2 header length: 2 bytes in 1.0, 4 in 2.0 and 3.0. The header must lie inside the file.
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   if (size < 8 + length_bytes)
-    return Status::error("truncated: file ends inside the " + std::to_string(length_bytes) + "-byte header length");
+    return Status::error(msg::io_npy_no_header_length, length_bytes);
   const std::uint64_t header_length = major == 1 ? load_le16(bytes + 8) : load_le32(bytes + 8);
   const std::size_t header_start = 8 + length_bytes;
   const std::size_t after_prefix = size - header_start;
   if (header_length > after_prefix)
-    return Status::error("truncated: header length is " + std::to_string(header_length) + " bytes, only " +
-                         std::to_string(after_prefix) + " follow");
-  if (header_length == 0) return Status::error("header is empty");
+    return Status::error(msg::io_npy_header_past_end, header_length, after_prefix);
+  if (header_length == 0) return Status::error(msg::io_npy_header_empty);
 
   // 3 the dict, then the meaning of its three fields.
   const std::string_view header(reinterpret_cast<const char*>(bytes + header_start),
@@ -548,7 +544,7 @@ Status parse_npy_header(const std::uint8_t* bytes, std::size_t size, NpyArray& o
   s = dtype_from_descr(f.descr, dtype);
   if (!s.ok) return s;
   if (f.fortran_order == "True")
-    return Status::error("fortran_order arrays are not supported (save np.ascontiguousarray(a))");
+    return Status::error(msg::io_npy_fortran_order);
   std::int64_t elements = 0;
   s = check_shape(f.shape, npy_itemsize(dtype), elements);
   if (!s.ok) return s;
@@ -556,11 +552,8 @@ Status parse_npy_header(const std::uint8_t* bytes, std::size_t size, NpyArray& o
   // 4 data: exactly size * itemsize bytes.
   const std::uint64_t have = size - data_start;
   const std::uint64_t need = static_cast<std::uint64_t>(elements) * npy_itemsize(dtype);
-  if (have < need)
-    return Status::error("truncated: header says " + std::to_string(need) + " bytes of data, file has " + std::to_string(have));
-  if (have > need)
-    return Status::error("trailing bytes: header says " + std::to_string(need) + " bytes of data, file has " +
-                         std::to_string(have));
+  if (have < need) return Status::error(msg::io_npy_data_truncated, need, have);
+  if (have > need) return Status::error(msg::io_npy_data_trailing, need, have);
   out.dtype = dtype;
   out.shape = std::move(f.shape);
   out.data.clear();
@@ -575,8 +568,7 @@ Status parse_npy(const std::uint8_t* bytes, std::size_t size, NpyArray& out) {
   if (a.dtype == NpyDtype::Bool)
     for (std::size_t i = data_start; i < size; ++i)
       if (bytes[i] > 1)
-        return Status::error("bool array has byte " + std::to_string(bytes[i]) + " at index " +
-                             std::to_string(i - data_start) + "; only 0 and 1 are allowed");
+        return Status::error(msg::io_npy_bool_byte, bytes[i], i - data_start);
   a.data.assign(bytes + data_start, bytes + size);
   out = std::move(a);
   return Status::success();
@@ -591,33 +583,29 @@ Status parse_npy_strings(const std::uint8_t* bytes, std::size_t size, std::vecto
   // descr: '<U' or '|S' (also '=' / '>' for U, which we refuse below) and a width.
   const std::string_view descr = f.descr;
   if (descr == "|O" || descr == "O")
-    return Status::error("strings saved as Python objects (dtype=object) cannot be read without pickle; "
-                         "save them with np.array(tokens, dtype=str)");
+    return Status::error(msg::io_npy_strings_pickled);
   if (descr.size() < 3 || (descr.substr(0, 2) != "<U" && descr.substr(0, 2) != "|S" && descr.substr(0, 2) != ">U"))
-    return Status::error("expected an array of strings ('<U' or '|S'), found dtype " + quoted(descr));
-  if (descr[0] == '>') return Status::error("big-endian strings " + quoted(descr) + " are not supported");
+    return Status::error(msg::io_npy_strings_wrong_dtype, quoted(descr));
+  if (descr[0] == '>') return Status::error(msg::io_npy_strings_big_endian, quoted(descr));
   const bool ucs4 = descr[1] == 'U';
   std::int64_t width = 0;
   for (char c : descr.substr(2)) {
-    if (c < '0' || c > '9' || width > 1000000) return Status::error("invalid string dtype " + quoted(descr));
+    if (c < '0' || c > '9' || width > 1000000) return Status::error(msg::io_npy_strings_invalid_dtype, quoted(descr));
     width = width * 10 + (c - '0');
   }
-  if (width == 0) return Status::error("string dtype " + quoted(descr) + " has width 0");
-  if (f.fortran_order == "True") return Status::error("fortran_order arrays are not supported");
-  if (f.shape.size() > 2)
-    return Status::error("strings must be a 1-d or 2-d array, found shape " + npy_shape_string(f.shape));
+  if (width == 0) return Status::error(msg::io_npy_strings_zero_width, quoted(descr));
+  if (f.fortran_order == "True") return Status::error(msg::io_npy_strings_fortran_order);
+  if (f.shape.size() > 2) return Status::error(msg::io_npy_strings_bad_rank, npy_shape_string(f.shape));
   const std::size_t unit = ucs4 ? 4 : 1;
   std::int64_t elements = 0;
   s = check_shape(f.shape, static_cast<std::size_t>(width) * unit, elements);
   if (!s.ok) return s;
   const std::uint64_t need = static_cast<std::uint64_t>(elements) * static_cast<std::uint64_t>(width) * unit;
   if (need > static_cast<std::uint64_t>(kNpyMaxStringBytes))
-    return Status::error("string array holds " + std::to_string(need) + " bytes, more than the " +
-                         std::to_string(kNpyMaxStringBytes >> 20) + " MiB limit");
+    return Status::error(msg::io_npy_strings_too_large, need, kNpyMaxStringBytes >> 20);
   const std::uint64_t have = size - data_start;
   if (have != need)
-    return Status::error(std::string(have < need ? "truncated" : "trailing bytes") + ": header says " +
-                         std::to_string(need) + " bytes of data, file has " + std::to_string(have));
+    return Status::error(have < need ? msg::io_npy_data_truncated : msg::io_npy_data_trailing, need, have);
   std::vector<std::string> strings;
   strings.reserve(static_cast<std::size_t>(elements));
   const std::uint8_t* p = bytes + data_start;
@@ -628,7 +616,7 @@ Status parse_npy_strings(const std::uint8_t* bytes, std::size_t size, std::vecto
       if (cp == 0) continue;  // NUL padding (NumPy strips trailing NULs)
       if (!ucs4 && cp >= 0x80) cp = 0xFFFD;  // bytes of unknown encoding: shown as a replacement
       if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return Status::error("string " + std::to_string(e) + " holds an invalid code point " + std::to_string(cp));
+        return Status::error(msg::io_npy_strings_bad_code_point, e, cp);
       text += encode_utf8(cp);
     }
     strings.push_back(std::move(text));
@@ -669,14 +657,17 @@ std::vector<std::uint8_t> serialize_npy(const NpyArray& array) {
 // ---- 7 Files ---------------------------------------------------------------------------
 namespace {
 
-std::string errno_text(int err) { return err ? std::strerror(err) : "unknown error"; }
+// `with_reason` with the system's text for `err` as its argument, or `unknown` when there is none.
+Status os_error(const MessageText& with_reason, const MessageText& unknown, int err) {
+  return err ? Status::error(with_reason, std::strerror(err)) : Status::error(unknown);
+}
 
 }  // namespace
 
 Status read_npy_file(const std::string& path, NpyArray& out) {
   errno = 0;
   std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return Status::error(path + ": cannot open (" + errno_text(errno) + ")");
+  if (!f) return os_error(msg::io_file_cannot_open, msg::io_file_cannot_open_unknown, errno).within(path);
   // Largest file that can hold kNpyMaxDataBytes of data and a generous header.
   const std::uint64_t max_file = static_cast<std::uint64_t>(kNpyMaxDataBytes) + (1u << 20);
   std::vector<std::uint8_t> bytes;
@@ -685,7 +676,7 @@ Status read_npy_file(const std::string& path, NpyArray& out) {
     const std::size_t old_size = bytes.size();
     if (old_size > max_file) {
       std::fclose(f);
-      return Status::error(path + ": file is larger than any .npy with at most 2 GiB of data");
+      return Status::error(msg::io_npy_file_too_large).within(path);
     }
     if (old_size == chunk) {
       // A big file: size the buffer once if the file can say how long it is (asked only
@@ -696,7 +687,7 @@ Status read_npy_file(const std::string& path, NpyArray& out) {
         if (end > here && static_cast<std::uint64_t>(end) <= max_file) bytes.reserve(static_cast<std::size_t>(end));
         if (std::fseek(f, here, SEEK_SET) != 0) {
           std::fclose(f);
-          return Status::error(path + ": read error (cannot seek back)");
+          return Status::error(msg::io_file_cannot_seek_back).within(path);
         }
       }
     }
@@ -709,15 +700,15 @@ Status read_npy_file(const std::string& path, NpyArray& out) {
   const int read_errno = errno;
   const bool failed = std::ferror(f) != 0;
   std::fclose(f);
-  if (failed) return Status::error(path + ": read error (" + errno_text(read_errno) + ")");
+  if (failed) return os_error(msg::io_file_read_error, msg::io_file_read_error_unknown, read_errno).within(path);
   const Status s = parse_npy(bytes.data(), bytes.size(), out);
-  if (!s.ok) return Status::error(path + ": " + s.message);
+  if (!s.ok) return s.within(path);
   return s;
 }
 
 Status write_npy_file(const std::string& path, const NpyArray& array) {
   const Status valid = validate_npy_array(array);
-  if (!valid.ok) return Status::error(path + ": " + valid.message);
+  if (!valid.ok) return valid.within(path);
   const std::vector<std::uint8_t> bytes = serialize_npy(array);
 
   // 1 a new temporary beside the target ("x" = fail if it exists, so two writers never
@@ -730,9 +721,9 @@ Status write_npy_file(const std::string& path, const NpyArray& array) {
     errno = 0;
     f = std::fopen(temp.c_str(), "wbx");
     if (!f && errno != EEXIST)
-      return Status::error(path + ": cannot create a temporary file (" + errno_text(errno) + ")");
+      return os_error(msg::io_file_cannot_create_temp, msg::io_file_cannot_create_temp_unknown, errno).within(path);
   }
-  if (!f) return Status::error(path + ": cannot create a temporary file (all names taken)");
+  if (!f) return Status::error(msg::io_file_temp_names_taken).within(path);
 
   // 2 write everything, and check each step: a full disk may only show at fflush/fclose.
   errno = 0;
@@ -743,7 +734,7 @@ Status write_npy_file(const std::string& path, const NpyArray& array) {
   if (!ok) {
     if (!err) err = errno;
     std::remove(temp.c_str());
-    return Status::error(path + ": cannot write (" + errno_text(err) + ")");
+    return os_error(msg::io_file_cannot_write, msg::io_file_cannot_write_unknown, err).within(path);
   }
 
   // 3 replace the target in one step.
@@ -751,7 +742,7 @@ Status write_npy_file(const std::string& path, const NpyArray& array) {
   if (std::rename(temp.c_str(), path.c_str()) != 0) {
     err = errno;
     std::remove(temp.c_str());
-    return Status::error(path + ": cannot replace the file (" + errno_text(err) + ")");
+    return os_error(msg::io_file_cannot_replace, msg::io_file_cannot_replace_unknown, err).within(path);
   }
   return Status::success();
 }
@@ -759,16 +750,16 @@ Status write_npy_file(const std::string& path, const NpyArray& array) {
 // ---- 8 check_finite --------------------------------------------------------------------
 Status check_finite(const NpyArray& array, const std::string& name) {
   const Status valid = validate_npy_array(array);
-  if (!valid.ok) return Status::error(name + ": " + valid.message);
+  if (!valid.ok) return valid.within(name);
   if (array.dtype != NpyDtype::Float32 && array.dtype != NpyDtype::Float64 && array.dtype != NpyDtype::Float16)
     return Status::success();
   const std::size_t n = array.data.size() / npy_itemsize(array.dtype);
   for (std::size_t i = 0; i < n; ++i) {
     const double v = element_as_double(array, i);
-    if (!std::isfinite(v)) return Status::error(name + " contains NaN or Inf at index " + std::to_string(i));
+    if (!std::isfinite(v)) return Status::error(msg::io_npy_non_finite, name, i);
     // The lab computes in float: a finite double that to_float turns into inf is as bad.
     if (!std::isfinite(static_cast<float>(v)))
-      return Status::error(name + " contains a value too large for float at index " + std::to_string(i));
+      return Status::error(msg::io_npy_too_large_for_float, name, i);
   }
   return Status::success();
 }

@@ -9,6 +9,7 @@
 #include "core/io/zip.h"
 
 #include "core/base/utf8.h"
+#include "core/io/io_messages.h"
 #include "core/io/little_endian.h"
 
 namespace attn {
@@ -20,7 +21,7 @@ std::string quoted_name(const std::string& name) { return "'" + name + "'"; }
 
 Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector<ZipMember>& out) {
   constexpr std::size_t kEocd = 22;
-  if (size < kEocd) return Status::error("not a zip archive: " + std::to_string(size) + " bytes is too short");
+  if (size < kEocd) return Status::error(msg::io_zip_too_short, size);
   // 1 the end record: the last "PK\5\6" whose comment reaches exactly to the end.
   std::size_t eocd = std::string::npos;
   const std::size_t lowest = size > kEocd + 65535 ? size - kEocd - 65535 : 0;
@@ -30,21 +31,21 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
       break;
     }
   }
-  if (eocd == std::string::npos) return Status::error("not a zip archive: no end-of-central-directory record");
+  if (eocd == std::string::npos) return Status::error(msg::io_zip_no_end_record);
   std::uint64_t entries = load_le16(bytes + eocd + 10), dir_size = load_le32(bytes + eocd + 12), dir_offset = load_le32(bytes + eocd + 16);
   if (entries == 0xFFFF || dir_size == 0xFFFFFFFFu || dir_offset == 0xFFFFFFFFu) {
     if (eocd < 20 || load_le32(bytes + eocd - 20) != 0x07064b50)
-      return Status::error("zip archive: ZIP64 fields without a ZIP64 locator");
+      return Status::error(msg::io_zip64_no_locator);
     const std::uint64_t z = load_le64(bytes + eocd - 20 + 8);
     if (z > size || size - z < 56 || load_le32(bytes + z) != 0x06064b50)
-      return Status::error("zip archive: the ZIP64 end record lies outside the file");
+      return Status::error(msg::io_zip64_end_outside);
     entries = load_le64(bytes + z + 32);
     dir_size = load_le64(bytes + z + 40);
     dir_offset = load_le64(bytes + z + 48);
   }
   if (dir_offset > size || dir_size > size - dir_offset)
-    return Status::error("zip archive: the central directory lies outside the file");
-  if (entries > 64) return Status::error("zip archive has " + std::to_string(entries) + " members, more than 64");
+    return Status::error(msg::io_zip_directory_outside);
+  if (entries > 64) return Status::error(msg::io_zip_too_many_members, entries);
 
   // 2 the directory entries, each leading to a local header and the data after it.
   std::vector<ZipMember> members;
@@ -52,7 +53,7 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
   const std::uint64_t dir_end = dir_offset + dir_size;
   for (std::uint64_t e = 0; e < entries; ++e) {
     if (dir_end - p < 46 || load_le32(bytes + p) != 0x02014b50)
-      return Status::error("zip archive: central directory entry " + std::to_string(e) + " is damaged");
+      return Status::error(msg::io_zip_entry_damaged, e);
     const std::uint8_t* c = bytes + p;
     const std::uint16_t flags = load_le16(c + 8);
     ZipMember m;
@@ -63,14 +64,14 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
     const std::uint64_t name_len = load_le16(c + 28), extra_len = load_le16(c + 30), comment_len = load_le16(c + 32);
     std::uint64_t local = load_le32(c + 42);
     if (dir_end - p - 46 < name_len + extra_len + comment_len)
-      return Status::error("zip archive: central directory entry " + std::to_string(e) + " runs past the directory");
+      return Status::error(msg::io_zip_entry_past_directory, e);
     m.name.assign(reinterpret_cast<const char*>(c + 46), name_len);
     m.name = repair_utf8(m.name);
     // ZIP64 extra field (id 1): the 64-bit values of the fields that read 0xFFFFFFFF, in order.
     const std::uint8_t* x = c + 46 + name_len;
     for (std::uint64_t q = 0; q + 4 <= extra_len;) {
       const std::uint16_t id = load_le16(x + q), len = load_le16(x + q + 2);
-      if (q + 4 + len > extra_len) return Status::error("zip archive: damaged extra field in member " + quoted_name(m.name));
+      if (q + 4 + len > extra_len) return Status::error(msg::io_zip_damaged_extra_field, quoted_name(m.name));
       if (id == 1) {
         std::uint64_t r = q + 4;
         auto take = [&](std::uint64_t& field) {
@@ -81,19 +82,19 @@ Status list_zip_members(const std::uint8_t* bytes, std::size_t size, std::vector
           return true;
         };
         if (!take(m.uncompressed_size) || !take(m.compressed_size) || !take(local))
-          return Status::error("zip archive: short ZIP64 field in member " + quoted_name(m.name));
+          return Status::error(msg::io_zip64_short_field, quoted_name(m.name));
       }
       q += 4 + len;
     }
     p += 46 + name_len + extra_len + comment_len;
-    if (flags & 1) return Status::error("zip member " + quoted_name(m.name) + " is encrypted");
+    if (flags & 1) return Status::error(msg::io_zip_member_encrypted, quoted_name(m.name));
     if (local > size || size - local < 30 || load_le32(bytes + local) != 0x04034b50)
-      return Status::error("zip member " + quoted_name(m.name) + ": local header missing or outside the file");
+      return Status::error(msg::io_zip_local_header_missing, quoted_name(m.name));
     m.data_offset = local + 30 + load_le16(bytes + local + 26) + load_le16(bytes + local + 28);
     if (m.data_offset > size || m.compressed_size > size - m.data_offset)
-      return Status::error("zip member " + quoted_name(m.name) + " is truncated: its data runs past the end of the file");
+      return Status::error(msg::io_zip_member_truncated, quoted_name(m.name));
     for (const ZipMember& other : members)
-      if (other.name == m.name) return Status::error("zip archive has two members named " + quoted_name(m.name));
+      if (other.name == m.name) return Status::error(msg::io_zip_duplicate_member, quoted_name(m.name));
     members.push_back(std::move(m));
   }
   out = std::move(members);
@@ -108,12 +109,11 @@ InflateFn preinflated_members(const std::vector<std::uint64_t>* offsets,
     for (std::size_t i = 0; i < offsets->size() && i < inflated->size(); ++i) {
       if ((*offsets)[i] != offset) continue;
       if ((*inflated)[i].size() != expected)
-        return Status::error("inflated to " + std::to_string((*inflated)[i].size()) + " bytes, the archive says " +
-                             std::to_string(expected));
+        return Status::error(msg::io_zip_inflated_size, (*inflated)[i].size(), expected);
       out = std::move((*inflated)[i]);
       return Status::success();
     }
-    return Status::error("this compressed member was not inflated beforehand");
+    return Status::error(msg::io_zip_not_preinflated);
   };
 }
 

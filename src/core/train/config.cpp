@@ -1,5 +1,7 @@
 #include "core/train/config.h"
 
+#include "core/train/train_messages.h"
+
 #include <cmath>
 #include <string>
 
@@ -7,18 +9,17 @@ namespace attn::train {
 
 Status validate_train_config(const TrainConfig& c) {
   const int task = static_cast<int>(c.task);
-  if (task < 0 || task > static_cast<int>(TrainTask::Induction)) return Status::error("unknown task");
+  if (task < 0 || task > static_cast<int>(TrainTask::Induction)) return Status::error(msg::train_unknown_task);
   if (c.d_mlp != 0 && (c.d_mlp < 1 || c.d_mlp > kMaxDMlp))
-    return Status::error("d_mlp must be from 1 to " + std::to_string(kMaxDMlp) + " (or 0 for d_model), got " +
-                         std::to_string(c.d_mlp));
+    return Status::error(msg::train_d_mlp_range, kMaxDMlp, c.d_mlp);
   if (c.batch < 1 || c.batch > kMaxBatch)
-    return Status::error("batch must be from 1 to " + std::to_string(kMaxBatch) + ", got " + std::to_string(c.batch));
+    return Status::error(msg::train_batch_range, kMaxBatch, c.batch);
   if (!(c.learning_rate > 0.0f && c.learning_rate <= 1.0f))
-    return Status::error("learning rate must be in (0, 1]");
-  if (!(c.beta1 >= 0.0f && c.beta1 < 1.0f)) return Status::error("beta1 must be in [0, 1)");
-  if (!(c.beta2 >= 0.0f && c.beta2 < 1.0f)) return Status::error("beta2 must be in [0, 1)");
-  if (!(c.epsilon > 0.0f && c.epsilon <= 1.0f)) return Status::error("epsilon must be in (0, 1]");
-  if (c.seed > kMaxSeed) return Status::error("seed must be at most 2^53 - 1");
+    return Status::error(msg::train_learning_rate_range);
+  if (!(c.beta1 >= 0.0f && c.beta1 < 1.0f)) return Status::error(msg::train_beta1_range);
+  if (!(c.beta2 >= 0.0f && c.beta2 < 1.0f)) return Status::error(msg::train_beta2_range);
+  if (!(c.epsilon > 0.0f && c.epsilon <= 1.0f)) return Status::error(msg::train_epsilon_range);
+  if (c.seed > kMaxSeed) return Status::error(msg::train_seed_range);
   return validate_model_config(model_config(c));
 }
 

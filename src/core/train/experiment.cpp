@@ -1,5 +1,6 @@
 #include "core/train/experiment.h"
 
+#include "core/train/train_messages.h"
 #include "core/train/trainer.h"
 
 #include <algorithm>
@@ -41,11 +42,11 @@ double median_steps(std::vector<int> steps) {
 }
 
 Status validate_scaling_settings(const ScalingSettings& s) {
-  if (s.seeds.empty()) return Status::error("the experiment needs at least one seed");
-  if (s.steps < 1 || s.steps > kMaxStepsPerCall) return Status::error("steps must be from 1 to " + std::to_string(kMaxStepsPerCall));
-  if (s.window < 1 || s.window > s.steps) return Status::error("the window must be from 1 to the step budget");
-  if (!(s.target_loss > 0.0f) || !std::isfinite(s.target_loss)) return Status::error("the target loss must be a number > 0");
-  if (s.eval_sequences < 1 || s.eval_sequences > kMaxEvalSequences) return Status::error("eval sequences out of range");
+  if (s.seeds.empty()) return Status::error(msg::train_no_seeds);
+  if (s.steps < 1 || s.steps > kMaxStepsPerCall) return Status::error(msg::train_steps_range, kMaxStepsPerCall);
+  if (s.window < 1 || s.window > s.steps) return Status::error(msg::train_window_range);
+  if (!(s.target_loss > 0.0f) || !std::isfinite(s.target_loss)) return Status::error(msg::train_target_loss_range);
+  if (s.eval_sequences < 1 || s.eval_sequences > kMaxEvalSequences) return Status::error(msg::train_eval_sequences_range);
   for (int heads : {s.heads, s.control_heads}) {
     TrainConfig c;
     c.task = s.task;
@@ -84,7 +85,7 @@ Status run_scaling_experiment(const ScalingSettings& s, std::vector<ScalingRun>&
         ScalingRun r;
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (!st.ok)
-          return Status::error("seed " + std::to_string(seed) + (scaled ? ", scaled: " : ", unscaled: ") + st.message);
+          return st.within(scaled ? msg::train_seed_scaled : msg::train_seed_unscaled, seed);
         r.seed = seed;
         r.d_k = s.d_model / heads;
         r.scaled = scaled;

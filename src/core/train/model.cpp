@@ -1,6 +1,7 @@
 #include "core/train/model.h"
 
 #include "core/base/rng.h"
+#include "core/train/train_messages.h"
 
 #include <cmath>
 
@@ -11,22 +12,19 @@ namespace attn::train {
 // =========================================================================================
 
 Status validate_model_config(const ModelConfig& c) {
-  auto range = [](const char* what, int v, int lo, int hi) {
-    if (v < lo || v > hi)
-      return Status::error(std::string(what) + " must be from " + std::to_string(lo) + " to " +
-                           std::to_string(hi) + ", got " + std::to_string(v));
+  // `out_of_range` names the field: "layers must be from {0} to {1}, got {2}".
+  auto range = [](const MessageText& out_of_range, int v, int lo, int hi) {
+    if (v < lo || v > hi) return Status::error(out_of_range, lo, hi, v);
     return Status::success();
   };
-  if (Status st = range("layers", c.layers, 1, kMaxLayers); !st.ok) return st;
-  if (Status st = range("heads", c.heads, 1, kMaxHeads); !st.ok) return st;
-  if (Status st = range("d_model", c.d_model, 1, kMaxDModel); !st.ok) return st;
-  if (Status st = range("d_mlp", c.d_mlp, 1, kMaxDMlp); !st.ok) return st;
-  if (Status st = range("context", c.context, 2, kMaxContext); !st.ok) return st;
-  if (Status st = range("vocab", c.vocab, 2, kMaxVocab); !st.ok) return st;
-  if (c.d_model % c.heads != 0)
-    return Status::error("d_model " + std::to_string(c.d_model) + " is not divisible by " +
-                         std::to_string(c.heads) + " heads");
-  if (c.init != InitScheme::Unit && c.init != InitScheme::Small) return Status::error("unknown init scheme");
+  if (Status st = range(msg::train_layers_range, c.layers, 1, kMaxLayers); !st.ok) return st;
+  if (Status st = range(msg::train_heads_range, c.heads, 1, kMaxHeads); !st.ok) return st;
+  if (Status st = range(msg::train_d_model_range, c.d_model, 1, kMaxDModel); !st.ok) return st;
+  if (Status st = range(msg::train_model_d_mlp_range, c.d_mlp, 1, kMaxDMlp); !st.ok) return st;
+  if (Status st = range(msg::train_context_range, c.context, 2, kMaxContext); !st.ok) return st;
+  if (Status st = range(msg::train_vocab_range, c.vocab, 2, kMaxVocab); !st.ok) return st;
+  if (c.d_model % c.heads != 0) return Status::error(msg::train_heads_divide, c.d_model, c.heads);
+  if (c.init != InitScheme::Unit && c.init != InitScheme::Small) return Status::error(msg::train_unknown_init);
   return Status::success();
 }
 
@@ -126,17 +124,15 @@ std::vector<float> initial_parameters(const ModelConfig& c, std::uint64_t seed) 
 
 Status check_batch(const ModelConfig& c, const Batch& b) {
   const std::size_t n = static_cast<std::size_t>(b.size) * b.context;
-  if (b.size < 1) return Status::error("the batch is empty");
-  if (b.context != c.context)
-    return Status::error("the batch has " + std::to_string(b.context) + " positions per sequence, the model " +
-                         std::to_string(c.context));
+  if (b.size < 1) return Status::error(msg::train_batch_empty);
+  if (b.context != c.context) return Status::error(msg::train_batch_context, b.context, c.context);
   if (b.tokens.size() != n || b.targets.size() != n || b.scored.size() != n)
-    return Status::error("the batch's arrays do not hold size x context entries");
+    return Status::error(msg::train_batch_sizes);
   for (std::size_t i = 0; i < n; ++i) {
     if (b.tokens[i] < 0 || b.tokens[i] >= c.vocab)
-      return Status::error("token " + std::to_string(b.tokens[i]) + " at " + std::to_string(i) + " is outside the vocabulary");
+      return Status::error(msg::train_token_outside_vocab, b.tokens[i], i);
     if (b.scored[i] && (b.targets[i] < 0 || b.targets[i] >= c.vocab))
-      return Status::error("target " + std::to_string(b.targets[i]) + " at " + std::to_string(i) + " is outside the vocabulary");
+      return Status::error(msg::train_target_outside_vocab, b.targets[i], i);
   }
   return Status::success();
 }

@@ -1,6 +1,7 @@
 #include "core/train/model_file.h"
 
 #include "core/base/crc32.h"
+#include "core/train/train_messages.h"
 
 #include <cmath>
 #include <cstring>
@@ -154,34 +155,29 @@ std::vector<std::uint8_t> serialize_model_file(const ModelFile& f) {
 
 namespace {
 
-Status short_file() { return Status::error("corrupt: a section runs past the end of the file"); }
+Status short_file() { return Status::error(msg::train_file_short_section); }
 
 // 1 header: magic, version, declared length, checksum. The body is [header, size - 4).
 Status check_header(const std::uint8_t* bytes, std::size_t size) {
   if (size < kModelHeaderBytes + 4)
-    return Status::error("truncated: " + std::to_string(size) + " bytes is shorter than the smallest model file");
+    return Status::error(msg::train_file_too_short, size);
   if (std::memcmp(bytes, kModelMagic, 8) != 0)
-    return Status::error("not an Attention Lab model file (bad magic; expected \"ATTNLABM\")");
+    return Status::error(msg::train_file_bad_magic);
   Reader head(bytes + 8, 12);
   std::uint32_t version = 0;
   std::uint64_t total = 0;
   head.u32(version);
   head.u64(total);
   if (version != kModelFileVersion)
-    return Status::error("unsupported model file version " + std::to_string(version) + " (this build reads version " +
-                         std::to_string(kModelFileVersion) + ")");
-  if (total > size)
-    return Status::error("truncated: the file has " + std::to_string(size) + " bytes, its header says " +
-                         std::to_string(total));
-  if (total < size)
-    return Status::error(std::to_string(size - total) + " trailing bytes after the " + std::to_string(total) +
-                         "-byte model");
+    return Status::error(msg::train_file_bad_version, version, kModelFileVersion);
+  if (total > size) return Status::error(msg::train_file_truncated, size, total);
+  if (total < size) return Status::error(msg::train_file_trailing_bytes, size - total, total);
   const std::size_t body_end = size - 4;
   Reader tail(bytes + body_end, 4);
   std::uint32_t stored_crc = 0;
   tail.u32(stored_crc);
   const std::uint32_t crc = crc32(bytes, body_end);
-  if (crc != stored_crc) return Status::error("checksum mismatch: the file is corrupt");
+  if (crc != stored_crc) return Status::error(msg::train_file_checksum);
   return Status::success();
 }
 
@@ -194,12 +190,12 @@ Status read_config(Reader& r, ModelFile& f) {
   if (!r.f32(f.config.learning_rate) || !r.f32(f.config.beta1) || !r.f32(f.config.beta2) || !r.f32(f.config.epsilon) ||
       !r.u64(f.config.seed) || !r.u64(f.steps))
     return short_file();
-  if (task > static_cast<std::uint32_t>(TrainTask::Induction)) return Status::error("config: unknown task " + std::to_string(task));
-  if (flags & ~(kFlagScale | kFlagOptimizer)) return Status::error("config: unknown flags " + std::to_string(flags));
-  if (init > 1) return Status::error("config: unknown init scheme " + std::to_string(init));
+  if (task > static_cast<std::uint32_t>(TrainTask::Induction)) return Status::error(msg::train_file_unknown_task, task);
+  if (flags & ~(kFlagScale | kFlagOptimizer)) return Status::error(msg::train_file_unknown_flags, flags);
+  if (init > 1) return Status::error(msg::train_file_unknown_init, init);
   const auto small = [](std::uint32_t v) { return v <= 1u << 20; };  // before casting to int
   if (!small(layers) || !small(heads) || !small(d_model) || !small(d_mlp) || !small(batch))
-    return Status::error("config: a model dimension is out of range");
+    return Status::error(msg::train_file_dimension_range);
   f.config.task = static_cast<TrainTask>(task);
   f.config.layers = static_cast<int>(layers);
   f.config.heads = static_cast<int>(heads);
@@ -209,13 +205,11 @@ Status read_config(Reader& r, ModelFile& f) {
   f.config.init = init == 1 ? InitScheme::Small : InitScheme::Unit;
   f.config.batch = static_cast<int>(batch);
   f.has_optimizer = (flags & kFlagOptimizer) != 0;
-  if (f.config.d_mlp == 0) return Status::error("config: d_mlp must be from 1 to " + std::to_string(kMaxDMlp) + ", got 0");
-  if (Status st = validate_train_config(f.config); !st.ok) return Status::error("config: " + st.message);
+  if (f.config.d_mlp == 0) return Status::error(msg::train_file_d_mlp_zero, kMaxDMlp);
+  if (Status st = validate_train_config(f.config); !st.ok) return st.within(msg::train_file_config);
   const TaskSpec& spec = task_spec(f.config.task);
   if (static_cast<int>(vocab) != spec.vocab || static_cast<int>(context) != spec.context)
-    return Status::error("config: vocab " + std::to_string(vocab) + " and context " + std::to_string(context) +
-                         " do not match task " + spec.name + " (" + std::to_string(spec.vocab) + ", " +
-                         std::to_string(spec.context) + ")");
+    return Status::error(msg::train_file_task_mismatch, vocab, context, spec.name, spec.vocab, spec.context);
   return Status::success();
 }
 
@@ -224,22 +218,19 @@ Status check_tensor_table(Reader& r, const std::vector<TensorInfo>& layout) {
   std::uint32_t tensor_count = 0;
   if (!r.u32(tensor_count)) return short_file();
   if (tensor_count != layout.size())
-    return Status::error("shape mismatch: the file lists " + std::to_string(tensor_count) + " tensors, the config needs " +
-                         std::to_string(layout.size()));
+    return Status::error(msg::train_file_tensor_count, tensor_count, layout.size());
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const TensorInfo& want = layout[i];
     std::uint32_t name_length = 0, rows = 0, cols = 0;
     std::string name;
     if (!r.u32(name_length)) return short_file();
     if (name_length < 1 || name_length > 64)
-      return Status::error("corrupt: tensor " + std::to_string(i) + " has a name of " + std::to_string(name_length) + " bytes");
+      return Status::error(msg::train_file_tensor_name_length, i, name_length);
     if (!r.text(name, name_length) || !r.u32(rows) || !r.u32(cols)) return short_file();
     if (name != want.name)
-      return Status::error("shape mismatch: tensor " + std::to_string(i) + " is '" + name + "', the config needs '" +
-                           want.name + "'");
+      return Status::error(msg::train_file_tensor_name, i, name, want.name);
     if (rows != static_cast<std::uint32_t>(want.rows) || cols != static_cast<std::uint32_t>(want.cols))
-      return Status::error("shape mismatch: tensor '" + name + "' is " + shape_text(rows, cols) + ", the config needs " +
-                           shape_text(want.rows, want.cols));
+      return Status::error(msg::train_file_tensor_shape, name, shape_text(rows, cols), shape_text(want.rows, want.cols));
   }
   return Status::success();
 }
@@ -256,25 +247,24 @@ Status read_sections(Reader& r, std::size_t count, ModelFile& f) {
   std::uint64_t history = 0;
   if (!r.u64(history)) return short_file();
   if (history != f.steps)
-    return Status::error("corrupt: the history holds " + std::to_string(history) + " entries for " +
-                         std::to_string(f.steps) + " steps");
+    return Status::error(msg::train_file_history_length, history, f.steps);
   if (history > r.left() / 8) return short_file();
   r.f32s(f.loss_history, static_cast<std::size_t>(history));
   r.f32s(f.accuracy_history, static_cast<std::size_t>(history));
-  if (r.left() != 0) return Status::error("corrupt: " + std::to_string(r.left()) + " unexpected bytes before the checksum");
+  if (r.left() != 0) return Status::error(msg::train_file_extra_bytes, r.left());
   return Status::success();
 }
 
 // 5 values: finite everywhere, and Adam's second moments never negative
 Status check_values(const ModelFile& f) {
-  if (!all_finite(f.parameters)) return Status::error("the parameters contain NaN or Inf");
+  if (!all_finite(f.parameters)) return Status::error(msg::train_file_parameters_non_finite);
   if (f.has_optimizer) {
-    if (!all_finite(f.adam_m) || !all_finite(f.adam_v)) return Status::error("the optimizer state contains NaN or Inf");
+    if (!all_finite(f.adam_m) || !all_finite(f.adam_v)) return Status::error(msg::train_file_optimizer_non_finite);
     for (float v : f.adam_v)
-      if (v < 0.0f) return Status::error("the optimizer state has a negative second moment");
+      if (v < 0.0f) return Status::error(msg::train_file_negative_moment);
   }
   if (!all_finite(f.loss_history) || !all_finite(f.accuracy_history))
-    return Status::error("the history contains NaN or Inf");
+    return Status::error(msg::train_file_history_non_finite);
   return Status::success();
 }
 

@@ -2,6 +2,7 @@
 
 #include "core/base/rng.h"
 #include "core/train/model_file.h"
+#include "core/train/train_messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,9 +79,8 @@ std::vector<std::uint8_t> Trainer::save(bool with_optimizer) const {
 }
 
 Status Trainer::step(int n) {
-  if (!ready_) return Status::error("the trainer has no model yet (reset or load first)");
-  if (n < 0 || n > kMaxStepsPerCall)
-    return Status::error("steps per call must be from 0 to " + std::to_string(kMaxStepsPerCall));
+  if (!ready_) return Status::error(msg::train_no_model);
+  if (n < 0 || n > kMaxStepsPerCall) return Status::error(msg::train_steps_per_call_range, kMaxStepsPerCall);
   const TaskSpec& spec = task();
   const float b1 = config_.beta1, b2 = config_.beta2, eps = config_.epsilon, lr = config_.learning_rate;
   for (int s = 0; s < n; ++s) {
@@ -91,8 +91,7 @@ Status Trainer::step(int n) {
     // 2 forward, 3 backward
     const CrossEntropyResult r = model_forward(model_, params_.data(), batch_, acts_, true);
     if (!std::isfinite(r.loss))
-      return Status::error("the loss is not finite at step " + std::to_string(steps_ + 1) +
-                           " (try a smaller learning rate)");
+      return Status::error(msg::train_loss_not_finite, steps_ + 1);
     model_backward(model_, params_.data(), batch_, acts_, grads_.data());
     // 4 Adam: m = b1 m + (1 - b1) g,  v = b2 v + (1 - b2) g^2,
     //   p -= lr m_hat / (sqrt(v_hat) + eps)  with m_hat = m / (1 - b1^t), v_hat = v / (1 - b2^t)

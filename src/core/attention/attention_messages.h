@@ -1,0 +1,46 @@
+// The messages src/core/attention and src/core/efficient make where the lab's own settings can
+// reach them (the panels show the trace's status), with their English texts ({0}, {1}, ...
+// are arguments; see MessageText in core/base/types.h). Their Chinese texts are in
+// ui/messages_zh_attention.h. The kernels' argument checks, which only a caller of the core's
+// API can meet, keep plain English messages.
+#pragma once
+
+#include "core/base/types.h"
+
+#define ATTNLAB_ATTENTION_MESSAGES(X) \
+  X(att_dmodel_min, "d_model must be at least 1") \
+  X(att_heads_min, "heads must be at least 1") \
+  X(att_dmodel_heads, "d_model {0} is not divisible by {1} heads") \
+  X(att_temperature, "temperature must be a finite number > 0") \
+  X(att_scale_finite, "scale must be a finite number") \
+  X(att_fill_finite, "the finite mask fill must be a finite number") \
+  X(att_float_mask_values, "float mask contains NaN or +inf") \
+  X(att_no_tokens, "there must be at least one token") \
+  X(att_values_keys, "values have {0} tokens, keys have {1}") \
+  X(att_embedding_width, "embeddings must have d_model = {0} columns") \
+  X(att_embedding_values, "embeddings contain NaN or Inf") \
+  X(att_float_mask_shape, "float mask must be (n_q, n_k)") \
+  X(att_head_mask_shape, "per-head float masks must be (n_q, n_k)") \
+  X(att_head_mask_count, "there must be one per-head float mask per head") \
+  X(att_projection_shape, "projection weights must be (d_model, d_model)") \
+  X(att_additive_parameters, "additive scoring needs its parameters for every head") \
+  X(att_positions_need_dot, "RoPE and ALiBi act on dot-product scores: choose the dot or cosine score") \
+  X(att_additive_needs_projections, "additive scoring needs projections: start from embeddings") \
+  X(att_rope_even, "RoPE needs an even d_k (it turns pairs of entries), got {0}") \
+  X(att_rope_base, "the RoPE base must be a finite number > 0") \
+  X(att_alibi_slope, "the ALiBi slope must be a finite number") \
+  X(att_positional_kind, "unknown positional kind") \
+  X(att_padding_count, "key padding has {0} flags but there are {1} keys") \
+  X(att_custom_mask_shape, "custom mask must be ({0}, {1})") \
+  X(att_window_negative, "window must be >= 0") \
+  X(att_stride_negative, "stride must be >= 0") \
+  X(att_block_negative, "block must be >= 0") \
+  X(att_global_range, "global token {0} is out of range") \
+  X(att_linformer_causal, "linformer has no causal form (its projections mix all positions): drop causal") \
+  X(att_linformer_identity_rank, "identity projections need rank = n = {0}, got rank {1}")
+
+namespace attn::msg {
+#define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};
+ATTNLAB_ATTENTION_MESSAGES(ATTNLAB_MESSAGE_TEXT)
+#undef ATTNLAB_MESSAGE_TEXT
+}  // namespace attn::msg

@@ -1,0 +1,82 @@
+// The Chinese texts of app/app_messages.h, under the same ids with the same arguments. Keys,
+// values and file formats stay as they are written in a state or a link ('scale', "dot", png).
+#pragma once
+
+#define ATTNLAB_APP_MESSAGES_ZH(X) \
+  X(app_text_too_long, "文本有 {0} 字节；浏览器最多接受 {1} 字节") \
+  X(app_text_too_many_tokens, "文本有 {0} 个词元；浏览器最多显示 {1} 个") \
+  X(app_type_a_sentence, "输入一个句子，看看它的注意力") \
+  X(app_trained_not_loaded, "训练好的模型还没有载入") \
+  X(app_trained_not_loaded_yet, "训练好的模型（还）没有载入") \
+  X(app_no_results, "没有结果") \
+  X(app_key_number, "'{0}' 必须是数字") \
+  X(app_key_between, "'{0}' 必须在 {1} 到 {2} 之间") \
+  X(app_key_whole, "'{0}' 必须是整数") \
+  X(app_key_bool, "'{0}' 必须是 true 或 false") \
+  X(app_key_bool_in, "'{1}' 中的 '{0}' 必须是 true 或 false") \
+  X(app_key_whole_range_in, "'{1}' 中的 '{0}' 必须是 {2} 到 {3} 之间的整数") \
+  X(app_key_number_range_in, "'{1}' 中的 '{0}' 必须是 {2} 到 {3} 之间的数") \
+  X(app_key_object, "'{0}' 必须是一个对象") \
+  X(app_key_object_in, "'{1}' 中的 '{0}' 必须是一个对象") \
+  X(app_key_index_list, "'{0}' 必须是最多 {1} 个词元序号的列表") \
+  X(app_key_index_range, "'{0}' 中的词元序号必须在 0 到 {1} 之间") \
+  X(app_unknown_key, "未知的键 '{0}'") \
+  X(app_unknown_key_in, "'{1}' 中有未知的键 '{0}'") \
+  X(app_scale_rule, "'{0}' 必须是 \"default\"、\"none\" 或 [{1}, {2}] 中的数") \
+  X(app_scale_rule_in, "'{1}' 中的 '{0}' 必须是 \"default\"、\"none\" 或 [{2}, {3}] 中的数") \
+  X(app_score_rule, "'{0}' 必须是 \"dot\"、\"cosine\" 或 \"additive\"") \
+  X(app_score_rule_in, "'{1}' 中的 '{0}' 必须是 \"dot\"、\"cosine\" 或 \"additive\"") \
+  X(app_fill_rule, "'{0}' 必须是 \"-inf\" 或 {1} 到 {2} 之间的数") \
+  X(app_fill_rule_in, "'{1}' 中的 '{0}' 必须是 \"-inf\" 或 {2} 到 {3} 之间的数") \
+  X(app_painted_string, "'{0}' 中的 'painted' 必须是字符串，例如 \"0:3- 2:1+\"") \
+  X(app_painted_in, "'{0}' 中的 'painted'") \
+  X(app_painted_space, "涂改的格子之间要用一个空格分开") \
+  X(app_painted_cell, "第 {0} 个涂改的格子（在第 {1} 个字符处）必须写成 行:列+ 或 行:列-，序号在 0 到 {2} 之间") \
+  X(app_painted_count, "涂改的格子最多 {0} 个") \
+  X(app_v1_mask, "在第 1 版的状态中，'mask' 必须是 \"none\" 或 \"causal\"") \
+  X(app_imported_needs_file, "'source' 为 \"imported\" 时需要先载入文件（拖到页面上，或点“导入”）") \
+  X(app_source_rule, "'source' 必须是 \"generated\"、\"worked-example\"、\"trained\" 或 \"imported\"") \
+  X(app_sentence_string, "'sentence' 必须是字符串") \
+  X(app_dmodel_heads, "dModel {0} 不能被头数 {1} 整除") \
+  X(app_positional_bool, "从第 3 版起 'positional' 是一个选项：\"none\"、\"sinusoidal\"、\"rope\" 或 \"alibi\"（true 和 false 只在第 2 版的状态中读取）") \
+  X(app_positional_rule, "'positional' 必须是 \"none\"、\"sinusoidal\"、\"rope\" 或 \"alibi\"") \
+  X(app_rope_pairing_rule, "'ropePairing' 必须是 \"half\" 或 \"interleaved\"") \
+  X(app_rope_even, "RoPE 按坐标对旋转：d_k = dModel / 头数 = {0}，必须是偶数") \
+  X(app_panel_rule, "'panel' 必须是以下之一：{0}") \
+  X(app_theme_rule, "'theme' 必须是 \"dark\"、\"light\" 或 \"high-contrast\"") \
+  X(app_weight_range_rule, "'weightRange' 必须是 \"fixed\"、\"row\" 或 \"log\"") \
+  X(app_language_rule, "'language' 必须是 \"en\" 或 \"zh\"") \
+  X(app_lab_point, "'lab' 中的 '{0}' 必须是 [x, y]，且 |x|、|y| <= {1}") \
+  X(app_lab_matrix, "'lab' 中的 '{0}' 必须有 {1} 个数（一个 2 x 2 矩阵，按行排列）") \
+  X(app_lab_numbers_in, "'lab' 中的 '{0}' 的数必须在 [{1}, {2}] 中") \
+  X(app_lab_row_count, "'lab' 中的 'row' 必须有 1 到 {0} 个数") \
+  X(app_state_too_long, "状态有 {0} 字节；最多读取 {1} 字节") \
+  X(app_state_not_json, "状态不是有效的 JSON") \
+  X(app_state_not_object, "状态必须是一个 JSON 对象") \
+  X(app_link_ignored, "链接中的状态已被忽略") \
+  X(app_link_percent, "链接中的 '%' 后面不是两个十六进制数字") \
+  X(app_link_too_long, "链接中的状态有 {0} 字节；最多读取 {1} 字节") \
+  X(app_link_no_equals, "链接中的 '{0}' 没有 '='") \
+  X(app_link_not_utf8, "链接中 '{0}' 的值不是 UTF-8 文本") \
+  X(app_link_twice, "'{0}' 在链接中出现了两次") \
+  X(app_link_not_setting, "'{0}' 不是设置项的名字") \
+  X(app_link_conflict, "'{0}' 与链接的另一部分冲突") \
+  X(app_export_format, "导出格式必须是 png、svg、csv、json 或 npy，而不是 '{0}'") \
+  X(app_export_pixels, "{0} x {1} 的 PNG 超过了允许的 {2} 百万像素；请选小一点的倍数") \
+  X(app_export_nothing, "没有可导出的矩阵") \
+  X(app_export_scale, "导出倍数必须是 1 到 {0}") \
+  X(app_cannot_write, "无法写入 {0}") \
+  X(app_cannot_read, "无法读取 {0}") \
+  X(app_model_file, "模型文件") \
+  X(app_import_too_large, "文件有 {0} MiB；最多只能导入 {1} MiB") \
+  X(app_no_import, "没有正在进行的导入") \
+  X(app_not_running, "实验室没有在运行") \
+  X(app_no_matrix, "这个场景中头 {1} 没有矩阵 '{0}'") \
+  X(app_capture_scale, "倍数必须是 1、2、3 或 4") \
+  X(app_capture_size, "{0} x {1} 的图片超过了这块 GPU 能画的大小（每边 {2} 像素）") \
+  X(app_capture_framebuffer, "无法创建离屏帧缓冲") \
+  X(app_task_rule, "'training' 中的 'task' 必须是 copy、reverse、sort、previous 或 induction") \
+  X(app_training_dmodel_heads, "'training' 中的 'dModel' {0} 不能被头数 {1} 整除") \
+  X(app_init_rule, "'scalingRun' 中的 'init' 必须是 \"unit\" 或 \"small\"") \
+  X(app_variant_kind_rule, "'variants' 中的 'kind' 必须是 window、strided、blocksparse、linear、performer 或 linformer") \
+  X(app_variant_seed_rule, "'variants' 中的 'seed' 必须是 0 到 2^53 - 1 之间的整数")
