@@ -97,6 +97,15 @@ export interface LabHandle {
   schema(): Record<string, unknown>;
   panels(): PanelInfo[];
   uiString(name: string): string;
+  /**
+   * The last refusal (of loadLink, loadSession, setState, importFile or an export) in the lab's
+   * language, with `label` (a file's name) before it. The messages scripts read (a rejection's
+   * message, what loadLink returns) stay English; a rejected setState or importFile also
+   * carries this text as `error.localized`.
+   */
+  refusalText(label?: string): string;
+  /** Why the link the lab started from was ignored, in the lab's language ("" if it was not). */
+  noticeText(): string;
   /** The height the layout asks for, in CSS pixels. */
   preferredHeight(): number;
   /**
@@ -113,7 +122,9 @@ export interface LabHandle {
   /** The lab's element inside the container (createLab only). */
   element?: HTMLElement;
   canvas?: () => HTMLCanvasElement | null;
+  /** Why the link the lab started from was ignored (English). */
   notice?: string;
+  noticeLocalized?: string;
   suspended?: boolean;
   cjkFontLoaded?: boolean;
 }

@@ -57,8 +57,13 @@ export function makeHandle(source) {
     getState: () => (live() ? JSON.parse(live().getStateJson()) : snapshot),
     setState: (patch) => use(async () => {
       const module = live();
-      const error = module.setStateJson(JSON.stringify(patch ?? {}));
-      if (error) throw new Error(error);
+      const refused = module.setStateJson(JSON.stringify(patch ?? {}));
+      if (refused) {
+        // The message is English (what scripts read); `localized` is the lab's language.
+        const error = new Error(refused);
+        error.localized = module.refusalText('') || refused;
+        throw error;
+      }
       // The next frame recomputes and draws; wait for the one after it to be safe.
       await frameAfter(module.framesDrawn() + 1);
       handle.poll();
@@ -110,6 +115,11 @@ export function makeHandle(source) {
     // The panel registry (src/app/panel_registry.h): id, chapter, title, the state keys each reads.
     panels: () => JSON.parse(live().panels()),
     uiString: (name) => live()?.uiString(String(name)) ?? '',
+    // The last refusal (of loadLink, loadSession, setState, an import or export) in the lab's
+    // language, `label` (a file's name) before it; and the notice of the link the lab started
+    // from (an embed's), likewise.
+    refusalText: (label = '') => live()?.refusalText(String(label)) ?? '',
+    noticeText: () => handle.noticeLocalized || (live()?.noticeText() ?? ''),
     // The height the layout asks for, in CSS pixels (embeds tell their host).
     preferredHeight: () => {
       if (live()) last.height = live().preferredHeight() / window.devicePixelRatio;
@@ -368,7 +378,10 @@ export async function createLab(container, options = {}) {
           const error = m.loadSettings(JSON.stringify(saved));
           if (error) console.warn(`state not restored: ${error}`);
         } else {
-          if (options.fragment) handle.notice = m.loadFragment(String(options.fragment)) || '';
+          if (options.fragment) {
+            handle.notice = m.loadFragment(String(options.fragment)) || '';
+            handle.noticeLocalized = handle.notice ? m.noticeText() : '';
+          }
           if (options.state) startError = m.setStateJson(JSON.stringify(options.state));
         }
         module = m;

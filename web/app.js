@@ -14,6 +14,7 @@ import { bridgeTouch, makeHandle, nextFrame, stepTour } from './api.mjs';
 import { chooseBuild } from './builds.mjs';
 import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
+import { preAppText } from './pre-app-text.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
 
@@ -37,6 +38,10 @@ const statusProgress = document.getElementById('status-progress');
 const canvas = canvasEl;
 const sentenceField = document.getElementById('sentence');
 const notice = document.getElementById('notice');
+
+const where = { search: location.search, hash: location.hash, language: navigator.language };
+const loadingText = preAppText('web_loading', where);
+statusText.textContent = loadingText;
 
 function showError(message) {
   statusBox.hidden = false;
@@ -66,17 +71,17 @@ function createGLContext() {
 }
 
 async function start() {
-  if (typeof WebAssembly !== 'object') throw new Error('This browser has no WebAssembly, which Attention Lab needs.');
+  if (typeof WebAssembly !== 'object') throw new Error(preAppText('web_no_wasm', where));
   // The download and compile start first and run while the context is made (which holds
   // the main thread); performance marks time the phases for scripts/bench-site.mjs.
   const build = chooseBuild();
   const compiling = compileBuild(build, (fraction) => {
     statusProgress.value = fraction;
-    statusText.textContent = `Loading Attention Lab… ${Math.round(100 * fraction)}%`;
+    statusText.textContent = `${loadingText} ${Math.round(100 * fraction)}%`;
   });
   compiling.catch(() => {});  // awaited below, unless WebGL2 is missing
   const fonts = firstFrameFonts();  // beside the wasm; never rejects
-  if (!createGLContext()) throw new Error('WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.');
+  if (!createGLContext()) throw new Error(preAppText('web_no_webgl2', where));
   performance.mark('attnlab:context');
   const compiled = await compiling;
   performance.mark('attnlab:compiled');
@@ -126,7 +131,7 @@ function bridgeSentenceField(handle) {
   const apply = () => {
     handle.setState({ sentence: sentenceField.value }).then(
       () => { notice.textContent = ''; },
-      (error) => { notice.textContent = error.message; });
+      (error) => { notice.textContent = error.localized ?? error.message; });
   };
   sentenceField.value = handle.getState().sentence;
   sentenceField.addEventListener('compositionstart', () => { composing = true; });

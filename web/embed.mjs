@@ -28,8 +28,7 @@ const THEMES = ['dark', 'light', 'high-contrast'];
 const queryTheme = params.get('theme');
 const schemeQuery = window.matchMedia?.('(prefers-color-scheme: light)');
 const schemeTheme = () => (schemeQuery?.matches ? 'light' : 'dark');
-const themeError = queryTheme !== null && !THEMES.includes(queryTheme)
-  ? `theme=${queryTheme.slice(0, 40)} is not a theme (dark, light or high-contrast): the colour scheme's is used` : '';
+const themeError = queryTheme !== null && !THEMES.includes(queryTheme);
 const theme = queryTheme !== null && !themeError ? queryTheme : schemeTheme();
 const showTheme = (name) => { document.documentElement.dataset.theme = name; };
 showTheme(theme);
@@ -45,7 +44,9 @@ const lab = await createLab(document.getElementById('embed'), {
   // An imported file lives in the running module only: a figure that shows one stays live.
   releaseOffscreen: option('release', params.get('release') !== '0'),
 });
-notice.textContent = [lab.notice, themeError].filter(Boolean).join(' ');  // a broken link or theme: why
+const themeNotice = themeError
+  ? (lab.uiString('web_theme_bad') || 'theme=%s is not a theme: the colour scheme\'s is used').replace('%s', queryTheme.slice(0, 40)) : '';
+notice.textContent = [lab.noticeText(), themeNotice].filter(Boolean).join(' ');  // a broken link or theme: why
 window.attnlab = lab;
 lab.on('change', () => showTheme(lab.getState().theme));
 if (queryTheme === null || themeError) {
@@ -64,7 +65,7 @@ async function loadFigureFile() {
     if (figure.state) await lab.setState(figure.state);
     return { ok: true };
   } catch (error) {
-    notice.textContent = error.message;  // text, never HTML
+    notice.textContent = error.localized ?? error.message;  // text, never HTML
     return { ok: false, error: error.message };
   }
 }
@@ -123,7 +124,7 @@ window.addEventListener('message', async (event) => {
       reply({ ok: true, import: summary, state: lab.getState() });
     }
   } catch (error) {
-    if (m.type === 'importFile') notice.textContent = error.message;
+    if (m.type === 'importFile') notice.textContent = error.localized ?? error.message;
     reply({ ok: false, error: error.message });
   }
 });

@@ -11,9 +11,33 @@
 //     onProgress(fraction, text) reports how far it is; waitFrame() resolves at the next
 //     frame. Resolves once the app holds the imported scene (drawn at its next frame) to the
 //     finish phase's figures {steps, frames, ms, at, longestStepMs}; rejects with the app's
-//     reason, which names the file, and frees what was read.
+//     reason, which names the file, and frees what was read. The Error's message is English
+//     (what a script reads); its `localized` is the same reason in the lab's language (what
+//     the page and an embed show), and onProgress's texts are in that language too.
 
 const SLICE_BYTES = 4 << 20;
+
+// A page string of the app's table (src/ui/strings.h) in the lab's language, its %s and %d
+// filled in order.
+export function pageText(module, name, ...args) {
+  let i = 0;
+  return String(module.uiString(name)).replace(/%[sd]/g, () => String(args[i++] ?? ''));
+}
+
+// The app's refusal: `english` as the message, the app's own translation as `localized`
+// (refusalText names `label` before it as the English does).
+function refusal(module, english, label = '') {
+  const error = new Error(label ? `${label}: ${english}` : english);
+  error.localized = module.refusalText(label) || error.message;
+  return error;
+}
+
+// A refusal the page makes itself: English message, the table's text as `localized`.
+function pageRefusal(module, english, name, ...args) {
+  const error = new Error(english);
+  error.localized = pageText(module, name, ...args);
+  return error;
+}
 const STEP_MS = 8;  // the finish phase's work per animation frame
 
 // Reads the slices into the app's buffer; the view is fetched again for every slice
@@ -28,7 +52,7 @@ async function readInto(module, file, onProgress) {
     module.importFileView().set(chunk, offset);
     if (offset === 0) format = module.importFormat(chunk.length);
     const share = format === 'npz' ? 0.4 : 0.5;
-    onProgress((share * (offset + chunk.length)) / file.size, `Reading ${file.name}…`);
+    onProgress((share * (offset + chunk.length)) / file.size, pageText(module, 'web_import_reading', file.name));
   }
   return format;
 }
@@ -38,7 +62,9 @@ async function inflateMembers(module, file, members, onProgress) {
   let done = 0;
   for (const m of packed) {
     const index = module.importMemberBegin(m.offset, m.uncompressedSize);
-    if (index < 0) throw new Error(`${file.name}: the archive inflates to more than the import limit`);
+    if (index < 0) {
+      throw pageRefusal(module, `${file.name}: the archive inflates to more than the import limit`, 'web_import_inflate_limit', file.name);
+    }
     const stream = file.slice(m.offset, m.offset + m.compressedSize).stream()
       .pipeThrough(new DecompressionStream('deflate-raw'));
     const reader = stream.getReader();
@@ -48,14 +74,18 @@ async function inflateMembers(module, file, members, onProgress) {
       if (end) break;
       if (at + value.length > m.uncompressedSize) {
         await reader.cancel();
-        throw new Error(`${file.name}: member ${m.name} inflates to more than the ${m.uncompressedSize} bytes it announces`);
+        throw pageRefusal(module, `${file.name}: member ${m.name} inflates to more than the ${m.uncompressedSize} bytes it announces`,
+          'web_import_member_long', file.name, m.name, m.uncompressedSize);
       }
       module.importMemberView(index).set(value, at);
       at += value.length;
     }
-    if (at !== m.uncompressedSize) throw new Error(`${file.name}: member ${m.name} inflates to ${at} bytes, not ${m.uncompressedSize}`);
+    if (at !== m.uncompressedSize) {
+      throw pageRefusal(module, `${file.name}: member ${m.name} inflates to ${at} bytes, not ${m.uncompressedSize}`,
+        'web_import_member_size', file.name, m.name, at, m.uncompressedSize);
+    }
     done += 1;
-    onProgress(0.4 + (0.35 * done) / packed.length, `Inflating ${m.name}…`);
+    onProgress(0.4 + (0.35 * done) / packed.length, pageText(module, 'web_import_inflating', m.name));
   }
 }
 
@@ -64,7 +94,7 @@ async function inflateMembers(module, file, members, onProgress) {
 async function finish(module, file, options, from) {
   const { onProgress, waitFrame } = options;
   const error = module.importFinishBegin(file.name, options.batch ?? 0, !!options.bfloat16);
-  if (error) throw new Error(error);
+  if (error) throw refusal(module, error);
   const started = performance.now(), framesBefore = module.framesDrawn();
   let figures = { steps: 0, frames: 0, ms: 0, at: started, longestStepMs: 0 };
   for (;;) {
@@ -75,9 +105,9 @@ async function finish(module, file, options, from) {
       longestStepMs: Math.max(figures.longestStepMs, performance.now() - stepStarted),
     };
     options.onFinishStep?.(figures);
-    if (r.error) throw new Error(r.error);
+    if (r.error) throw refusal(module, r.error);
     if (r.done) return figures;
-    onProgress(from + (1 - from) * r.progress, `Checking ${file.name}…`);
+    onProgress(from + (1 - from) * r.progress, pageText(module, 'web_import_checking', file.name));
     await waitFrame();
   }
 }
@@ -86,13 +116,14 @@ export async function importInto(module, file, options = {}) {
   const opts = { onProgress: () => {}, ...options };  // waitFrame: api.mjs's nextFrame
   try {
     const refused = module.importBegin(file.size);
-    if (refused) throw new Error(`${file.name}: ${refused}`);
+    if (refused) throw refusal(module, refused, file.name);
     const zip = (await readInto(module, file, opts.onProgress)) === 'npz';
     if (zip) {
       const members = module.importMembers();
-      if (members.error) throw new Error(`${file.name}: ${members.error}`);
+      if (members.error) throw refusal(module, members.error, file.name);
       if (members.some((m) => m.method === 8) && typeof DecompressionStream !== 'function') {
-        throw new Error('This browser has no DecompressionStream: save the archive with np.savez (not _compressed)');
+        throw pageRefusal(module, 'This browser has no DecompressionStream: save the archive with np.savez (not _compressed)',
+          'web_import_no_inflater');
       }
       await inflateMembers(module, file, members, opts.onProgress);
     }

@@ -88,13 +88,15 @@ export function wirePage(handle) {
   // 1 the starting state
   const params = new URLSearchParams(location.search);
   const store = storage();
+  // Why a link or a stored session was refused, said once the language is the page's.
+  let startRefusal = null;
   if (location.hash.length > 1) {
     const error = handle.loadLink(location.hash);
-    if (error) say(handle.getState().notice ?? error);
+    if (error) startRefusal = () => handle.refusalText() || error;
   } else if (store?.getItem(SESSION_KEY)) {
     const error = handle.loadSession(store.getItem(SESSION_KEY));
     if (error) {
-      say(handle.uiString('web_session_bad').replace('%s', error));
+      startRefusal = () => handle.uiString('web_session_bad').replace('%s', handle.refusalText() || error);
       store.removeItem(SESSION_KEY);
     }
   }
@@ -107,6 +109,7 @@ export function wirePage(handle) {
     : firstVisit && navigator.language.toLowerCase().startsWith('zh') ? 'zh' : null;
   if (lang) handle.setState({ language: lang }).catch(() => {});
   if (lang === 'zh' && firstVisit) handle.setState({ sentence: handle.uiString('default_sentence_zh') }).catch(() => {});
+  if (startRefusal) say(startRefusal());
 
   // 2 the buttons (labels from the app's string table, in the chosen language)
   const copy = button('copy-link', async () => {
@@ -138,10 +141,11 @@ export function wirePage(handle) {
     const file = fileInput.files[0];
     fileInput.value = '';
     if (!file) return;
-    const error = file.size > (2 << 20) ? 'the file is larger than 2 MB' : handle.loadSession(await file.text());
-    say(error ? handle.uiString('web_file_bad').replace('%s', error) : '');
+    const tooLarge = file.size > (2 << 20);
+    const error = tooLarge ? handle.uiString('web_session_too_large') : handle.loadSession(await file.text());
+    say(error ? handle.uiString('web_file_bad').replace('%s', tooLarge ? error : handle.refusalText() || error) : '');
   });
-  language.addEventListener('change', () => handle.setState({ language: language.value }).catch((e) => say(e.message)));
+  language.addEventListener('change', () => handle.setState({ language: language.value }).catch((e) => say(e.localized ?? e.message)));
   const languageLabel = document.createElement('label');
   languageLabel.htmlFor = 'language';
   tools.append(copy, embed, save, load, languageLabel, language, fileInput);
@@ -204,7 +208,7 @@ export function wirePage(handle) {
   window.addEventListener('hashchange', () => {
     if (location.hash.slice(1) === handle.link()) return;
     const error = handle.loadLink(location.hash);
-    say(error ? handle.getState().notice ?? error : '');
+    say(error ? handle.refusalText() || error : '');
   });
   handle.on('describe', (text) => { figureText.textContent = text; });
   relabel();

@@ -57,12 +57,12 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
     let error = '';
     try {
       const record = JSON.parse(stored);
-      error = module.trainLoad(fromBase64(record.model), String(record.heldOut ?? ''));
+      error = module.trainLoad(fromBase64(record.model), String(record.heldOut ?? '')) && module.refusalText('');
     } catch (e) {
       error = e.message;
     }
     if (error) {
-      showError(`The saved training session could not be restored (${error}); starting afresh.`);
+      showError(String(module.uiString('web_training_restore_bad')).replace('%s', error));
       localStorage.removeItem(STORAGE_KEY);
     }
   };
@@ -76,7 +76,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   const load = async (bytes, name) => {
     const error = module.trainLoad(bytes, '');
     if (error) {
-      showError(`Could not load ${name}: ${error}`);
+      showError(String(module.uiString('web_model_bad')).replace('%s', module.refusalText(name) || error));
       throw new Error(error);
     }
     notice.textContent = '';

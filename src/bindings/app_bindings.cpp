@@ -11,6 +11,7 @@
 #include "ui/figure_text.h"
 #include "ui/font_coverage.h"
 #include "ui/layout_json.h"
+#include "ui/message_strings.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
 
@@ -29,6 +30,18 @@ using emscripten::val;
 
 namespace {
 attn::ui::App* g_app = nullptr;
+attn::Status g_refusal;  // the last refusal a binding gave the page
+
+attn::ui::Language ui_language() {
+  return g_app && g_app->state().settings.language == attn::UiLanguage::Chinese ? attn::ui::Language::Chinese
+                                                                                : attn::ui::Language::English;
+}
+// The last refusal (or the state's notice, for a link) in the state's language; `label` (a
+// file's name, or "") goes before it as the page's messages name the file.
+std::string refusal_text(const std::string& label) {
+  return attn::ui::status_text(label.empty() ? g_refusal : g_refusal.within(label), ui_language());
+}
+std::string notice_text() { return g_app ? attn::ui::status_text(g_app->state().notice, ui_language()) : ""; }
 
 std::string get_state() { return g_app ? attn::state_to_json(g_app->state()) : "{}"; }
 
@@ -39,7 +52,7 @@ std::string set_state(const std::string& json) {
   // Computed now, not at the next frame: a lab out of view gets no frames, and its
   // getState() must show the change.
   if (st.ok) attn::update_results(g_app->state());
-  return st.ok ? "" : st.message;
+  return attn::platform::refused(st);
 }
 
 // What the soak test watches for leaks: bytes malloc has handed out and not taken back
@@ -126,6 +139,7 @@ std::string load_fragment(const std::string& text) {
   if (!g_app) return "the app is not running";
   const attn::Status st = attn::load_fragment(g_app->state(), text);
   attn::update_results(g_app->state());
+  attn::platform::refused(st.ok ? st : g_app->state().notice);  // "The link's state was ignored: ..."
   return st.ok ? "" : st.message;
 }
 
@@ -135,7 +149,7 @@ std::string load_settings(const std::string& json) {
   if (!g_app) return "the app is not running";
   const attn::Status st = attn::load_settings_json(g_app->state(), json);
   if (st.ok) attn::update_results(g_app->state());
-  return st.ok ? "" : st.message;
+  return attn::platform::refused(st);
 }
 
 std::string schema() { return attn::state_schema_json(); }
@@ -144,9 +158,7 @@ std::string parse_message(const std::string& text) { return attn::message_to_jso
 std::string describe() { return g_app ? attn::ui::describe_figure(g_app->state()) : ""; }
 // In the state's language (the UI's is set at the next frame, and the page asks before it).
 std::string ui_string(const std::string& name) {
-  if (g_app)
-    attn::ui::set_language(g_app->state().settings.language == attn::UiLanguage::Chinese ? attn::ui::Language::Chinese
-                                                                                       : attn::ui::Language::English);
+  if (g_app) attn::ui::set_language(ui_language());
   return attn::ui::tr_by_name(name);
 }
 int cursor() { return g_app ? g_app->state().settings.cursor : -1; }
@@ -229,7 +241,7 @@ std::string train_load(val bytes, const std::string& held_out_json) {
                         static_cast<float>(number(p, "loss"))});
   const std::vector<std::uint8_t> data = bytes_of(bytes);
   const attn::Status st = attn::train_load(g_app->state().train, data.data(), data.size(), held.empty() ? nullptr : &held);
-  return st.ok ? "" : st.message;
+  return attn::platform::refused(st);
 }
 
 // The held-out curve, for the page's saved session.
@@ -275,13 +287,18 @@ std::string load_trained_model(val bytes, const std::string& name) {
   if (!g_app) return "the app is not running";
   const std::vector<std::uint8_t> data = bytes_of(bytes);
   const attn::Status st = attn::load_trained_scene(g_app->state().train, data.data(), data.size(), name);
-  return st.ok ? "" : st.message;
+  return attn::platform::refused(st);
 }
 
 }  // namespace
 
 namespace attn::platform {
 void expose_app(ui::App* app) { g_app = app; }
+std::string refused(const Status& st) {
+  if (st.ok) return "";
+  g_refusal = st;
+  return st.message;
+}
 ui::App* exposed_app() { return g_app; }
 }  // namespace attn::platform
 
@@ -305,6 +322,8 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("parseMessage", &parse_message);
   emscripten::function("describe", &describe);
   emscripten::function("uiString", &ui_string);
+  emscripten::function("refusalText", &refusal_text);
+  emscripten::function("noticeText", &notice_text);
   emscripten::function("cursor", &cursor);
   emscripten::function("cursorToken", &cursor_token);
   emscripten::function("preferredHeight", &preferred_height);

@@ -22,6 +22,7 @@
 //   exportPanel(scale)         the panel window drawn at `scale` (1 to 4) times the screen's
 //                              pixels as PNG: {bytes, mime, extension, name, width, height}
 //                              or {error}
+#include "app/app_messages.h"
 #include "app/export_figure.h"
 #include "app/import_state.h"
 #include "app/png_writer.h"
@@ -59,8 +60,8 @@ std::string import_begin(double size) {
   g_pending = PendingImport();
   g_job = attn::ImportJob();
   if (!(size >= 0) || size > static_cast<double>(attn::kImportMaxFileBytes))
-    return "the file is " + std::to_string(static_cast<long long>(size / 1048576)) + " MiB; at most " +
-           std::to_string(attn::kImportMaxFileBytes >> 20) + " MiB can be imported";
+    return attn::platform::refused(attn::Status::error(attn::msg::app_import_too_large,
+                                                       static_cast<long long>(size / 1048576), attn::kImportMaxFileBytes >> 20));
   g_pending.file.resize(static_cast<size_t>(size));
   return "";
 }
@@ -79,7 +80,7 @@ val import_members() {
   const attn::Status s = attn::list_zip_members(g_pending.file.data(), g_pending.file.size(), members);
   if (!s.ok) {
     val e = val::object();
-    e.set("error", ".npz: " + s.message);
+    e.set("error", attn::platform::refused(s.within(".npz")));
     return e;
   }
   val out = val::array();
@@ -118,13 +119,13 @@ std::string import_finish_begin(const std::string& name, int batch_index, bool b
   const attn::Status s = g_job.begin(std::move(g_pending.file), options, inflate);
   g_pending = PendingImport();  // the job holds the bytes it needs now
   g_job_name = name;
-  return s.ok ? "" : name + ": " + s.message;
+  return attn::platform::refused(s.within(name));
 }
 
 val import_finish_step(double budget_ms, double max_bytes) {
   val out = val::object();
   attn::ui::App* app = attn::platform::exposed_app();
-  attn::Status s = app ? attn::Status::success() : attn::Status::error("the app is not running");
+  attn::Status s = app ? attn::Status::success() : attn::Status::error(attn::msg::app_not_running);
   // Pieces of 256 KiB until the budget is spent: each takes a few milliseconds (a JSON
   // file's text, the slowest work per byte, about 5 ms at 50 MB/s).
   const double started = emscripten_get_now();
@@ -134,10 +135,10 @@ val import_finish_step(double budget_ms, double max_bytes) {
     s = g_job.step(piece);
     left -= static_cast<double>(piece);
   }
-  if (s.ok && !g_job.active() && !g_job.done()) s = attn::Status::error("no import is in progress");
+  if (s.ok && !g_job.active() && !g_job.done()) s = attn::Status::error(attn::msg::app_no_import);
   if (!s.ok) {
     g_job = attn::ImportJob();
-    out.set("error", g_job_name + ": " + s.message);
+    out.set("error", attn::platform::refused(s.within(g_job_name)));
     return out;
   }
   out.set("progress", g_job.progress());
@@ -153,13 +154,13 @@ val export_matrix(const std::string& name, int head, const std::string& format_n
   attn::Status s = attn::parse_export_format(format_name, format);
   const attn::Mat* m = app && s.ok ? attn::scene_matrix(app->state(), name, head) : nullptr;
   if (!s.ok || !m) {
-    out.set("error", !s.ok ? s.message : "no matrix '" + name + "' for head " + std::to_string(head) + " in this scene");
+    out.set("error", attn::platform::refused(!s.ok ? s : attn::Status::error(attn::msg::app_no_matrix, name, head)));
     return out;
   }
   const attn::ExportRequest request = attn::scene_export_request(app->state(), name, format, scale);
   const std::vector<std::uint8_t> bytes = attn::export_matrix(*m, request, s);
   if (!s.ok) {
-    out.set("error", s.message);
+    out.set("error", attn::platform::refused(s));
     return out;
   }
   out.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data())));
@@ -176,9 +177,9 @@ val export_panel(int scale) {
   attn::ui::App* app = attn::platform::exposed_app();
   std::vector<std::uint8_t> rgba;
   int width = 0, height = 0;
-  std::string error = app ? "" : "the app is not running";
+  attn::Status error = app ? attn::Status::success() : attn::Status::error(attn::msg::app_not_running);
   if (!app || !app->capture_panel(scale, rgba, width, height, error)) {
-    out.set("error", error);
+    out.set("error", attn::platform::refused(error));
     return out;
   }
   const std::vector<std::uint8_t> png = attn::encode_png_rgba(rgba.data(), width, height);

@@ -233,7 +233,7 @@ void import_dropped_file(GLFWwindow* window, int count, const char** paths) {
   if (!host || count < 1) return;
   attn::AppState& state = host->app().state();
   const attn::Status st = attn::native::import_file(state, paths[0], attn::ImportOptions());
-  if (!st.ok) state.notice = st.message;
+  if (!st.ok) state.notice = st;
 }
 
 // The UI font (DejaVu Sans, fonts-dejavu-core, which scripts/setup.sh installs); without it
@@ -319,7 +319,12 @@ bool write_layout(const attn::ui::App& app, const std::string& path, std::string
 bool save_panel(attn::ui::App& app, int scale, const std::string& path, std::string& error) {
   std::vector<std::uint8_t> rgba;
   int w = 0, h = 0;
-  return app.capture_panel(scale, rgba, w, h, error) && attn::write_png_rgba(path, rgba.data(), w, h, error);
+  attn::Status st;
+  if (!app.capture_panel(scale, rgba, w, h, st)) {
+    error = st.message;
+    return false;
+  }
+  return attn::write_png_rgba(path, rgba.data(), w, h, error);
 }
 
 // After the last frame of a counted run: the screenshot and its layout, the panel. Returns

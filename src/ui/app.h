@@ -86,7 +86,7 @@ class App {
   // panel window (tab bar and chosen panel, not the controls): `width` x `height` RGBA rows,
   // top-down, exactly `scale` times the panel's size at scale 1. The window's own picture is
   // untouched; the next frame draws at the usual scale again. (ui/panel_capture.cpp)
-  bool capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, int& height, std::string& error);
+  bool capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, int& height, Status& error);
 
  private:
   void rebuild_fonts();

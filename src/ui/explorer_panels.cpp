@@ -10,7 +10,9 @@
 
 #include "core/base/utf8.h"
 #include "ui/heatmap_widget.h"
+#include "ui/message_strings.h"
 #include "ui/model_view_panel.h"
+#include "ui/plot.h"
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
@@ -117,7 +119,7 @@ void sentence_editor(AppState& state, const ControlsOptions& options) {
       const std::string text = buffer;
       const Status st = check_sentence(text);
       if (st.ok) s.sentence = text;
-      else state.notice = st.message;
+      else state.notice = st;
     }
   }
   ImGui::TextUnformatted(tr(S::presets));
@@ -137,8 +139,7 @@ void trained_scene_summary(AppState& state) {
     return;
   }
   const train::TrainConfig& c = state.train.trained->model.config();
-  ImGui::TextWrapped("%s: %s, %d x %d, d_model %d, %lld %s", state.train.trained->name.c_str(),
-                     train::task_spec(c.task).name, c.layers, c.heads, c.d_model,
+  ImGui::TextWrapped(tr(S::trained_summary), state.train.trained->name.c_str(), task_label(c.task), c.layers, c.heads, c.d_model,
                      static_cast<long long>(state.train.trained->model.steps()), tr(S::train_step));
   int layer = s.layer;
   if (ImGui::SliderInt(fitted(tr(S::trained_layer)), &layer, 0, c.layers - 1)) s.layer = layer;
@@ -151,7 +152,7 @@ void scene_section(AppState& state, const ControlsOptions& options) {
   else if (s.source == SceneSource::Trained) trained_scene_summary(state);
   else if (s.source == SceneSource::Imported) draw_import_summary(state);
   else wrapped_text(tr(S::worked_inputs));
-  if (!state.notice.empty()) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", state.notice.c_str());
+  if (!state.notice.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", status_text(state.notice).c_str());
 }
 
 // Where positions come from: none, sinusoidal (added to x), RoPE (q and k turned), ALiBi
@@ -251,7 +252,7 @@ void draw_controls_panel(AppState& state, UiContext& ctx, const ControlsOptions&
 void draw_pipeline_panel(AppState& state, UiContext& ctx) {
   const HeadTrace* h = focused_head(state, state.settings.head);
   if (!h) {
-    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : status_text(state.trace.status).c_str());
     return;
   }
   const int head = state.settings.head;
@@ -344,23 +345,31 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginGroup();
   const float right_w = avail.x - left_w - ImGui::GetStyle().ItemSpacing.x;
   if (s.cursor >= 0 && s.cursor < n) {
-    const float plot_h = ImGui::GetFontSize() * 4.0f;
-    auto bars = [&](const char* label, const Mat& m, bool finite_only) {
-      std::vector<float> row(m.cols());
+    // The query's row as bars over the key tokens: a masked key (-inf) has no bar.
+    const float font = ImGui::GetFontSize();
+    const float plot_h = std::clamp(avail.y * 0.22f, font * 7.0f, font * 10.0f);
+    auto bars = [&](const char* id, const char* title, const Mat& m, ImU32 color) {
+      PlotSpec p;
+      p.id = id;
+      p.y_title = title;
+      p.x_title = tr(S::token_bars_keys);
+      p.x_categories = state.key_tokens;
+      p.include_zero_y = true;
+      PlotSeries row;
+      row.bars = true;
+      row.color = color;
       for (int j = 0; j < m.cols(); ++j) {
-        const float v = m(s.cursor, j);
-        row[j] = finite_only && !std::isfinite(v) ? 0.0f : v;
+        row.x.push_back(j);
+        row.y.push_back(m(s.cursor, j));
       }
-      float lo = *std::min_element(row.begin(), row.end()), hi = *std::max_element(row.begin(), row.end());
-      if (lo > 0) lo = 0;
-      if (hi <= lo) hi = lo + 1;
-      ImGui::PlotHistogram(label, row.data(), static_cast<int>(row.size()), 0, nullptr, lo, hi, ImVec2(right_w * 0.7f, plot_h));
+      p.series.push_back(std::move(row));
+      plot_widget(ctx, p, ImVec2(right_w, plot_h));
     };
     if (h->raw_scores.size() > 0) {  // imported weights-only scenes have no scores
-      bars(tr(S::raw_scores), h->raw_scores, true);
-      bars(tr(S::scaled_scores), h->masked_scores, true);
+      bars("token/raw", tr(S::raw_scores), h->raw_scores, IM_COL32(230, 159, 0, 255));
+      bars("token/scaled", tr(S::scaled_scores), h->masked_scores, IM_COL32(213, 94, 0, 255));
     }
-    bars(tr(S::weights), h->weights, false);
+    bars("token/weights-row", tr(S::weights), h->weights, IM_COL32(86, 180, 233, 255));
     if (h->fully_masked_rows[s.cursor]) ImGui::TextWrapped(tr(S::fully_masked), s.cursor);
 
     // Lines view: queries on the left, keys on the right, opacity = weight. It pairs
@@ -475,7 +484,7 @@ void draw_compare_panel(AppState& state, UiContext& ctx) {
   }
   const HeadTrace* a = focused_head(state, s.head);
   if (!a || !state.compare_trace.status.ok || state.compare_trace.heads.empty()) {
-    ImGui::TextUnformatted(state.compare_trace.status.ok ? tr(S::no_results) : state.compare_trace.status.message.c_str());
+    ImGui::TextUnformatted(state.compare_trace.status.ok ? tr(S::no_results) : status_text(state.compare_trace.status).c_str());
     return;
   }
   const HeadTrace& b = state.compare_trace.heads[std::min<size_t>(s.head, state.compare_trace.heads.size() - 1)];
@@ -531,22 +540,25 @@ std::string derivation_text(const AppState& state, const std::string& matrix, in
       std::snprintf(buf, sizeof buf, "%s%.2f*%.2f", c ? " + " : "", h.q(row, c), h.k(col, c));
       out += buf;
     }
-    if (d > 6) out += " + ... (" + std::to_string(d) + " terms)";
+    if (d > 6) {
+      std::snprintf(buf, sizeof buf, tr(S::derivation_terms), d);
+      out += buf;
+    }
   } else {
     out += score == ScoreFunction::Cosine ? "cos(" + qi + ", " + kj + ")" : "v . tanh(Wq " + qi + " + Wk " + kj + ")";
   }
   std::snprintf(buf, sizeof buf, " = %.4f\n", h.raw_scores(row, col));
   out += buf;
-  std::snprintf(buf, sizeof buf, "x scale %.4f = %.4f\n", h.scale, h.scaled_scores(row, col));
+  std::snprintf(buf, sizeof buf, tr(S::derivation_scale), h.scale, h.scaled_scores(row, col));
   out += buf;
   const float masked = h.masked_scores(row, col);
   if (h.mask_add(row, col) != 0.0f) {
-    std::snprintf(buf, sizeof buf, "masked: + %g = %g\n", h.mask_add(row, col), masked);
+    std::snprintf(buf, sizeof buf, tr(S::derivation_masked), h.mask_add(row, col), masked);
     out += buf;
   }
   float row_max = -std::numeric_limits<float>::infinity(), sum = 0.0f;
   for (int j = 0; j < h.masked_scores.cols(); ++j) row_max = std::max(row_max, h.masked_scores(row, j));
-  if (std::isinf(row_max)) return out + "softmax: every key masked -> weight 0";
+  if (std::isinf(row_max)) return out + tr(S::derivation_all_masked);
   for (int j = 0; j < h.masked_scores.cols(); ++j)
     if (std::isfinite(h.masked_scores(row, j))) sum += std::exp(h.masked_scores(row, j) - row_max);
   std::snprintf(buf, sizeof buf, "softmax: exp(%.3f - %.3f) / %.3f = %.4f", masked, row_max, sum, h.weights(row, col));

@@ -1,5 +1,6 @@
 #include "ui/figure_text.h"
 
+#include "ui/message_strings.h"
 #include "ui/strings.h"
 
 #include <algorithm>
@@ -31,7 +32,7 @@ const char* token(const AppState& s, int i) {
 std::string describe_attention(const AppState& state) {
   const Settings& s = state.settings;
   if (!state.has_results) return "";
-  if (!state.trace.status.ok || state.trace.heads.empty()) return format(S::aria_error, state.trace.status.message.c_str());
+  if (!state.trace.status.ok || state.trace.heads.empty()) return format(S::aria_error, status_text(state.trace.status).c_str());
   const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
   const Mat& w = state.trace.heads[head].weights;
   if (s.cursor < 0 || s.cursor >= w.rows()) return format(S::aria_no_query, head + 1, static_cast<int>(w.rows()));
@@ -66,7 +67,7 @@ std::string describe_figure(const AppState& state) {
     }
     case Panel::Walkthrough: {
       const Mat& o = r.walk.output;
-      if (!r.walk.status.ok || o.rows() < 2 || o.cols() < 2) return format(S::aria_error, r.walk.status.message.c_str());
+      if (!r.walk.status.ok || o.rows() < 2 || o.cols() < 2) return format(S::aria_error, status_text(r.walk.status).c_str());
       return format(S::aria_walkthrough, o(0, 0), o(0, 1), o(1, 0), o(1, 1));
     }
     default: return describe_attention(state);

@@ -12,6 +12,7 @@
 // Figures come from app/modern_state.h; these functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
 #include "ui/drawn_text.h"
+#include "ui/message_strings.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
@@ -280,7 +281,7 @@ void draw_gqa_panel(AppState& state, UiContext& ctx) {
     wrapped_text(tr(S::gqa_not_measured));
     return;
   }
-  if (show_error(r.decoding.status.ok ? "" : r.decoding.status.message)) return;
+  if (show_error(status_text(r.decoding.status))) return;
   if (r.decoding_running) {
     std::snprintf(line, sizeof line, tr(S::gqa_measuring), r.decoding_done, r.decoding_total);
     ImGui::ProgressBar(static_cast<float>(r.decoding_done) / std::max(1, r.decoding_total), ImVec2(font * 16, 0), line);

@@ -2,6 +2,7 @@
 // framebuffer `scale` times the window's pixels (fonts and sizes scaled alike, so the
 // layout is the one on screen) and reads the panel window's rectangle back. The window's
 // own framebuffer is not touched, so the picture on screen does not flicker.
+#include "app/app_messages.h"
 #include "gfx/gl.h"
 #include "ui/app.h"
 
@@ -12,9 +13,9 @@
 
 namespace attn::ui {
 
-bool App::capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, int& height, std::string& error) {
+bool App::capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, int& height, Status& error) {
   if (scale < 1 || scale > 4) {
-    error = "the scale must be 1, 2, 3 or 4";
+    error = Status::error(msg::app_capture_scale);
     return false;
   }
   int fb_w = 0, fb_h = 0;
@@ -22,8 +23,7 @@ bool App::capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, 
   GLint max_size = 0;
   glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_size);
   if (fb_w < 1 || fb_h < 1 || fb_w * scale > max_size || fb_h * scale > max_size) {
-    error = "a " + std::to_string(fb_w * scale) + " x " + std::to_string(fb_h * scale) +
-            " picture is larger than this GPU draws (" + std::to_string(max_size) + " pixels a side)";
+    error = Status::error(msg::app_capture_size, fb_w * scale, fb_h * scale, max_size);
     return false;
   }
   const int big_w = fb_w * scale, big_h = fb_h * scale;
@@ -37,7 +37,7 @@ bool App::capture_panel(int scale, std::vector<std::uint8_t>& rgba, int& width, 
   const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
   bool ok = false;
   if (!complete) {
-    error = "the offscreen framebuffer could not be made";
+    error = Status::error(msg::app_capture_framebuffer);
   } else {
     const float screen_scale = content_scale_;
     content_scale_ = screen_scale * static_cast<float>(scale);

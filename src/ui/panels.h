@@ -29,4 +29,8 @@ ATTNLAB_PANELS(ATTNLAB_PANEL_DECLARE)
 // scale, the mask, the softmax step. Empty for matrices that have no derivation.
 std::string derivation_text(const AppState& state, const std::string& matrix, int head, int row, int col);
 
+// A training task's name and what its loss scores, in the UI's language (train_panels.cpp).
+const char* task_label(train::TrainTask task);
+const char* task_scored(train::TrainTask task);
+
 }  // namespace attn::ui

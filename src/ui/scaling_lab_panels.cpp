@@ -6,6 +6,7 @@
 
 #include "app/colormap.h"
 #include "app/state_schema.h"
+#include "ui/message_strings.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
 #include "ui/setting_widgets.h"
@@ -188,7 +189,7 @@ void draw_saturation_panel(AppState& state, UiContext& ctx) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
     char title[128];
-    std::snprintf(title, sizeof title, "%s: max %.2f  entropy %.2f  |J| %.3f", names[i], r.example_max[i], r.example_entropy[i],
+    std::snprintf(title, sizeof title, tr(S::saturation_example), names[i], r.example_max[i], r.example_entropy[i],
                   r.example_jacobian[i]);
     bars(title, r.example_weights[i], ImVec2(w, avail.y * 0.3f), 0.0f, 1.0f, kBlue);
     ImGui::EndGroup();
@@ -410,7 +411,7 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   ImGui::SameLine(0.0f, font * 2.0f);
   walk_matrix(ctx, "walk/v", "V", as_matrix(l.wv), Colormap::Diverging, l.wv.data(), "lab.wv");
   if (!w.status.ok) {
-    ImGui::TextUnformatted(w.status.message.c_str());
+    ImGui::TextUnformatted(status_text(w.status).c_str());
     return;
   }
   if (w.output.rows() < 2 || w.output.cols() < 2) return;  // not computed yet: the lab's figures follow the panel

@@ -471,8 +471,11 @@ namespace attn::ui {
     "Pause", \
     "暂停") \
   X(raw_scores, \
-    "raw scores q.k", \
-    "原始分数 q.k") \
+    "raw scores q·k", \
+    "原始分数 q·k") \
+  X(token_bars_keys, \
+    "key token", \
+    "键词元") \
   X(scaled_scores, \
     "scaled scores", \
     "缩放后的分数") \
@@ -1063,6 +1066,51 @@ namespace attn::ui {
   X(web_file_bad, \
     "The file was not loaded: %s", \
     "文件未载入：%s") \
+  X(web_session_too_large, \
+    "the file is larger than 2 MB", \
+    "文件大于 2 MB") \
+  X(web_import_reading, \
+    "Reading %s…", \
+    "正在读取 %s…") \
+  X(web_import_inflating, \
+    "Inflating %s…", \
+    "正在解压 %s…") \
+  X(web_import_checking, \
+    "Checking %s…", \
+    "正在检查 %s…") \
+  X(web_import_done, \
+    "%s: %d layers × %d heads, %d × %d tokens (%d ms)", \
+    "%s：%d 层 × %d 个头，%d × %d 个词元（%d 毫秒）") \
+  X(web_import_inflate_limit, \
+    "%s: the archive inflates to more than the import limit", \
+    "%s：压缩包解压后超过了导入的上限") \
+  X(web_import_member_long, \
+    "%s: member %s inflates to more than the %d bytes it announces", \
+    "%s：成员 %s 解压后超过了它声明的 %d 字节") \
+  X(web_import_member_size, \
+    "%s: member %s inflates to %d bytes, not %d", \
+    "%s：成员 %s 解压后是 %d 字节，而不是 %d 字节") \
+  X(web_import_no_inflater, \
+    "This browser has no DecompressionStream: save the archive with np.savez (not _compressed)", \
+    "这个浏览器没有 DecompressionStream：请用 np.savez（而不是 _compressed）保存压缩包") \
+  X(web_theme_bad, \
+    "theme=%s is not a theme (dark, light or high-contrast): the colour scheme's is used", \
+    "theme=%s 不是可用的主题（dark、light 或 high-contrast）：改用浏览器的配色") \
+  X(web_training_restore_bad, \
+    "The saved training session could not be restored (%s); starting afresh.", \
+    "无法恢复保存的训练（%s）；重新开始。") \
+  X(web_model_bad, \
+    "Could not load %s", \
+    "无法载入 %s") \
+  X(web_loading, \
+    "Loading Attention Lab…", \
+    "正在载入注意力实验室…") \
+  X(web_no_wasm, \
+    "This browser has no WebAssembly, which Attention Lab needs.", \
+    "这个浏览器不支持 WebAssembly，注意力实验室需要它。") \
+  X(web_no_webgl2, \
+    "WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.", \
+    "这个浏览器没有 WebGL2（或者它被关闭了），注意力实验室要用它来绘图。") \
   /* training lab (src/ui/train_panels.cpp) and the trained scene */ \
   X(panel_training, \
     "Training", \
@@ -1073,6 +1121,54 @@ namespace attn::ui {
   X(train_start_hint, \
     "The model below is untrained: its heads attend almost evenly. Start trains it on the task a slice per frame; the loss and accuracy curves grow here and the heads below sharpen into the patterns the task needs.", \
     "下面的模型还没有训练：各个头的注意力几乎是均匀的。点“开始”后，它每帧训练一小段；损失和准确率曲线会在这里延伸，下面的各个头会逐渐形成任务所需的模式。") \
+  X(task_copy, \
+    "copy", \
+    "复制") \
+  X(task_reverse, \
+    "reverse", \
+    "倒序") \
+  X(task_sort, \
+    "sort", \
+    "排序") \
+  X(task_previous, \
+    "previous token", \
+    "前一个词元") \
+  X(task_induction, \
+    "induction", \
+    "归纳（重复）") \
+  X(task_copy_scored, \
+    "scored: the 16 positions from the separator on (each predicts the next copied symbol)", \
+    "计分：分隔符起的 16 个位置（每个预测下一个要复制的符号）") \
+  X(task_reverse_scored, \
+    "scored: the 16 positions from the separator on (each predicts the next reversed symbol)", \
+    "计分：分隔符起的 16 个位置（每个预测倒序后的下一个符号）") \
+  X(task_sort_scored, \
+    "scored: the 16 positions from the separator on (each predicts the next sorted symbol)", \
+    "计分：分隔符起的 16 个位置（每个预测排序后的下一个符号）") \
+  X(task_previous_scored, \
+    "scored: positions 1..31 (each outputs the token before it)", \
+    "计分：位置 1..31（每个输出它前面的词元）") \
+  X(task_induction_scored, \
+    "scored: the repeat without its first token: positions m..2m-2 (each predicts the next repeated symbol)", \
+    "计分：重复段去掉第一个词元，即位置 m..2m-2（每个预测下一个重复的符号）") \
+  X(trained_summary, \
+    "%s: the %s task, %d layers x %d heads, d_model %d, %lld %s", \
+    "%s：%s任务，%d 层 x %d 个头，d_model %d，%lld %s") \
+  X(derivation_terms, \
+    " + ... (%d terms)", \
+    " + ...（共 %d 项）") \
+  X(derivation_scale, \
+    "x scale %.4f = %.4f\n", \
+    "x 缩放 %.4f = %.4f\n") \
+  X(derivation_masked, \
+    "masked: + %g = %g\n", \
+    "掩码：+ %g = %g\n") \
+  X(derivation_all_masked, \
+    "softmax: every key masked -> weight 0", \
+    "softmax：所有键都被遮住 -> 权重 0") \
+  X(saturation_example, \
+    "%s: max %.2f  entropy %.2f  |J| %.3f", \
+    "%s：最大 %.2f  熵 %.2f  |J| %.3f") \
   X(train_task, \
     "task", \
     "任务") \

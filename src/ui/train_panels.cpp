@@ -6,6 +6,7 @@
 
 #include "core/train/heads.h"
 #include "ui/heatmap_widget.h"
+#include "ui/message_strings.h"
 #include "ui/plot.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
@@ -82,14 +83,36 @@ void run_buttons(bool& running, bool finished, void (*reset)(TrainState&), Train
   ImGui::PopID();
 }
 
-void error_line(const std::string& error) {
-  if (error.empty()) return;
+void error_line(const Status& error) {
+  if (error.ok) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-  wrapped_text(error.c_str());
+  wrapped_text(status_text(error).c_str());
   ImGui::PopStyleColor();
 }
 
 }  // namespace
+
+const char* task_label(train::TrainTask task) {
+  switch (task) {
+    case train::TrainTask::Copy: return tr(S::task_copy);
+    case train::TrainTask::Reverse: return tr(S::task_reverse);
+    case train::TrainTask::Sort: return tr(S::task_sort);
+    case train::TrainTask::PreviousToken: return tr(S::task_previous);
+    case train::TrainTask::Induction: return tr(S::task_induction);
+  }
+  return "";
+}
+
+const char* task_scored(train::TrainTask task) {
+  switch (task) {
+    case train::TrainTask::Copy: return tr(S::task_copy_scored);
+    case train::TrainTask::Reverse: return tr(S::task_reverse_scored);
+    case train::TrainTask::Sort: return tr(S::task_sort_scored);
+    case train::TrainTask::PreviousToken: return tr(S::task_previous_scored);
+    case train::TrainTask::Induction: return tr(S::task_induction_scored);
+  }
+  return "";
+}
 
 // ---- 2 training panel ---------------------------------------------------------------------
 
@@ -100,9 +123,9 @@ void training_settings(TrainSettings& s) {
   ImGui::PushItemWidth(ImGui::GetFontSize() * 9.0f);
   int task = static_cast<int>(s.task);
   const std::vector<train::TaskSpec> tasks = train::all_tasks();
-  if (ImGui::BeginCombo(tr(S::train_task), tasks[task].name)) {
+  if (ImGui::BeginCombo(tr(S::train_task), task_label(tasks[task].task))) {
     for (int i = 0; i < static_cast<int>(tasks.size()); ++i)
-      if (ImGui::Selectable(tasks[i].name, i == task)) s.task = static_cast<train::TrainTask>(i);
+      if (ImGui::Selectable(task_label(tasks[i].task), i == task)) s.task = static_cast<train::TrainTask>(i);
     ImGui::EndCombo();
   }
   ImGui::SliderInt(fitted(tr(S::train_layers)), &s.layers, 1, train::kMaxLayers);
@@ -115,7 +138,7 @@ void training_settings(TrainSettings& s) {
   seed_field(s.seed);
   ImGui::PopItemWidth();
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", train::task_spec(s.task).scored);
+  ImGui::TextDisabled("%s", task_scored(s.task));
   ImGui::PopTextWrapPos();
 }
 
@@ -142,8 +165,7 @@ void model_file_row(TrainState& t, UiContext& ctx) {
   if (ImGui::InputText("##model-path", path, sizeof path)) ctx.model_path = path;
   ImGui::SameLine();
   if (ImGui::SmallButton(tr(S::train_save))) {
-    const Status st = train_save_file(t, ctx.model_path);
-    t.run.error = st.ok ? std::string() : st.message;
+    t.run.error = train_save_file(t, ctx.model_path);
   }
   ImGui::SameLine();
   if (ImGui::SmallButton(tr(S::train_load))) train_load_file(t, ctx.model_path);

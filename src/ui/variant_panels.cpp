@@ -7,6 +7,7 @@
 // Figures come from app/variants_state.h (computed when their inputs change); these
 // functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
+#include "ui/message_strings.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"
@@ -115,7 +116,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginGroup();
   const VariantResults& r = state.variants;
   if (!head || r.mask_allowed.size() == 0) {
-    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : status_text(state.trace.status).c_str());
   } else {
     const float w = (avail.x - controls_w - ImGui::GetStyle().ItemSpacing.x * 2) * 0.5f;
     const float h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
@@ -152,7 +153,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
 void draw_scoring_panel(AppState& state, UiContext& ctx) {
   const VariantResults& r = state.variants;
   if (!r.has_scoring || r.scoring.size() != 4) {
-    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : state.trace.status.message.c_str());
+    ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : status_text(state.trace.status).c_str());
     return;
   }
   wrapped_text(tr(S::scoring_hint));
@@ -224,7 +225,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
 
   const VariantResults& r = state.variants;
   if (!r.has_variant) {
-    ImGui::TextUnformatted(r.status.ok ? tr(S::no_results) : r.status.message.c_str());
+    ImGui::TextUnformatted(r.status.ok ? tr(S::no_results) : status_text(r.status).c_str());
     return;
   }
   const int rows = static_cast<int>(r.report.output.rows());
@@ -332,7 +333,7 @@ void draw_cost_chart_panel(AppState& state, UiContext& ctx) {
   char progress[96];
   std::snprintf(progress, sizeof progress, tr(S::cost_progress), done, total, run.frames);
   ImGui::ProgressBar(total ? float(done) / float(total) : 0.0f, ImVec2(ImGui::GetFontSize() * 16, 0), progress);
-  if (!run.chart.status.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", run.chart.status.message.c_str());
+  if (!run.chart.status.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", status_text(run.chart.status).c_str());
   CostChartConfig config = app_cost_chart_config();
   if (!validate_cost_chart_config(config).ok) return;
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -285,7 +285,7 @@ const LATIN_ALLOWED = new Set([
   'Q', 'K', 'V', 'q', 'k', 'v', 'x', 'i', 'j', 'w', 's', 'b', 'n', 'h', 'm', 'd_k', 'd_model', 'QKᵀ', 'Kᵀ', 'sqrt', 'softmax',
   'Softmax', 'exp', 'log10', 'mod', 'inf', 'Var', 'max',
   'Attention', 'Lab', 'PyTorch', 'ONNX', 'Bahdanau', 'RoPE', 'ALiBi', 'GQA', 'FlashAttention', 'Transformer',
-  'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'attnmodel', 'uint16', 'bfloat16', 'float16', 'float32',
+  'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'uint16', 'bfloat16', 'float16', 'float32',
 ]);
 
 test('a first visit in Chinese: no English word on the page or in what the app draws, none glued to hanzi', async () => {
@@ -332,4 +332,90 @@ test('a first visit in Chinese: no English word on the page or in what the app d
   } finally {
     await browser.close();
   }
+});
+
+// English words in `text` beyond the allowed ones and the names quoted as a state writes them
+// ('panel', "dot"), which stay as they are in either language.
+function englishWords(text) {
+  const unquoted = text.replace(/'[^']*'|"[^"]*"/g, ' ');
+  const words = unquoted.match(/(?<![A-Za-z0-9_.])[A-Za-z][A-Za-z0-9_ᵀ]*/g) ?? [];
+  return [...new Set(words.filter((w) => !LATIN_ALLOWED.has(w)))];
+}
+
+test('refusals in Chinese: a broken link, a sentence too long, a damaged file; scripts still read English', async () => {
+  await suite.ready;
+  // A link the app refuses: the page's notice says why, in Chinese, the defaults shown.
+  const { page } = await suite.openLab('?lang=zh#panel=nowhere');
+  await waitFor(page, () => document.getElementById('notice').textContent.length > 0);
+  const linkNotice = await page.textContent('#notice');
+  assert.match(linkNotice, /^链接中的状态已被忽略：'panel' 必须是以下之一：/);
+  assert.deepEqual(englishWords(linkNotice.replace(/：.*$/, '')), []);
+  const state = await page.evaluate(() => window.attnlab.getState());
+  assert.equal(state.panel, 'pipeline');
+
+  // A sentence over the explorer's token limit, typed into the page's field.
+  const before = state.sentence;
+  await page.fill('#sentence', 'a '.repeat(1100));
+  await waitFor(page, () => /词元/.test(document.getElementById('notice').textContent));
+  const sentenceNotice = await page.textContent('#notice');
+  assert.equal(sentenceNotice, '文本有 1100 个词元；浏览器最多显示 1024 个');
+  assert.equal((await page.evaluate(() => window.attnlab.getState())).sentence, before, 'the scene is kept');
+  const scripted = await page.evaluate(() => window.attnlab.setState({ sentence: 'a '.repeat(1100) })
+    .then(() => null, (e) => ({ message: e.message, localized: e.localized })));
+  assert.equal(scripted.message, 'the text has 1100 tokens; the explorer shows at most 1024');
+  assert.equal(scripted.localized, sentenceNotice);
+
+  // A file that is not a zip archive, through the import bar, and one with a bad .npy header.
+  await page.setInputFiles('#import-file', { name: 'bad.npz', mimeType: 'application/octet-stream', buffer: Buffer.from('PK\x03\x04 not an archive') });
+  await waitFor(page, () => window.attnlab.importStatus().state === 'error');
+  const importNotice = await page.textContent('#import-message');
+  assert.match(importNotice, /^bad\.npz：\.npz：不是 zip 压缩包/);
+  assert.deepEqual(englishWords(importNotice.slice('bad.npz'.length)), [], importNotice);
+  const header = `${"{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }".padEnd(117, ' ')}\n`;
+  const npy = Buffer.concat([Buffer.from([0x93]), Buffer.from('NUMPY'), Buffer.from([1, 0, header.length, 0]), Buffer.from(header, 'latin1'),
+    Buffer.alloc(8)]);
+  await page.setInputFiles('#import-file', { name: 'big-endian.npy', mimeType: 'application/octet-stream', buffer: npy });
+  await waitFor(page, () => window.attnlab.importStatus().state === 'error' && /big-endian\.npy/.test(window.attnlab.importStatus().message));
+  const npyNotice = await page.textContent('#import-message');
+  assert.match(npyNotice, /^big-endian\.npy：/);
+  assert.deepEqual(englishWords(npyNotice.slice('big-endian.npy'.length)), [], npyNotice);
+  const english = await page.evaluate(() => window.attnlab.importFile({ name: 'bad.npz', bytes: new TextEncoder().encode('PK\x03\x04 not an archive') })
+    .then(() => '', (e) => e.message));
+  assert.match(english, /^bad\.npz: \.npz: not a zip archive/);
+  assert.equal((await page.evaluate(() => window.attnlab.getState())).source, 'generated', 'the scene is kept');
+  await page.screenshot({ path: path.join(artifactsDir, 'teaching-zh-refusals.png') });
+  // A script's loadLink reads the English reason (and, as any refused link, gives the defaults).
+  const scriptedLink = await page.evaluate(() => window.attnlab.loadLink('#panel=nowhere'));
+  assert.match(scriptedLink, /^'panel' must be one of dot-product, /, 'a script reads the English');
+  await page.close();
+});
+
+test('the token panel\'s bars carry their key tokens, with axes and a readout under the pointer', async () => {
+  await suite.ready;
+  const { page } = await suite.openLab('#panel=token&cursor=3');
+  await frames(page, 3);
+  const state = await page.evaluate(() => window.attnlab.getState());
+  const tokens = await page.evaluate(() => window.attnlab.getState().tokens ?? null);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  for (const id of ['token/raw', 'token/scaled', 'token/weights-row']) {
+    const plot = layout.plots[id];
+    assert.ok(plot, `${id} is drawn`);
+    assert.equal(plot.xTitle, 'key token');
+    assert.ok(plot.yTicks.length >= 3, `${id}: ${plot.yTicks}`);
+    assert.ok(plot.xTicks.length >= 3, `${id}: ${plot.xTicks}`);
+    if (tokens) for (const t of plot.xTicks) assert.ok(tokens.includes(t), `${id}: tick '${t}' is a token`);
+  }
+  assert.equal(layout.plots['token/weights-row'].yTitle, 'weights = softmax');
+  // The readout of the bar under the pointer is the weight the app computed for that key.
+  const plot = layout.plots['token/weights-row'];
+  const weights = await page.evaluate(() => window.attnlab.getMatrix('weights', 0));
+  const n = weights.cols;
+  const key = 1;
+  await page.mouse.move(plot.x + ((key + 0.5) / n) * plot.w, plot.y + plot.h - 2);
+  await frames(page, 3);
+  const readout = (await page.evaluate(() => window.attnlab.layout())).plots['token/weights-row'].readout;
+  const expected = weights.data[state.cursor * n + key];
+  const shown = Number(/= ([-0-9.e]+)$/.exec(readout)?.[1]);
+  assert.ok(Math.abs(shown - expected) <= 5e-4 * Math.max(1, Math.abs(expected)), `readout '${readout}', weight ${expected}`);
+  await page.close();
 });
