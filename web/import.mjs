@@ -6,7 +6,8 @@
 // JSON or .npy.
 //
 //   setupImport(module, handle) wires the page's controls and adds to window.attnlab:
-//     importFile(file, {batch, bfloat16, stepBytes})  promise of the load's report; rejects with
+//     importFile(file, {batch, bfloat16, stepBytes})  promise of the load's report (file: a File
+//                                    or {name, bytes}); rejects with
 //                                    the reason (stepBytes caps a finish step's work: tests)
 //     importStatus()                 {state: 'idle'|'loading'|'done'|'error', progress, message, ms,
 //                                     finish: {steps, frames, ms, at, longestStepMs}} (the last
@@ -17,7 +18,7 @@
 //     exportPanel({scale})           the panel window as PNG at scale times the screen's
 //                                    pixels: {bytes, mime, name, width, height} (no download)
 import { nextFrame } from './api.mjs';
-import { importInto } from './import-core.mjs';
+import { importInto, pageText } from './import-core.mjs';
 
 export function setupImport(module, handle) {
   const input = document.getElementById('import-file');
@@ -43,7 +44,7 @@ export function setupImport(module, handle) {
   async function load(file, options = {}) {
     const started = performance.now();
     status.finish = { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 };
-    report('loading', 0, `Reading ${file.name}…`);
+    report('loading', 0, pageText(module, 'web_import_reading', file.name));
     try {
       await importInto(module, file, {
         batch: options.batch ?? (Number(batchField?.value) || 0),
@@ -56,17 +57,19 @@ export function setupImport(module, handle) {
       await handle.setState({});  // waits until the imported scene has been drawn
       status.ms = performance.now() - started;
       const s = handle.getState().import;
-      report('done', 1, `${file.name}: ${s.layers} layers × ${s.heads} heads, ${s.nQ} × ${s.nK} tokens (${Math.round(status.ms)} ms)`);
+      report('done', 1, pageText(module, 'web_import_done', file.name, s.layers, s.heads, s.nQ, s.nK, Math.round(status.ms)));
       return { ...s, ms: status.ms };
     } catch (error) {
-      report('error', 0, error.message);
+      report('error', 0, error.localized ?? error.message);
       throw error;
     }
   }
 
-  // One load at a time; a second waits for the first.
+  // One load at a time; a second waits for the first. `file` is a File (or a Blob with a name),
+  // or {name, bytes} as the handle's importFile takes.
   function importFile(file, options) {
-    const run = queue.then(() => load(file, options));
+    const blob = file instanceof Blob ? file : new File([file?.bytes ?? new Uint8Array(0)], String(file?.name ?? 'file'));
+    const run = queue.then(() => load(blob, options));
     queue = run.catch(() => {});
     return run;
   }
@@ -74,13 +77,13 @@ export function setupImport(module, handle) {
   function exportMatrix(name, { format = 'png', scale = 1, head } = {}) {
     const h = head ?? handle.getState().head;
     const out = module.exportMatrix(String(name), h | 0, String(format), scale | 0);
-    if (out.error) throw new Error(out.error);
+    if (out.error) throw Object.assign(new Error(out.error), { localized: module.refusalText('') || out.error });
     return out;
   }
 
   function exportPanel({ scale = 1 } = {}) {
     const out = module.exportPanel(scale | 0);
-    if (out.error) throw new Error(out.error);
+    if (out.error) throw Object.assign(new Error(out.error), { localized: module.refusalText('') || out.error });
     return out;
   }
 
@@ -121,7 +124,7 @@ export function setupImport(module, handle) {
         download(make());
         message.textContent = '';
       } catch (error) {
-        message.textContent = error.message;
+        message.textContent = error.localized ?? error.message;
       }
     });
   }
