@@ -167,6 +167,28 @@ PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
     f.y_labels.clear();
     for (double v : f.yt) f.y_labels.push_back(tick_text(v, false));
   }
+  // A short plot keeps every k-th y tick (counted from 0 where 0 is one), so labels stay a
+  // line and a third apart and at least 3 remain where 3 fit.
+  if (f.yt.size() > 3 && f.hi.y > f.lo.y) {
+    const float spacing = (f.hi.y - f.lo.y) / static_cast<float>(f.yt.size() - 1);
+    const std::size_t k = static_cast<std::size_t>(std::ceil(f.font * 1.3f / std::max(spacing, 1.0f)));
+    if (k > 1 && (f.yt.size() - 1) / k + 1 >= 3) {
+      std::size_t anchor = 0;
+      for (std::size_t i = 0; i < f.yt.size(); ++i)
+        if (f.yt[i] == 0.0) anchor = i;
+      std::vector<double> kept;
+      std::vector<std::string> labels;
+      for (std::size_t i = 0; i < f.yt.size(); ++i)
+        if ((i + k - anchor % k) % k == 0) {
+          kept.push_back(f.yt[i]);
+          labels.push_back(f.y_labels[i]);
+        }
+      if (kept.size() >= 3) {
+        f.yt = std::move(kept);
+        f.y_labels = std::move(labels);
+      }
+    }
+  }
   return f;
 }
 
@@ -232,6 +254,24 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
   float nearest_d2 = (font * 1.2f) * (font * 1.2f);
   for (size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
+    if (s.bars) {
+      // Bars 70% of the x step wide, from y = 0 (or the axis's edge); the one under the
+      // pointer is the column it stands in.
+      const float step = std::fabs(f.fx(spec, 1.0) - f.fx(spec, 0.0));
+      const float half = std::max(0.5f * px, 0.35f * step);
+      const float base = f.fy(spec, std::clamp(0.0, f.y_lo, f.y_hi));
+      for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+        if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+        const float x = f.fx(spec, s.x[i]), y = f.fy(spec, s.y[i]);
+        dl->AddRectFilled(ImVec2(x - half, std::min(y, base)), ImVec2(x + half, std::max(y, base)), s.color);
+        const float dx = std::fabs(x - mouse.x);
+        if (inside && dx <= std::max(half, 0.5f * step) && dx * dx < nearest_d2) {
+          nearest_d2 = dx * dx;
+          nearest = static_cast<int>(si * 1000000 + i);
+        }
+      }
+      continue;
+    }
     ImVec2 prev;
     bool has_prev = false;
     for (size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {

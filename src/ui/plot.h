@@ -1,6 +1,6 @@
 // A plot as an ImGui widget: axes with labelled ticks (linear "nice" steps of 1, 2 or 5 times
 // a power of ten, log axes by decades), axis titles, light gridlines, a legend, dashed
-// reference lines, lines, points with labels, segments between points, and a readout of the
+// reference lines, lines, points with labels, bars, segments between points, and a readout of the
 // nearest point under the pointer. Each plot reports its axes (ticks, titles, ranges) and its
 // rectangle in UiContext::plots, which the page's layout() returns, so tests can check them.
 #pragma once
@@ -22,6 +22,7 @@ struct PlotSeries {
   bool points = false;        // a marker at each point
   bool square = false;        // square markers instead of round ones
   bool dashed = false;        // the line dashed (a reference curve such as y = d_k)
+  bool bars = false;          // a bar from y = 0 to each point (a categorical axis's row of values)
   std::vector<std::string> point_labels;  // text beside each point (optional)
 };
 
