@@ -306,6 +306,40 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
 // 3 token by token
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
+// The query's row as bars over the key tokens (a masked key, -inf, has no bar): its raw
+// scores, scaled scores and weights, `width` wide, in a column about `height` tall.
+void query_row_bars(const AppState& state, UiContext& ctx, const HeadTrace& h, float width, float height) {
+  const Settings& s = state.settings;
+  const float font = ImGui::GetFontSize();
+  const float plot_h = std::clamp(height * 0.22f, font * 7.0f, font * 10.0f);
+  auto bars = [&](const char* id, const char* title, const Mat& m, ImU32 color) {
+    PlotSpec p;
+    p.id = id;
+    p.y_title = title;
+    p.x_title = tr(S::token_bars_keys);
+    p.x_categories = state.key_tokens;
+    p.include_zero_y = true;
+    PlotSeries row;
+    row.bars = true;
+    row.color = color;
+    for (int j = 0; j < m.cols(); ++j) {
+      row.x.push_back(j);
+      row.y.push_back(m(s.cursor, j));
+    }
+    p.series.push_back(std::move(row));
+    plot_widget(ctx, p, ImVec2(width, plot_h));
+  };
+  if (h.raw_scores.size() > 0) {  // imported weights-only scenes have no scores
+    bars("token/raw", tr(S::raw_scores), h.raw_scores, IM_COL32(230, 159, 0, 255));
+    bars("token/scaled", tr(S::scaled_scores), h.masked_scores, IM_COL32(213, 94, 0, 255));
+  }
+  bars("token/weights-row", tr(S::weights), h.weights, IM_COL32(86, 180, 233, 255));
+}
+
+}  // namespace
+
 void draw_token_panel(AppState& state, UiContext& ctx) {
   const HeadTrace* h = focused_head(state, state.settings.head);
   if (!h) {
@@ -345,31 +379,7 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginGroup();
   const float right_w = avail.x - left_w - ImGui::GetStyle().ItemSpacing.x;
   if (s.cursor >= 0 && s.cursor < n) {
-    // The query's row as bars over the key tokens: a masked key (-inf) has no bar.
-    const float font = ImGui::GetFontSize();
-    const float plot_h = std::clamp(avail.y * 0.22f, font * 7.0f, font * 10.0f);
-    auto bars = [&](const char* id, const char* title, const Mat& m, ImU32 color) {
-      PlotSpec p;
-      p.id = id;
-      p.y_title = title;
-      p.x_title = tr(S::token_bars_keys);
-      p.x_categories = state.key_tokens;
-      p.include_zero_y = true;
-      PlotSeries row;
-      row.bars = true;
-      row.color = color;
-      for (int j = 0; j < m.cols(); ++j) {
-        row.x.push_back(j);
-        row.y.push_back(m(s.cursor, j));
-      }
-      p.series.push_back(std::move(row));
-      plot_widget(ctx, p, ImVec2(right_w, plot_h));
-    };
-    if (h->raw_scores.size() > 0) {  // imported weights-only scenes have no scores
-      bars("token/raw", tr(S::raw_scores), h->raw_scores, IM_COL32(230, 159, 0, 255));
-      bars("token/scaled", tr(S::scaled_scores), h->masked_scores, IM_COL32(213, 94, 0, 255));
-    }
-    bars("token/weights-row", tr(S::weights), h->weights, IM_COL32(86, 180, 233, 255));
+    query_row_bars(state, ctx, *h, right_w, avail.y);
     if (h->fully_masked_rows[s.cursor]) ImGui::TextWrapped(tr(S::fully_masked), s.cursor);
 
     // Lines view: queries on the left, keys on the right, opacity = weight. It pairs
