@@ -46,8 +46,15 @@ const char* to_string(ScoreFunction f) {
 
 namespace {
 
-const char* to_string(Theme t) {
-  return t == Theme::Light ? "light" : t == Theme::HighContrast ? "high-contrast" : "dark";
+// The names a state writes for the view's choices, in each enum's order: settings_to_json
+// writes them and read_choice reads them back.
+constexpr const char* kThemeNames[] = {"dark", "light", "high-contrast"};
+constexpr const char* kWeightRangeNames[] = {"fixed", "row", "log"};
+constexpr const char* kLanguageNames[] = {"en", "zh"};
+
+template <class E, std::size_t N>
+const char* choice_name(const char* const (&names)[N], E value) {
+  return names[static_cast<std::size_t>(value)];
 }
 
 // `side` is "" for side A and "compare." for side B (their keys in the schema).
@@ -353,6 +360,18 @@ Status read_bool(const json& j, const std::string& key, bool& out) {
   return Status::success();
 }
 
+// j[key] as one of `names` (an enum's values in order, as choice_name writes them), else `rule`.
+template <class E, std::size_t N>
+Status read_choice(const json& j, const char* key, const char* const (&names)[N], const MessageText& rule, E& out) {
+  if (!j.contains(key)) return Status::success();
+  for (std::size_t i = 0; i < N; ++i)
+    if (j[key] == names[i]) {
+      out = static_cast<E>(i);
+      return Status::success();
+    }
+  return Status::error(rule);
+}
+
 Status read_index_list(const json& j, const std::string& key, std::vector<int>& out) {
   if (!j.contains(key)) return Status::success();
   const json& v = j[key];
@@ -477,11 +496,11 @@ json settings_json(const Settings& s) {
   json compare = math_to_json(s.compare_math);
   compare["enabled"] = s.compare;
   j["compare"] = compare;
-  j["theme"] = to_string(s.theme);
-  j["weightRange"] = s.weight_range == WeightRange::Row ? "row" : s.weight_range == WeightRange::Log ? "log" : "fixed";
+  j["theme"] = choice_name(kThemeNames, s.theme);
+  j["weightRange"] = choice_name(kWeightRangeNames, s.weight_range);
   j["presentation"] = s.presentation;
   j["uiScale"] = s.ui_scale;
-  j["language"] = s.language == UiLanguage::Chinese ? "zh" : "en";
+  j["language"] = choice_name(kLanguageNames, s.language);
   j["hideSpecial"] = s.hide_special;
   j["renormalise"] = s.renormalise;
   j["variants"] = variant_settings_json(s.variants);
@@ -647,27 +666,11 @@ Status read_view(const json& j, Settings& s) {
     if (Status st = read_int_into(j, key, key, *target); !st.ok) return st;
   if (Status st = read_bool(j, "hideSpecial", s.hide_special); !st.ok) return st;
   if (Status st = read_bool(j, "renormalise", s.renormalise); !st.ok) return st;
-  if (j.contains("theme")) {
-    const json& v = j["theme"];
-    if (v == "dark") s.theme = Theme::Dark;
-    else if (v == "light") s.theme = Theme::Light;
-    else if (v == "high-contrast") s.theme = Theme::HighContrast;
-    else return Status::error(msg::app_theme_rule);
-  }
-  if (j.contains("weightRange")) {
-    const json& v = j["weightRange"];
-    if (v == "fixed") s.weight_range = WeightRange::Fixed;
-    else if (v == "row") s.weight_range = WeightRange::Row;
-    else if (v == "log") s.weight_range = WeightRange::Log;
-    else return Status::error(msg::app_weight_range_rule);
-  }
+  if (Status st = read_choice(j, "theme", kThemeNames, msg::app_theme_rule, s.theme); !st.ok) return st;
+  if (Status st = read_choice(j, "weightRange", kWeightRangeNames, msg::app_weight_range_rule, s.weight_range); !st.ok)
+    return st;
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
-  if (j.contains("language")) {
-    const json& v = j["language"];
-    if (v == "en") s.language = UiLanguage::English;
-    else if (v == "zh") s.language = UiLanguage::Chinese;
-    else return Status::error(msg::app_language_rule);
-  }
+  if (Status st = read_choice(j, "language", kLanguageNames, msg::app_language_rule, s.language); !st.ok) return st;
   double ui = s.ui_scale;
   if (Status st = read_number(j, "uiScale", key_range("uiScale"), ui); !st.ok) return st;
   s.ui_scale = static_cast<float>(ui);

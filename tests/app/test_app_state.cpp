@@ -151,3 +151,24 @@ TEST_CASE("colormaps: viridis ends, diverging white at zero, monotone lightness,
   const attn::Rgb8 c100 = attn::colormap_at(attn::Colormap::Sequential, 100.0f / 255.0f);
   REQUIRE((lut[400] == c100.r && lut[401] == c100.g && lut[402] == c100.b && lut[403] == 255));
 }
+
+TEST_CASE("the view's choices read back every name they write and refuse others by name", "[state]") {
+  attn::AppState state;
+  for (const char* theme : {"dark", "light", "high-contrast"})
+    for (const char* range : {"fixed", "row", "log"})
+      for (const char* language : {"en", "zh"}) {
+        const nlohmann::json patch = {{"theme", theme}, {"weightRange", range}, {"language", language}};
+        INFO(patch.dump());
+        REQUIRE(attn::apply_state_json(state, patch.dump()).ok);
+        const auto j = nlohmann::json::parse(attn::state_to_json(state));
+        CHECK(j["theme"] == theme);
+        CHECK(j["weightRange"] == range);
+        CHECK(j["language"] == language);
+      }
+  const std::string kept = attn::state_to_json(state);
+  CHECK(attn::apply_state_json(state, R"({"theme": "neon"})").message ==
+        "'theme' must be \"dark\", \"light\" or \"high-contrast\"");
+  CHECK(attn::apply_state_json(state, R"({"weightRange": 2})").message == "'weightRange' must be \"fixed\", \"row\" or \"log\"");
+  CHECK(attn::apply_state_json(state, R"({"language": "fr"})").message == "'language' must be \"en\" or \"zh\"");
+  CHECK(attn::state_to_json(state) == kept);
+}
