@@ -467,7 +467,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     s.head = a;
     s.diff_head = b;
     ImGui::SameLine();
-    ImGui::Text("%s: head %d - head %d", tr(S::difference), a, b);
+    ImGui::Text(tr(S::difference_heads), a, b);
     const Mat d = state.trace.heads[a].weights - state.trace.heads[b].weights;
     HeatmapSpec spec;
     spec.id = "heads/difference";

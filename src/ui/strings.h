@@ -298,7 +298,7 @@ namespace attn::ui {
     "一行的最后一个键块之后，m 等于该行最大值，l 等于整行 exp(s - max) 之和。") \
   X(sinks_hint, \
     "Softmax must give every row weights that sum to 1, even a row that matches nothing, so trained models dump that weight on the first token: an attention sink. StreamingLLM keeps those first tokens and a window of recent ones. Softmax off by one adds a zero logit, so a row may attend to nothing.", \
-    "Softmax 必须让每一行的权重和为 1，即使这一行什么都不匹配，所以训练过的模型会把这部分权重倾倒在第一个词元上：注意力汇聚。StreamingLLM 保留这些开头的词元和最近的一个窗口。off-by-one softmax 多加一个为零的 logit，让一行可以什么都不关注。") \
+    "Softmax 必须让每一行的权重和为 1，即使这一行什么都不匹配，所以训练过的模型会把这部分权重倾倒在第一个词元上：注意力汇聚。StreamingLLM 保留这些开头的词元和最近的一个窗口。多一个零的 softmax 在分数里多加一个 0，让一行可以什么都不关注。") \
   X(sinks_window, \
     "window", \
     "窗口") \
@@ -497,6 +497,30 @@ namespace attn::ui {
   X(difference, \
     "difference", \
     "差值") \
+  X(difference_heads, \
+    "difference: head %d - head %d", \
+    "差值：头 %d - 头 %d") \
+  X(kind_exact, \
+    "exact", \
+    "精确") \
+  X(kind_window, \
+    "window", \
+    "滑动窗口") \
+  X(kind_strided, \
+    "strided", \
+    "跨步") \
+  X(kind_blocksparse, \
+    "blocksparse", \
+    "块稀疏") \
+  X(kind_linear, \
+    "linear", \
+    "线性") \
+  X(kind_performer, \
+    "performer", \
+    "Performer 随机特征") \
+  X(kind_linformer, \
+    "linformer", \
+    "Linformer 低秩") \
   X(entropy, \
     "entropy", \
     "熵") \
@@ -697,8 +721,8 @@ namespace attn::ui {
     "Relative error of the output ||O - O_exact||_F / ||O_exact||_F = %.4g", \
     "输出的相对误差 ||O - O_exact||_F / ||O_exact||_F = %.4g") \
   X(variant_cost, \
-    "Cost at n = %d:  multiply-adds %s = %.4g (exact %.4g);  memory %s = %.4g floats (exact %.4g)", \
-    "n = %d 时的开销：乘加 %s = %.4g（精确 %.4g）；内存 %s = %.4g 个浮点数（精确 %.4g）") \
+    "Cost at n = %d (P = %.4g query-key pairs scored):  multiply-adds %s = %.4g (exact %.4g);  memory %s = %.4g floats (exact %.4g)", \
+    "n = %d 时的开销（P = %.4g 个要打分的查询-键对）：乘加 %s = %.4g（精确 %.4g）；内存 %s = %.4g 个浮点数（精确 %.4g）") \
   X(variant_time, \
     "Measured: %.3g us (exact %.3g us), the real algorithms only", \
     "实测：%.3g 微秒（精确 %.3g 微秒），仅计算真实算法") \

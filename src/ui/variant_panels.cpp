@@ -191,20 +191,38 @@ void draw_scoring_panel(AppState& state, UiContext& ctx) {
 // 3 efficient variants
 // ---------------------------------------------------------------------------------------
 
+namespace {
+
+// A variant's name in the UI's language (the English is the core's name, as states write it).
+const char* variant_label(EfficientKind kind) {
+  switch (kind) {
+    case EfficientKind::Exact: return tr(S::kind_exact);
+    case EfficientKind::Window: return tr(S::kind_window);
+    case EfficientKind::Strided: return tr(S::kind_strided);
+    case EfficientKind::BlockSparse: return tr(S::kind_blocksparse);
+    case EfficientKind::Linear: return tr(S::kind_linear);
+    case EfficientKind::Performer: return tr(S::kind_performer);
+    case EfficientKind::Linformer: return tr(S::kind_linformer);
+  }
+  return "?";
+}
+
+}  // namespace
+
 void draw_variants_panel(AppState& state, UiContext& ctx) {
   VariantSettings& v = state.settings.variants;
   const std::vector<EfficientKind> kinds = efficient_variants();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::BeginCombo(tr(S::variant_kind), efficient_kind_name(v.kind))) {
+  if (ImGui::BeginCombo(tr(S::variant_kind), variant_label(v.kind))) {
     for (EfficientKind k : kinds)
-      if (ImGui::Selectable(efficient_kind_name(k), k == v.kind)) v.kind = k;
+      if (ImGui::Selectable(variant_label(k), k == v.kind)) v.kind = k;
     ImGui::EndCombo();
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   const int n = static_cast<int>(state.tokens.size());
   switch (v.kind) {
-    case EfficientKind::Window: ImGui::SliderInt(fitted(tr(S::variant_window)), &v.window, 1, std::max(1, n)); break;
+    case EfficientKind::Window: ImGui::SliderInt(fitted(tr(S::kind_window)), &v.window, 1, std::max(1, n)); break;
     case EfficientKind::Strided: ImGui::SliderInt(fitted(tr(S::variant_stride)), &v.stride, 1, std::max(1, n)); break;
     case EfficientKind::BlockSparse: ImGui::SliderInt(fitted(tr(S::variant_block)), &v.block, 1, std::max(1, n)); break;
     case EfficientKind::Performer: schema_slider(tr(S::variant_features), v.features, "variants.features"); break;
@@ -230,7 +248,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
   }
   const int rows = static_cast<int>(r.report.output.rows());
   ImGui::Text(tr(S::variant_error), r.report.relative_error);
-  ImGui::TextWrapped(tr(S::variant_cost), rows, r.cost.multiply_adds_formula.c_str(), r.cost.multiply_adds,
+  ImGui::TextWrapped(tr(S::variant_cost), rows, r.cost.pairs, r.cost.multiply_adds_formula.c_str(), r.cost.multiply_adds,
                      r.exact_cost.multiply_adds, r.cost.memory_formula.c_str(), r.cost.memory_floats,
                      r.exact_cost.memory_floats);
   ImGui::Text(tr(S::variant_time), r.seconds * 1e6, r.exact_seconds * 1e6);
@@ -289,7 +307,7 @@ PlotSpec against_n(const char* id, const char* y_title) {
 PlotSpec formula_plot(const CostChartConfig& config) {
   PlotSpec plot = against_n("cost/formulas", tr(S::cost_formula_axis));
   for (size_t i = 0; i < config.kinds.size(); ++i) {
-    PlotSeries s = cost_series(efficient_kind_name(config.kinds[i]), i);
+    PlotSeries s = cost_series(variant_label(config.kinds[i]), i);
     EfficientConfig c = config.variant;
     c.kind = config.kinds[i];
     for (int n : config.ns) {
@@ -307,8 +325,8 @@ PlotSpec measured_plot(const CostChartRun& run) {
   for (size_t i = 0; i < run.chart.series.size(); ++i) {
     const CostSeries& cs = run.chart.series[i];
     char label[128];
-    if (std::isfinite(cs.slope) && !run.running) std::snprintf(label, sizeof label, tr(S::cost_slope), efficient_kind_name(cs.kind), cs.slope, run.chart.fit_min_n);
-    else std::snprintf(label, sizeof label, "%s", efficient_kind_name(cs.kind));
+    if (std::isfinite(cs.slope) && !run.running) std::snprintf(label, sizeof label, tr(S::cost_slope), variant_label(cs.kind), cs.slope, run.chart.fit_min_n);
+    else std::snprintf(label, sizeof label, "%s", variant_label(cs.kind));
     PlotSeries s = cost_series(label, i);
     for (const CostSample& p : cs.samples) {
       s.x.push_back(p.n);

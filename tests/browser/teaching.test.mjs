@@ -419,3 +419,31 @@ test('the token panel\'s bars carry their key tokens, with axes and a readout un
   assert.ok(Math.abs(shown - expected) <= 5e-4 * Math.max(1, Math.abs(expected)), `readout '${readout}', weight ${expected}`);
   await page.close();
 });
+
+// Symbols of the panels' math beyond the first frame's: names of matrices, heads and layers,
+// sums and functions, methods (Performer, Linformer, StreamingLLM), keys (Ctrl+Z), units and
+// the README's name.
+const PANEL_SYMBOLS = new Set(['A', 'B', 'G', 'H', 'J', 'N', 'O', 'P', 'y', 'l', 'k2', 'O_exact', 'd_v', 'KV', 'KiB', 'tanh',
+  'cos', 'sum', 'sum_i', 's_i', 's_j', 'm_h', 'm_old', 'm_new', 'Wq', 'Wk', 'W_q', 'W_k', 'PCA', 'Performer', 'Linformer',
+  'StreamingLLM', 'Ctrl', 'Z', 'Y', 'README']);
+
+test('every panel in Chinese: no English word in what the app draws', async () => {
+  await suite.ready;
+  const sentence = encodeURIComponent('猫坐在垫子上，因为它累了。');
+  const { page } = await suite.openLab(`?lang=zh#sentence=${sentence}`);
+  const panels = await page.evaluate(() => window.attnlab.panels().map((p) => p.id));
+  assert.ok(panels.length >= 20, panels.join(' '));
+  const found = {};
+  for (const panel of panels) {
+    await page.evaluate((p) => window.attnlab.setState({ panel: p }), panel);
+    const drawn = await page.evaluate(() => window.attnlab.drawnText());
+    assert.match(drawn, /[\u4e00-\u9fff]/, `${panel}: Chinese was drawn`);
+    // A path to a document (docs/TRAINING.md) and a layer-head name (L0H1) are names, not words.
+    const text = drawn.replace(/"[^"]*"/g, ' ').replace(/[\w/]+\.md\b/g, ' ').replace(/\b[LH]\d+\b/g, ' ');
+    const words = text.match(/(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_ᵀ]*/g) ?? [];
+    const english = [...new Set(words.filter((w) => !LATIN_ALLOWED.has(w) && !PANEL_SYMBOLS.has(w)))];
+    if (english.length) found[panel] = english;
+  }
+  assert.deepEqual(found, {}, 'English words in the Chinese panels');
+  await page.close();
+});

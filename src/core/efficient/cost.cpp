@@ -76,9 +76,9 @@ EfficientCost efficient_cost(const EfficientConfig& config, int n_int, int d_k_i
     case EfficientKind::Strided:
     case EfficientKind::BlockSparse:
       c.multiply_adds = c.pairs * (d_k + d_v);
-      c.multiply_adds_formula = "pairs (d_k + d_v)";
+      c.multiply_adds_formula = "P (d_k + d_v)";
       c.memory_floats = c.pairs;
-      c.memory_formula = "pairs";
+      c.memory_formula = "P";
       break;
     case EfficientKind::Linear:
       // S += phi(k_j) v_j^T and z += phi(k_j): n d_k (d_v + 1); phi(q_i) S and phi(q_i) z: the same.

@@ -38,10 +38,10 @@ namespace attn {
 // ---------------------------------------------------------------------------------------
 
 struct EfficientCost {
-  double pairs = 0.0;
+  double pairs = 0.0;           // P: the (query, key) pairs scored
   std::string pairs_formula;  // in n, w, s, b, r, e.g. "n(2w+1) - w(w+1)"
   double multiply_adds = 0.0;
-  std::string multiply_adds_formula;  // e.g. "pairs (d_k + d_v)"
+  std::string multiply_adds_formula;  // in P, n, d_k, d_v, m, r, e.g. "P (d_k + d_v)"
   double memory_floats = 0.0;
   std::string memory_formula;
 };
