@@ -252,13 +252,25 @@ void step_once(CostChartRun& run) {
     // many runs fill a measurement of at least min_seconds.
     const double d = time_piece(run, c);
     if (run.pieces == 1)
-      run.runs = std::clamp(static_cast<int>(std::ceil(run.config.timing.min_seconds / std::max(d, 1e-7))), 1, 100000);
+      run.runs = std::clamp(static_cast<int>(std::ceil(run.config.timing.min_seconds / std::max(d, 1e-7))), 1,
+                            kMaxRunsPerMeasurement);
     run.piece = 0;
     run.warmed = true;
     return;
   }
   run.run_seconds += time_piece(run, c);
   if (++run.piece < run.pieces) return;
+  // A measurement of whole runs lasts at least a quarter of min_seconds. A slow warm-up (the
+  // workspace's first allocation, a page fault, another process) can leave `runs` too low,
+  // and a fast run then ends within a tick of a coarse clock (browsers round to 0.1 ms) and
+  // measures 0; such a measurement is taken again with twice the runs.
+  if (run.pieces == 1 && run.run_seconds < 0.25 * run.config.timing.min_seconds && run.runs < kMaxRunsPerMeasurement) {
+    run.runs = std::min(2 * run.runs, kMaxRunsPerMeasurement);
+    ++run.retries;
+    run.piece = 0;
+    run.run_seconds = 0.0;
+    return;
+  }
   run.measurements.push_back(run.run_seconds / run.runs);
   run.piece = 0;
   run.run_seconds = 0.0;

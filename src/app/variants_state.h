@@ -78,6 +78,8 @@ struct VariantResults {
 // m = 64, r = 64; each sample the median of 3 measurements of at least 4 ms each.
 CostChartConfig app_cost_chart_config();
 
+inline constexpr int kMaxRunsPerMeasurement = 100000;
+
 struct CostChartRun {
   int request = 0;  // the VariantSettings::cost_chart_request this run served
   bool running = false;
@@ -103,6 +105,7 @@ struct CostChartRun {
   EfficientParams params;
   EfficientWorkspace workspace;
   int piece_rows = 0, pieces = 1, piece = 0, runs = 1;
+  int retries = 0;                    // measurements taken again for being too short
   double run_seconds = 0.0;           // the pieces of the current measurement so far
   std::vector<double> measurements;   // seconds per run
 

@@ -228,8 +228,9 @@ TEST_CASE("cost chart run: measured in slices, exact attention in pieces of rows
   REQUIRE(run.frames == calls);
   // A budget of 0 is one step per call: a warm-up and 3 measurements per sample (the
   // unrecorded warm-up pass included), except exact attention at n = 1024 with
-  // d_k + d_v = 64, which runs in 2 pieces of 512 rows: 1 + 3 x 2 steps.
-  REQUIRE(calls == 2 * 4 + 2 * 2 * 4 + (1 + 3 * 2) + 4);
+  // d_k + d_v = 64, which runs in 2 pieces of 512 rows: 1 + 3 x 2 steps; and a measurement
+  // too short after a slow warm-up is taken again.
+  REQUIRE(calls == 2 * 4 + 2 * 2 * 4 + (1 + 3 * 2) + 4 + run.retries);
   for (const attn::CostSeries& s : run.chart.series) {
     REQUIRE(s.samples.size() == 3);
     REQUIRE(s.fit_points == 3);
@@ -237,5 +238,35 @@ TEST_CASE("cost chart run: measured in slices, exact attention in pieces of rows
     for (const attn::CostSample& p : s.samples) REQUIRE(p.seconds > 0.0);
   }
   // Exact grows faster with n than the window.
+  INFO("retries " << run.retries);
   REQUIRE(run.chart.series[0].samples[2].seconds > run.chart.series[1].samples[2].seconds);
+}
+
+TEST_CASE("cost chart run: after a warm-up that left one run, a measurement still fills a quarter of min_seconds", "[mask-edit][cost]") {
+  attn::CostChartConfig config = attn::app_cost_chart_config();
+  config.kinds = {attn::EfficientKind::Window};
+  config.ns = {64, 128};
+  config.timing.min_seconds = 0.004;
+  config.fit_min_n = 64;
+  attn::CostChartRun run;
+  attn::start_cost_chart(run, config, 1);
+  // As a slow warm-up would (the first run allocating, another process): one run per
+  // measurement, where a window run at n = 64 takes microseconds.
+  bool forced = false;
+  for (int calls = 0; run.running && calls < 100000; ++calls) {
+    attn::step_cost_chart(run, 0.0);
+    if (!forced && run.warmed && run.measurements.empty() && run.piece == 0 && run.run_seconds == 0.0 &&
+        run.tasks[run.task].record) {
+      run.runs = 1;
+      forced = true;
+    }
+  }
+  REQUIRE(forced);
+  REQUIRE_FALSE(run.running);
+  REQUIRE(run.retries > 0);
+  for (const attn::CostSample& p : run.chart.series[0].samples) {
+    INFO("n " << p.n << ": " << p.seconds << " s x " << p.runs_per_measurement << " runs");
+    REQUIRE(p.seconds > 0.0);
+    REQUIRE(p.seconds * p.runs_per_measurement >= 0.25 * config.timing.min_seconds);
+  }
 }
