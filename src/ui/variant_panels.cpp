@@ -222,7 +222,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   const int n = static_cast<int>(state.tokens.size());
   switch (v.kind) {
-    case EfficientKind::Window: ImGui::SliderInt(fitted(tr(S::kind_window)), &v.window, 1, std::max(1, n)); break;
+    case EfficientKind::Window: ImGui::SliderInt(fitted(tr(S::variant_window)), &v.window, 1, std::max(1, n)); break;
     case EfficientKind::Strided: ImGui::SliderInt(fitted(tr(S::variant_stride)), &v.stride, 1, std::max(1, n)); break;
     case EfficientKind::BlockSparse: ImGui::SliderInt(fitted(tr(S::variant_block)), &v.block, 1, std::max(1, n)); break;
     case EfficientKind::Performer: schema_slider(tr(S::variant_features), v.features, "variants.features"); break;
