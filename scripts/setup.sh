@@ -3,6 +3,8 @@
 #   scripts/setup.sh web        build and serve the web app (scripts/run.sh)
 #   scripts/setup.sh desktop    build and run the desktop app (scripts/run.sh --desktop)
 #   scripts/setup.sh [test]     everything: both builds and every test suite (scripts/test.sh)
+#   scripts/setup.sh lm         train the language model (scripts/train-lm.sh): the native build
+#                               and Debian's fortune files (fortunes, fortunes-min, fortunes-zh)
 #   scripts/setup.sh --list PURPOSE   prints that purpose's Debian packages and exits
 #   scripts/setup.sh --size PURPOSE   prints what apt would download for it on this machine
 #       (package, bytes) and the total, installing nothing; ATTNLAB_APT_STATUS=FILE asks as
@@ -61,6 +63,8 @@ desktop_pkgs=("${build_pkgs[@]}" g++ libglfw3-dev zlib1g-dev)
 test_pkgs=("${web_pkgs[@]}" g++ libglfw3-dev catch2 clang libclang-rt-dev wabt
   chromium xvfb xauth imagemagick python3-numpy python3-torch jupyter-nbconvert python3-ipykernel
   python3-venv python3-setuptools)
+# Training the shipped language model: the native build and the text it learns from.
+lm_pkgs=("${desktop_pkgs[@]}" fortunes fortunes-min fortunes-zh)
 
 mode=install
 case "${1:-}" in --list) mode=list; shift ;; --size) mode=size; shift ;; esac
@@ -69,7 +73,8 @@ case "$purpose" in
   web) apt_pkgs=("${web_pkgs[@]}") ;;
   desktop) apt_pkgs=("${desktop_pkgs[@]}") ;;
   test) apt_pkgs=("${test_pkgs[@]}") ;;
-  *) echo "setup.sh: unknown purpose '$purpose' (web, desktop or test)" >&2; exit 2 ;;
+  lm) apt_pkgs=("${lm_pkgs[@]}") ;;
+  *) echo "setup.sh: unknown purpose '$purpose' (web, desktop, test or lm)" >&2; exit 2 ;;
 esac
 if [ $mode = list ]; then printf '%s\n' "${apt_pkgs[@]}" | sort -u; exit 0; fi
 if [ $mode = size ]; then
@@ -85,7 +90,7 @@ if [ $mode = size ]; then
   exit 0
 fi
 need_zlib_src=0
-[ "$purpose" != desktop ] && need_zlib_src=1
+[ "$purpose" != desktop ] && [ "$purpose" != lm ] && need_zlib_src=1
 mkdir -p "$deps"
 
 missing=()

@@ -35,6 +35,7 @@
 import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
+import lmApi from './attnlab-core-lm.mjs';
 import modernApi, { positionalOption } from './attnlab-core-modern.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
@@ -68,6 +69,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     build,  // 'simd' or 'scalar': which WebAssembly build was loaded
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
+    ...lmApi(wasm),
     ...modernApi(wasm),
     ...statisticsApi(wasm),
     ...trainApi(wasm),

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <system_error>
 
@@ -126,6 +128,39 @@ nlohmann::json to_json(const Mat& m) {
     rows.push_back(row);
   }
   return rows;
+}
+
+Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return Status::error(path + ": no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::error(path + ": cannot open");
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (in.bad()) return Status::error(path + ": read error");
+  return Status::success();
+}
+
+// Writes beside the target and renames over it, so a failed write leaves no partial file.
+Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  const std::string tmp = path + ".tmp-attnlab";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return Status::error(path + ": cannot write (is the folder there?)");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) {
+      std::error_code ec;
+      std::filesystem::remove(tmp, ec);
+      return Status::error(path + ": write failed");
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    return Status::error(path + ": cannot write (" + ec.message() + ")");
+  }
+  return Status::success();
 }
 
 }  // namespace attn::cli

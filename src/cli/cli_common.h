@@ -70,4 +70,9 @@ Status write_outputs(const std::string& dir, const std::vector<std::pair<std::st
 
 nlohmann::json to_json(const Mat& m);
 
+// A whole file's bytes; the message names the file.
+Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes);
+// Writes beside the target and renames over it, so a failed write leaves no partial file.
+Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
 }  // namespace attn::cli

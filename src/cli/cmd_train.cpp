@@ -96,16 +96,6 @@ Status parse_train_config(const Options& o, TrainConfig& c) {
   return train::validate_train_config(c);
 }
 
-Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return Status::error(path + ": no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status::error(path + ": cannot open");
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  if (in.bad()) return Status::error(path + ": read error");
-  return Status::success();
-}
-
 Status load_model(const std::string& path, train::Trainer& trainer) {
   std::vector<std::uint8_t> bytes;
   if (Status st = read_file(path, bytes); !st.ok) return st;
@@ -113,28 +103,6 @@ Status load_model(const std::string& path, train::Trainer& trainer) {
   return Status::success();
 }
 
-// Writes beside the target and renames over it, so a failed write leaves no partial file.
-Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes) {
-  const std::string tmp = path + ".tmp-attnlab";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Status::error(path + ": cannot write (is the folder there?)");
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      return Status::error(path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    return Status::error(path + ": cannot write (" + ec.message() + ")");
-  }
-  return Status::success();
-}
 
 const char* init_name(train::InitScheme init) { return init == train::InitScheme::Small ? "small" : "unit"; }
 

@@ -3,10 +3,12 @@
 #include "app/app_messages.h"
 #include "core/attention/attention_messages.h"
 #include "core/io/io_messages.h"
+#include "core/lm/lm_messages.h"
 #include "core/train/train_messages.h"
 #include "ui/messages_zh_app.h"
 #include "ui/messages_zh_attention.h"
 #include "ui/messages_zh_io.h"
+#include "ui/messages_zh_lm.h"
 #include "ui/messages_zh_train.h"
 
 #include <cstring>
@@ -24,6 +26,7 @@ const std::unordered_map<std::string_view, const char*>& chinese_table() {
       ATTNLAB_IO_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
       ATTNLAB_TRAIN_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
       ATTNLAB_ATTENTION_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
+      ATTNLAB_LM_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
 #undef ATTNLAB_ZH_ENTRY
   };
   return table;

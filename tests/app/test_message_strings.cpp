@@ -3,6 +3,7 @@
 #include "app/app_messages.h"
 #include "core/attention/attention_messages.h"
 #include "core/io/io_messages.h"
+#include "core/lm/lm_messages.h"
 #include "core/train/train_messages.h"
 #include "ui/message_strings.h"
 
@@ -21,6 +22,7 @@ const std::vector<attn::MessageText>& catalog() {
       ATTNLAB_IO_MESSAGES(ATTNLAB_CATALOG_ENTRY)
       ATTNLAB_TRAIN_MESSAGES(ATTNLAB_CATALOG_ENTRY)
       ATTNLAB_ATTENTION_MESSAGES(ATTNLAB_CATALOG_ENTRY)
+      ATTNLAB_LM_MESSAGES(ATTNLAB_CATALOG_ENTRY)
 #undef ATTNLAB_CATALOG_ENTRY
   };
   return all;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the binary seed corpora of the fuzz targets (tests/fuzz/corpus/npy, model_file, import):
+"""Writes the binary seed corpora of the fuzz targets (tests/fuzz/corpus/npy, model_file, lm_file, import):
 valid files and near-valid ones (one defect each), so that fuzzing starts next to the
 formats' edges. The text corpora (state_json, tokenizer) are written by hand.
 
@@ -94,6 +94,28 @@ def model_corpus(cli):
         write("model_file", "bad_header.attnmodel", good[:19])
 
 
+def lm_corpus(cli):
+    """Tiny language model files (lm_file): one trained on a few lines, and near-valid defects."""
+    with tempfile.TemporaryDirectory() as tmp:
+        os.mkdir(os.path.join(tmp, "data"))
+        with open(os.path.join(tmp, "data", "tiny"), "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n%\n" for line in ["ab ba", "月光 ab", "ba 月"] * 10))
+        out = os.path.join(tmp, "tiny.attnlm")
+        subprocess.run([cli, "lm-train", "--data-dir", os.path.join(tmp, "data"), "--steps", "2", "--context", "4",
+                        "--layers", "1", "--heads", "1", "--d-model", "2", "--d-mlp", "2", "--batch", "2",
+                        "--min-count", "2", "--eval-every", "1", "--eval-characters", "8", "--out", out],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(out, "rb") as f:
+            good = f.read()
+        write("lm_file", "tiny.attnlm", good)
+        write("lm_file", "bad_truncated.attnlm", good[:-9])
+        write("lm_file", "bad_crc.attnlm", good[:-1] + bytes([good[-1] ^ 1]))
+        flipped = bytearray(good)
+        flipped[20] ^= 0x40  # the vocab field of the config
+        body = bytes(flipped[:-4])
+        write("lm_file", "bad_config.attnlm", body + struct.pack("<I", zlib.crc32(body)))
+
+
 def zip_archive(members, deflate):
     """An .npz as np.savez (stored) or np.savez_compressed (raw deflate) writes it."""
     out, central = b"", b""
@@ -141,5 +163,6 @@ if __name__ == "__main__":
     cli = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "..", "build", "native", "attnlab-cli")
     if os.path.exists(cli):
         model_corpus(cli)
+        lm_corpus(cli)
     else:
         print(f"no CLI at {cli}: model_file corpus not written", file=sys.stderr)

@@ -6,7 +6,6 @@
 // checksum rewritten to match, so mutations reach the config, the tensor table and the
 // sections behind the checksum. A loaded run must draw its probe view and save bytes that
 // load again to the same parameters.
-#include "core/base/crc32.h"
 #include "core/train/model_file.h"
 #include "core/train/trainer.h"
 #include "fuzz_check.h"
@@ -39,10 +38,7 @@ void try_load(const std::uint8_t* data, std::size_t size) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try_load(data, size);
   if (size < attn::train::kModelHeaderBytes + 4) return 0;
-  std::vector<std::uint8_t> fixed(data, data + size);
-  for (int i = 0; i < 8; ++i) fixed[12 + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(size) >> (8 * i));
-  const std::uint32_t crc = attn::crc32(fixed.data(), size - 4);
-  for (int i = 0; i < 4; ++i) fixed[size - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  const std::vector<std::uint8_t> fixed = with_length_and_checksum(data, size);
   try_load(fixed.data(), fixed.size());
   return 0;
 }

@@ -19,6 +19,7 @@ const ALLOWED_EDGES = `
   core/efficient -> core/base core/kernels core/attention
   core/io        -> core/base
   core/train     -> core/base
+  core/lm        -> core/base core/attention core/io core/train
   app            -> core/*
   app/native     -> core/* app
   gfx            -> core/* app
@@ -27,7 +28,7 @@ const ALLOWED_EDGES = `
   bindings       -> core/* app gfx ui platform
   cli            -> core/* app app/native
 `;
-const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficient', 'core/io', 'core/train'];
+const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficient', 'core/io', 'core/train', 'core/lm'];
 
 // Headers made at build time, and the folder whose they are.
 const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/embed_shaders.cmake)

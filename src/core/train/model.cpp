@@ -11,18 +11,18 @@ namespace attn::train {
 // config and layout
 // =========================================================================================
 
-Status validate_model_config(const ModelConfig& c) {
+Status validate_model_config(const ModelConfig& c, const ModelLimits& limits) {
   // `out_of_range` names the field: "layers must be from {0} to {1}, got {2}".
   auto range = [](const MessageText& out_of_range, int v, int lo, int hi) {
     if (v < lo || v > hi) return Status::error(out_of_range, lo, hi, v);
     return Status::success();
   };
-  if (Status st = range(msg::train_layers_range, c.layers, 1, kMaxLayers); !st.ok) return st;
-  if (Status st = range(msg::train_heads_range, c.heads, 1, kMaxHeads); !st.ok) return st;
-  if (Status st = range(msg::train_d_model_range, c.d_model, 1, kMaxDModel); !st.ok) return st;
-  if (Status st = range(msg::train_model_d_mlp_range, c.d_mlp, 1, kMaxDMlp); !st.ok) return st;
-  if (Status st = range(msg::train_context_range, c.context, 2, kMaxContext); !st.ok) return st;
-  if (Status st = range(msg::train_vocab_range, c.vocab, 2, kMaxVocab); !st.ok) return st;
+  if (Status st = range(msg::train_layers_range, c.layers, 1, limits.layers); !st.ok) return st;
+  if (Status st = range(msg::train_heads_range, c.heads, 1, limits.heads); !st.ok) return st;
+  if (Status st = range(msg::train_d_model_range, c.d_model, 1, limits.d_model); !st.ok) return st;
+  if (Status st = range(msg::train_model_d_mlp_range, c.d_mlp, 1, limits.d_mlp); !st.ok) return st;
+  if (Status st = range(msg::train_context_range, c.context, 2, limits.context); !st.ok) return st;
+  if (Status st = range(msg::train_vocab_range, c.vocab, 2, limits.vocab); !st.ok) return st;
   if (c.d_model % c.heads != 0) return Status::error(msg::train_heads_divide, c.d_model, c.heads);
   if (c.init != InitScheme::Unit && c.init != InitScheme::Small) return Status::error(msg::train_unknown_init);
   return Status::success();

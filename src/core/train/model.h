@@ -69,8 +69,16 @@ struct ModelConfig {
   InitScheme init = InitScheme::Unit;
 };
 
+// The largest model a caller accepts. The lab's training panel and `attnlab-cli train` use
+// kLabModelLimits (the constants above); the language model (core/lm) trains larger ones.
+struct ModelLimits {
+  int layers = kMaxLayers, heads = kMaxHeads, d_model = kMaxDModel, d_mlp = kMaxDMlp;
+  int context = kMaxContext, vocab = kMaxVocab;
+};
+inline constexpr ModelLimits kLabModelLimits{};
+
 // Ranges and divisibility; the message names the field.
-Status validate_model_config(const ModelConfig& config);
+Status validate_model_config(const ModelConfig& config, const ModelLimits& limits = kLabModelLimits);
 // The multiplier of q k^T: 1/sqrt(d_k), or 1 without scaling.
 float score_scale(const ModelConfig& config);
 

@@ -1,0 +1,41 @@
+// The messages src/core/lm makes, with their English texts ({0}, {1}, ... are arguments; see
+// MessageText in core/base/types.h). Their Chinese texts are in ui/messages_zh_lm.h.
+#pragma once
+
+#include "core/base/types.h"
+
+#define ATTNLAB_LM_MESSAGES(X) \
+  X(lm_invalid_utf8, "the text is not valid UTF-8 (byte {0})") \
+  X(lm_text_empty, "the text is empty") \
+  X(lm_text_too_long, "the text has {0} characters; at most {1} are accepted") \
+  X(lm_prompt_empty, "the prompt is empty: type at least one character") \
+  X(lm_prompt_too_long, "the prompt has {0} characters; the model reads at most {1}") \
+  X(lm_tokens_range, "the number of tokens to generate must be from 1 to {0}, got {1}") \
+  X(lm_temperature_range, "the temperature must be from 0 to {0}") \
+  X(lm_top_k_range, "top-k must be from 0 (all) to the vocabulary size {0}, got {1}") \
+  X(lm_attention_temperature_range, "the attention temperature must be from {0} to {1}") \
+  X(lm_ablate_range, "cannot ablate layer {0} head {1}: the model has {2} layers of {3} heads") \
+  X(lm_vocab_empty, "the training text has no character seen at least {0} times") \
+  X(lm_vocab_too_large, "the vocabulary would have {0} tokens; at most {1} are allowed") \
+  X(lm_corpus_empty, "the corpus has no training text") \
+  X(lm_no_model, "no language model is loaded") \
+  X(lm_file_too_short, "truncated: {0} bytes is shorter than the smallest language model file") \
+  X(lm_file_bad_magic, "not an Attention Lab language model file (bad magic; expected \"ATTNLABL\")") \
+  X(lm_file_bad_version, "unsupported language model file version {0} (this build reads version {1})") \
+  X(lm_file_truncated, "truncated: the file has {0} bytes, its header says {1}") \
+  X(lm_file_trailing, "corrupt: {0} bytes after the end its header states") \
+  X(lm_file_checksum, "corrupt: the checksum does not match (the file was damaged or edited)") \
+  X(lm_file_short_section, "corrupt: a section runs past the end of the file") \
+  X(lm_file_vocab_mismatch, "corrupt: the vocabulary lists {0} characters, the config needs {1}") \
+  X(lm_file_bad_character, "corrupt: vocabulary entry {0} is not a valid character") \
+  X(lm_file_duplicate_character, "corrupt: vocabulary entry {0} repeats a character") \
+  X(lm_file_non_finite, "the weights contain NaN or Inf") \
+  X(lm_file_notes_too_long, "corrupt: the notes are {0} bytes, at most {1}") \
+  X(lm_file_unknown_flags, "corrupt: unknown flags {0}") \
+  X(lm_file_is_task_model, "this is a task model file (ATTNLABM), not a language model: load it as the trained scene")
+
+namespace attn::msg {
+#define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};
+ATTNLAB_LM_MESSAGES(ATTNLAB_MESSAGE_TEXT)
+#undef ATTNLAB_MESSAGE_TEXT
+}  // namespace attn::msg
