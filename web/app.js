@@ -8,6 +8,7 @@
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
+//   attnlab.languageModel()  promise: fetches the language model's file, resolved once loaded
 // Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
 // files come from loader.mjs's.
 import { bridgeTouch, makeHandle, nextFrame, stepTour } from './api.mjs';
@@ -120,6 +121,7 @@ async function start() {
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
   loadCjkFontWhenNeeded(module, handle);
+  loadLanguageModelWhenWanted(module, handle);
   return handle;
 }
 
@@ -179,6 +181,28 @@ function loadCjkFontWhenNeeded(module, handle) {
   };
   handle.on('change', check);
   check();
+}
+
+// The language model (about 1.8 MB) is fetched only when its scene is first asked for (the
+// scene's button, a link or setState with source 'language'): the first frame's download
+// is unchanged. attnlab.languageModel() fetches it now and resolves once it is loaded.
+function loadLanguageModelWhenWanted(module, handle) {
+  let loading = null;
+  const load = () => {
+    if (!loading) {
+      loading = (async () => {
+        if (location.protocol === 'file:') throw new Error('the offline page has no model file beside it');
+        const error = module.loadLanguageModel(await loadAsset('models/fortunes-lm.attnlm'), 'fortunes-lm');
+        if (error) throw new Error(error);
+        window.attnlab.languageModelLoaded = true;
+      })();
+      loading.catch((error) => console.warn(`language model not loaded (${error.message})`));
+    }
+    return loading;
+  };
+  handle.on('change', () => { if (module.languageModelWanted()) load().catch(() => {}); });
+  if (module.languageModelWanted()) load().catch(() => {});
+  handle.languageModel = load;
 }
 
 const ready = start().catch((error) => {

@@ -7,7 +7,8 @@
 // loadLanguageModel(bytes: Uint8Array) -> a model:
 //   vocabulary -> {size, characters: string[] (the characters, in token order from id 2;
 //     id 0 is '<s>', the start of a text, id 1 '<unk>'), unknownClasses}
-//   config -> {vocab, context, layers, heads, dModel, dMlp, parameters, steps, notes, curve}
+//   config -> {vocab, context, layers, heads, dModel, dMlp, parameters, steps, notes, curve,
+//     samples: [{language, text}] (held-out text the file carries)}
 //   encode(text) -> {tokens: Int32Array (one per character), unknown: string[] (characters
 //     outside the vocabulary, each mapped to '<unk>')}
 //   generate({prompt, tokens = 20, temperature = 0, topK = 0, seed = 1, ...math}) ->

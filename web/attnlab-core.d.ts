@@ -386,6 +386,65 @@ export interface TrainingTasks {
   defaults: Record<string, unknown>;
 }
 
+// ---- the language model (attnlab-core-lm.mjs) ------------------------------------------
+
+/** The switches that break a trained model's math (all optional). */
+export interface LanguageModelMath {
+  noScale?: boolean;
+  noCausal?: boolean;
+  fill?: '-inf' | '-1e9';
+  /** Attention in float16. */
+  half?: boolean;
+  /** 0.05 to 20; divides every layer's scores. */
+  attentionTemperature?: number;
+  /** 'LAYER.HEAD' or 'LAYER' (every head of the layer), counted from 0. */
+  ablate?: string[];
+}
+
+export interface TokenProbability { token: string; id: number; p: number }
+
+export interface GeneratedToken {
+  token: string;
+  id: number;
+  /** The model's 10 most probable next tokens. */
+  top: TokenProbability[];
+  cacheBytes: number;
+  keys: number;
+  /** Per layer * heads + head: the choosing query's weights over the keys. */
+  attention: Float32Array[];
+}
+
+export interface LanguageModelConfig {
+  vocab: number; context: number; layers: number; heads: number; dModel: number; dMlp: number;
+  parameters: number; steps: number; notes: string; characters: string; unknownClasses: number;
+  curve: { step: number; trainBits: number; heldOutEnglish: number; heldOutChinese: number }[];
+  samples: { language: 'english' | 'chinese'; text: string }[];
+}
+
+export interface LanguageModelHeadLabel {
+  layer: number; head: number;
+  label: 'previous' | 'first' | 'self' | 'word-start' | 'previous-line' | 'mixed';
+  score: number;
+  scores: Record<string, number>;
+}
+
+export interface LanguageModel {
+  readonly vocabulary: { size: number; characters: string[]; unknownClasses: number };
+  readonly config: LanguageModelConfig;
+  encode(text: string): { tokens: Int32Array; unknown: string[] };
+  generate(options: { prompt: string; tokens?: number; temperature?: number; topK?: number; seed?: number } & LanguageModelMath): GeneratedToken[];
+  evaluate(text: string, math?: LanguageModelMath): { bitsPerToken: number; tokens: number };
+  attention(text: string, math?: LanguageModelMath): {
+    tokens: string[]; ids: Int32Array; layers: number; heads: number;
+    /** Per layer * heads + head, (n * n) row-major. */
+    weights: Float32Array[];
+    labels: LanguageModelHeadLabel[];
+    next: TokenProbability[];
+    unknown: string[];
+  };
+  dispose(): void;
+}
+
 // ---- the module -----------------------------------------------------------------------
 
 export interface AttnlabCore {
@@ -415,6 +474,8 @@ export interface AttnlabCore {
   trainTask(options: TrainTaskOptions): TrainTaskResult;
   createTrainer(options: TrainerOptions): Trainer;
   loadTrainer(bytes: Uint8Array): Trainer;
+  /** A language model file (.attnlm): assets/fortunes-lm.attnlm, or one attnlab-cli lm-train wrote. */
+  loadLanguageModel(bytes: Uint8Array): LanguageModel;
 }
 
 export default function createAttnlabCore(options?: CoreModuleOptions): Promise<AttnlabCore>;

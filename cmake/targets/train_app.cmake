@@ -1,16 +1,23 @@
-# The trained model the explorer offers as its "trained" scene (assets/induction-2l.attnmodel,
-# made by the command in assets/induction-2l.command.txt). The web page fetches it from
-# dist/models/; the desktop app reads it from the source tree unless --trained-model says
-# otherwise.
+# The shipped models the explorer offers: the "trained" scene's (assets/induction-2l.attnmodel,
+# made by the command in assets/induction-2l.command.txt) and the "language model" scene's
+# (assets/fortunes-lm.attnlm, made by scripts/train-lm.sh). The web page fetches them from
+# dist/models/ (the language model only when its scene is opened); the desktop app reads them
+# from the source tree (the trained one unless --trained-model says otherwise).
 set(ATTNLAB_TRAINED_ASSET "${CMAKE_SOURCE_DIR}/assets/induction-2l.attnmodel")
+set(ATTNLAB_LM_ASSET "${CMAKE_SOURCE_DIR}/assets/fortunes-lm.attnlm")
 if(EMSCRIPTEN)
-  add_custom_command(
-    OUTPUT "${ATTNLAB_DIST}/models/induction-2l.attnmodel"
-    COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_DIST}/models"
-    COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_TRAINED_ASSET}" "${ATTNLAB_DIST}/models/"
-    DEPENDS "${ATTNLAB_TRAINED_ASSET}"
-    COMMENT "Copying the trained model into dist/models/" VERBATIM)
-  add_custom_target(trained_model_asset ALL DEPENDS "${ATTNLAB_DIST}/models/induction-2l.attnmodel")
+  foreach(asset IN ITEMS "${ATTNLAB_TRAINED_ASSET}" "${ATTNLAB_LM_ASSET}")
+    get_filename_component(name "${asset}" NAME)
+    add_custom_command(
+      OUTPUT "${ATTNLAB_DIST}/models/${name}"
+      COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_DIST}/models"
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different "${asset}" "${ATTNLAB_DIST}/models/"
+      DEPENDS "${asset}"
+      COMMENT "Copying ${name} into dist/models/" VERBATIM)
+    list(APPEND ATTNLAB_MODEL_FILES "${ATTNLAB_DIST}/models/${name}")
+  endforeach()
+  add_custom_target(trained_model_asset ALL DEPENDS ${ATTNLAB_MODEL_FILES})
 else()
-  target_compile_definitions(attnlab PRIVATE "ATTNLAB_TRAINED_MODEL=\"${ATTNLAB_TRAINED_ASSET}\"")
+  target_compile_definitions(attnlab PRIVATE "ATTNLAB_TRAINED_MODEL=\"${ATTNLAB_TRAINED_ASSET}\""
+                                             "ATTNLAB_LM_MODEL=\"${ATTNLAB_LM_ASSET}\"")
 endif()

@@ -13,6 +13,8 @@
   X(app_type_a_sentence, "type a sentence to see its attention") \
   X(app_trained_not_loaded, "the trained model is not loaded") \
   X(app_trained_not_loaded_yet, "the trained model is not loaded (yet)") \
+  X(app_lm_loading, "the language model is loading; the scene opens when it arrives") \
+  X(app_lm_ablate_rule, "'ablate' in 'lm' must be a list of head numbers (layer x heads + head) from 0 to {0}") \
   X(app_no_results, "no results") \
   X(app_key_number, "'{0}' must be a number") \
   X(app_key_between, "'{0}' must be between {1} and {2}") \
@@ -40,7 +42,7 @@
   X(app_painted_count, "at most {0} painted cells") \
   X(app_v1_mask, "'mask' must be \"none\" or \"causal\" in a version 1 state") \
   X(app_imported_needs_file, "'source' \"imported\" needs a loaded file (drop one on the page or use Import)") \
-  X(app_source_rule, "'source' must be \"generated\", \"worked-example\", \"trained\" or \"imported\"") \
+  X(app_source_rule, "'source' must be \"generated\", \"worked-example\", \"trained\", \"imported\" or \"language\"") \
   X(app_sentence_string, "'sentence' must be a string") \
   X(app_dmodel_heads, "dModel {0} is not divisible by {1} heads") \
   X(app_positional_bool, "'positional' is a choice since version 3: \"none\", \"sinusoidal\", \"rope\" or \"alibi\" (true and false are read from version 2 states)") \

@@ -22,6 +22,7 @@ const char* to_string(SceneSource s) {
   return s == SceneSource::WorkedExample ? "worked-example"
          : s == SceneSource::Trained     ? "trained"
          : s == SceneSource::Imported    ? "imported"
+         : s == SceneSource::Language    ? "language"
                                          : "generated";
 }
 
@@ -104,7 +105,9 @@ Settings clamped(Settings s, int n) {
   // Generated and worked-example scenes have one layer; the trained scene's model and an
   // imported file say how many they have (update_results clamps to them).
   if (s.source == SceneSource::Trained) s.layer = std::clamp(s.layer, 0, train::kMaxLayers - 1);
+  else if (s.source == SceneSource::Language) s.layer = std::clamp(s.layer, 0, lm::kLanguageModelLimits.layers - 1);
   else if (!imported) s.layer = 0;
+  s.lm.shown = std::clamp(s.lm.shown, 0, s.lm.tokens);
   s.ui_scale = key_range("uiScale").clamp(s.ui_scale, 1.0f);
   return s;
 }
@@ -180,6 +183,48 @@ void clamp_scaling_lab(ScalingLabSettings& l) {
   for (float& x : l.row) x = key_range("lab.row").clamp(x, 0.0f);
 }
 
+// The language scene before anything is computed: asked for without its model, it waits for
+// the page to fetch it (the previous scene stays); entered, it starts from the model's own math;
+// its model fixes d_model, heads and layers.
+void fix_lm_scene(AppState& state) {
+  if (state.settings.source != SceneSource::Language) return;
+  if (!state.lm_scene) {
+    state.settings.source = state.has_results ? state.computed_for.source : SceneSource::Generated;
+    state.lm_wanted = true;
+    state.notice = Status::error(msg::app_lm_loading);
+  } else {
+    const train::ModelConfig& m = state.lm_scene->model.config;
+    if (!state.has_results || state.computed_for.source != SceneSource::Language) {
+      // Entering the scene: the model's own math (dot product, 1/sqrt(d_k), causal).
+      state.settings.math = MathSettings{};
+      state.settings.math.mask.causal = true;
+      state.settings.compare = false;
+    }
+    state.settings.d_model = m.d_model;
+    state.settings.heads = m.heads;
+    state.settings.layer = std::min(state.settings.layer, m.layers - 1);
+    state.settings.head = std::min(state.settings.head, m.heads - 1);
+    state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
+  }
+}
+
+// Computes the language scene's results; on a refusal says why and puts back the settings
+// it last showed (false), or leaves the scene when there was none.
+bool refresh_lm_scene(AppState& state) {
+  const Settings& s = state.settings;
+  if (Status st = update_lm_results(*state.lm_scene, s.sentence, s.math, s.lm, state.lm); !st.ok) {
+    state.notice = st;
+    if (state.has_results && state.computed_for.source == SceneSource::Language) {
+      state.settings.sentence = state.computed_for.sentence;
+      state.settings.lm = state.computed_for.lm;
+    } else {
+      state.settings.source = SceneSource::Generated;
+    }
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool update_results(AppState& state) {
@@ -219,8 +264,14 @@ bool update_results(AppState& state) {
       state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
     }
   }
+  fix_lm_scene(state);
   const Settings& s = state.settings;
   if (state.has_results && s.same_scene(state.computed_for)) return false;
+  if (s.source == SceneSource::Language && !refresh_lm_scene(state)) {
+    if (state.settings.source == SceneSource::Language) return false;  // refused: the scene as it was
+    return update_results(state);                                       // no scene to keep: the sentence's
+  }
+
 
   if (s.source == SceneSource::Imported && state.imported) {
     update_imported_results(state);
@@ -234,6 +285,8 @@ bool update_results(AppState& state) {
     state.tokens = {"token 1", "token 2"};
   } else if (s.source == SceneSource::Trained) {
     state.tokens.assign(state.train.trained->tokens.size(), std::string());
+  } else if (s.source == SceneSource::Language) {
+    state.tokens.assign(state.lm.attention.tokens.size(), std::string());
   } else {
     const std::vector<Token> tokens = tokenize(s.sentence);
     state.tokens.clear();
@@ -253,6 +306,7 @@ bool update_results(AppState& state) {
       return run_pipeline_qkv(ex.q, ex.k, ex.v, c);
     }
     if (s.source == SceneSource::Trained) return trained_scene_trace(*state.train.trained, s.layer, c, state.tokens);
+    if (s.source == SceneSource::Language) return lm_scene_trace(*state.lm_scene, state.lm, s.layer, c, state.tokens);
     if (n == 0) {
       PipelineTrace empty;
       empty.status = Status::error(msg::app_type_a_sentence);
@@ -505,6 +559,7 @@ json settings_json(const Settings& s) {
   j["renormalise"] = s.renormalise;
   j["variants"] = variant_settings_json(s.variants);
   j["modern"] = modern_settings_json(s.modern);
+  j["lm"] = lm_settings_json(s.lm);
   const ScalingLabSettings& l = s.scaling_lab;
   j["lab"] = {{"q", l.q}, {"k", l.k}, {"kLong", l.k_long}, {"dk", l.dk}, {"scaled", l.scaled},
               {"temperature", l.temperature}, {"row", l.row}, {"half", l.half},
@@ -591,6 +646,7 @@ std::string state_to_json(const AppState& state) {
   }
   figures["variants"] = variant_figures_json(state);
   figures["modern"] = modern_figures_json(state);
+  figures["lm"] = lm_figures_json(state);
   j["training"] = training_settings_json(state.train);
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);
@@ -613,6 +669,7 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
     else if (v == "trained") return Status::error(msg::app_trained_not_loaded_yet);
     else if (v == "imported" && state.imported) s.source = SceneSource::Imported;
     else if (v == "imported") return Status::error(msg::app_imported_needs_file);
+    else if (v == "language") s.source = SceneSource::Language;  // update_results asks for the model if it is not here
     else return Status::error(msg::app_source_rule);
   }
   if (j.contains("sentence")) {
@@ -760,7 +817,7 @@ Status parse_state_object(const std::string& json_text, json& j) {
     if (Status st = migrate_v1(j); !st.ok) return st;
   if (version <= 2)
     if (Status st = migrate_v2(j); !st.ok) return st;
-  return check_keys(j, {"version", "source", "sentence", "tokens", "panel", "dModel", "heads", "scale",
+  return check_keys(j, {"version", "source", "sentence", "tokens", "panel", "lm", "dModel", "heads", "scale",
                         "temperature", "score", "mask", "maskFill", "positional", "ropeBase", "ropePairing", "seed", "cursor", "head",
                         "diffHead", "layer", "tour", "compare", "theme", "weightRange", "presentation", "uiScale", "figures",
                         "notice", "lab", "variants", "language", "training", "scalingRun", "hideSpecial",
@@ -783,6 +840,8 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
     if (Status st = read_variants_json(j["variants"], s.variants); !st.ok) return st;
   if (j.contains("modern"))
     if (Status st = read_modern_json(j["modern"], s.modern); !st.ok) return st;
+  if (j.contains("lm"))
+    if (Status st = read_lm_json(j["lm"], s.lm); !st.ok) return st;
   TrainSettings training = state.train.settings;
   if (j.contains("training"))
     if (Status st = read_training_json(j["training"], training); !st.ok) return st;
@@ -790,6 +849,12 @@ Status apply_state_json(AppState& state, const std::string& json_text) {
   if (j.contains("scalingRun"))
     if (Status st = read_scaling_json(j["scalingRun"], scaling); !st.ok) return st;
 
+  // The language model reads at most its context: a longer text is refused here, the scene kept.
+  if (s.source == SceneSource::Language && state.lm_scene) {
+    lm::Encoded encoded;
+    std::vector<int> tokens;
+    if (Status st = lm::read_prompt(state.lm_scene->model, s.sentence, encoded, tokens); !st.ok) return st;
+  }
   state.settings = s;
   state.train.settings = training;
   state.train.scaling = scaling;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "app/scaling_lab.h"
+#include "app/lm_state.h"
 #include "app/mask_edit.h"
 #include "app/modern_state.h"
 #include "app/panel_registry.h"
@@ -37,6 +38,7 @@ enum class SceneSource {
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
   Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
   Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
+  Language,       // the character-level language model on the sentence (app/lm_state.h)
 };
 
 // Where the scene's positions come from: nothing, the sinusoidal encoding added to x before
@@ -113,6 +115,8 @@ struct Settings {
   VariantSettings variants;
   // the panels of attention as current models use it (app/modern_state.h)
   ModernSettings modern;
+  // the language-model scene: generation and the heads switched off (app/lm_state.h)
+  LmSettings lm;
   // imported scenes: which file (bumped on every load), special tokens hidden, rows renormalised
   std::uint64_t import_id = 0;
   bool hide_special = false;
@@ -123,6 +127,7 @@ struct Settings {
     return source == o.source && sentence == o.sentence && d_model == o.d_model && heads == o.heads &&
            positional == o.positional && rope_base == o.rope_base && rope_pairing == o.rope_pairing && seed == o.seed && math == o.math && compare == o.compare &&
            (!compare || compare_math == o.compare_math) && (source != SceneSource::Trained || layer == o.layer) &&
+           (source != SceneSource::Language || (layer == o.layer && lm.same_scene(o.lm))) &&
            (source != SceneSource::Imported ||
             (import_id == o.import_id && layer == o.layer && hide_special == o.hide_special && renormalise == o.renormalise));
   }
@@ -158,6 +163,9 @@ struct AppState {
   CostChartRun cost_chart;     // the cost chart, measured a slice per frame
   ModernResults modern;        // the modern-attention panels' figures
   TrainState train;            // the training lab and the trained scene's model
+  std::shared_ptr<const LmScene> lm_scene;  // the language model, once loaded
+  LmResults lm;                // what the language-model scene computed
+  bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
 
   // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
   std::shared_ptr<const ImportedAttention> imported;

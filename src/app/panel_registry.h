@@ -86,6 +86,8 @@ enum PanelFlags : unsigned {
   X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
   X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
     kPanelNone)                                                                                                \
+  X(Language, "language", Chapter::Training, panel_language, draw_language_panel,                             \
+    "source sentence scale temperature mask maskFill layer head cursor lm", kPanelNone)                      \
   X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                           \
     "layer head cursor hideSpecial renormalise", kPanelHeatmaps)
 

@@ -7,6 +7,8 @@
 #include "app/panel_registry.h"
 #include "core/io/import_attention.h"
 #include "core/train/model.h"
+#include "core/lm/evaluate.h"
+#include "core/lm/language_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -94,6 +96,15 @@ std::vector<Key> make_keys() {
       {"modern.sinkWindow", "int", 0, kMaxTokens},
       {"modern.sinks", "int", 0, kMaxTokens},
       {"modern.rowOffset", "number", -20, 5},
+      // "indices": a list of distinct whole numbers from min to max (the heads switched off)
+      {"lm.ablate", "indices", 0, lm::kLanguageModelLimits.layers * lm::kLanguageModelLimits.heads - 1},
+      {"lm.half", "bool"},
+      {"lm.tokens", "int", 1, kMaxLmTokens},
+      {"lm.temperature", "number", 0, lm::kMaxTemperature},
+      {"lm.topK", "int", 0, lm::kMaxVocabulary},
+      {"lm.seed", "int", 0, 9007199254740991.0},
+      {"lm.shown", "int", 0, kMaxLmTokens},
+      {"lm.playing", "bool"},
       {"lab.q", "vector", -10, 10, {}, 2},
       {"lab.k", "vector", -10, 10, {}, 2},
       {"lab.kLong", "vector", -10, 10, {}, 2},

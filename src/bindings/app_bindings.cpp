@@ -290,6 +290,24 @@ std::string load_trained_model(val bytes, const std::string& name) {
   return attn::platform::refused(st);
 }
 
+// The explorer's language-model scene (the shipped model, fetched by the page when the scene
+// is first asked for). On success the scene the user asked for opens.
+std::string load_language_model(val bytes, const std::string& name) {
+  if (!g_app) return "the app is not running";
+  const std::vector<std::uint8_t> data = bytes_of(bytes);
+  attn::AppState& state = g_app->state();
+  const attn::Status st = attn::load_lm_scene(state.lm_scene, data.data(), data.size(), name);
+  if (st.ok && state.lm_wanted) {
+    state.lm_wanted = false;
+    state.notice = attn::Status::success();
+    state.settings.source = attn::SceneSource::Language;
+  }
+  return attn::platform::refused(st);
+}
+
+// True once the scene was asked for and its model is not here yet (the page then fetches it).
+bool language_model_wanted() { return g_app && g_app->state().lm_wanted && !g_app->state().lm_scene; }
+
 }  // namespace
 
 namespace attn::platform {
@@ -341,4 +359,6 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("trainCurves", &train_curves);
   emscripten::function("trainProbe", &train_probe);
   emscripten::function("loadTrainedModel", &load_trained_model);
+  emscripten::function("loadLanguageModel", &load_language_model);
+  emscripten::function("languageModelWanted", &language_model_wanted);
 }

@@ -90,6 +90,14 @@ class LanguageModelHandle {
       curve.call<void>("push", e);
     }
     o.set("curve", curve);
+    val samples = val::array();
+    for (const lm::HeldOutSample& h : model_.samples) {
+      val e = val::object();
+      e.set("language", std::string(h.language == 0 ? "english" : "chinese"));
+      e.set("text", h.text);
+      samples.call<void>("push", e);
+    }
+    o.set("samples", samples);
     return o;
   }
 

@@ -149,12 +149,70 @@ const char* const kLicenceNotes =
     "text they were trained on, the project ships and treats the model file under GPL-3+ as well, with this "
     "note as its notice. docs/LANGUAGE-MODEL.md tells the data, the split and the command.";
 
+// The held-out text the file carries for the lab to score: the first English held-out
+// entries up to 1,500 characters, and the first held-out Tang poems (any Chinese held-out
+// text when there are none) up to 600.
+std::vector<lm::HeldOutSample> held_out_samples(const std::vector<lm::CorpusFile>& corpus) {
+  std::vector<lm::HeldOutSample> out;
+  auto take = [&](std::uint32_t language, auto wanted, std::size_t characters) {
+    lm::HeldOutSample s;
+    s.language = language;
+    std::size_t n = 0;
+    for (const lm::CorpusFile& f : corpus) {
+      if (!wanted(f)) continue;
+      for (const std::string& e : f.held_out) {
+        if (n >= characters) break;
+        if (!s.text.empty()) s.text += "\n\n";
+        s.text += e;
+        n += decode_utf8(e).size();
+      }
+    }
+    if (!s.text.empty()) out.push_back(std::move(s));
+  };
+  take(0, [](const lm::CorpusFile& f) { return f.language == lm::TextLanguage::English; }, 1500);
+  const bool poems = std::any_of(corpus.begin(), corpus.end(), [](const lm::CorpusFile& f) {
+    return f.name == "tang300" && !f.held_out.empty();
+  });
+  take(1, [&](const lm::CorpusFile& f) { return f.language == lm::TextLanguage::Chinese && (!poems || f.name == "tang300"); }, 600);
+  return out;
+}
+
+// Held-out bits per character of the model and of the bigram (trained on the training
+// stream), per file and per language (the sums of its files'), into the report and stderr.
+void held_out_report(const lm::LanguageModel& model, const std::vector<lm::CorpusFile>& corpus, json& report) {
+  std::vector<std::string> all_train;
+  for (const lm::CorpusFile& f : corpus)
+    for (int r = 0; r < f.repeat; ++r) all_train.insert(all_train.end(), f.train.begin(), f.train.end());
+  lm::Bigram bigram;
+  bigram.train(lm::code_point_stream(all_train));
+  lm::Bits model_sum[2], bigram_sum[2];
+  json files = json::object();
+  for (const lm::CorpusFile& f : corpus) {
+    if (f.held_out.empty()) continue;
+    const lm::Bits m = lm::score_tokens(model, lm::entry_stream(model.vocabulary, f.held_out), lm::RunOptions{});
+    const lm::Bits b = bigram.score(lm::code_point_stream(f.held_out));
+    const int lang = f.language == lm::TextLanguage::English ? 0 : 1;
+    model_sum[lang].add(m);
+    bigram_sum[lang].add(b);
+    files[f.name] = {{"model", m.per_character()}, {"bigram", b.per_character()}, {"characters", m.scored}};
+  }
+  report["heldOutFiles"] = files;
+  for (int lang = 0; lang < 2; ++lang) {
+    const char* name = lang == 0 ? "english" : "chinese";
+    report[std::string("heldOut_") + name] = {{"model", model_sum[lang].per_character()},
+                                              {"bigram", bigram_sum[lang].per_character()},
+                                              {"characters", model_sum[lang].scored}};
+    std::fprintf(stderr, "lm-train: held-out %s: model %.4f bits/char, bigram %.4f (%lld characters)\n", name,
+                 model_sum[lang].per_character(), bigram_sum[lang].per_character(), model_sum[lang].scored);
+  }
+}
+
 Status run_lm_train(const Args& args) {
   Options o;
   if (Status st = Options::parse(args,
                                  {"--out", "--data-dir", "--files", "--steps", "--seed", "--threads", "--context",
                                   "--layers", "--heads", "--d-model", "--d-mlp", "--batch", "--lr", "--min-count",
-                                  "--eval-every", "--eval-characters", "--report", "--slices", "--init"},
+                                  "--eval-every", "--eval-characters", "--report", "--slices", "--init", "--characters"},
                                  {}, o);
       !st.ok)
     return st;
@@ -207,29 +265,20 @@ Status run_lm_train(const Args& args) {
   json curve = json::array();
   for (const lm::CurvePoint& p : model.curve) curve.push_back(curve_json(p));
   report["curve"] = curve;
-  std::vector<std::string> train_en, train_zh, held_en, held_zh;
-  for (const lm::CorpusFile& f : corpus) {
-    auto& tr = f.language == lm::TextLanguage::English ? train_en : train_zh;
-    auto& he = f.language == lm::TextLanguage::English ? held_en : held_zh;
-    for (int r = 0; r < f.repeat; ++r) tr.insert(tr.end(), f.train.begin(), f.train.end());
-    he.insert(he.end(), f.held_out.begin(), f.held_out.end());
-  }
-  std::vector<std::string> all_train = train_en;
-  all_train.insert(all_train.end(), train_zh.begin(), train_zh.end());
-  lm::Bigram bigram;
-  bigram.train(lm::code_point_stream(all_train));
-  for (auto [name, held] : {std::pair{"english", &held_en}, std::pair{"chinese", &held_zh}}) {
-    const lm::Bits model_bits = lm::score_tokens(model, lm::entry_stream(model.vocabulary, *held), lm::RunOptions{});
-    const lm::Bits bigram_bits = bigram.score(lm::code_point_stream(*held));
-    report[std::string("heldOut_") + name] = {{"model", model_bits.per_character()},
-                                              {"bigram", bigram_bits.per_character()},
-                                              {"characters", model_bits.scored}};
-    std::fprintf(stderr, "lm-train: held-out %s: model %.4f bits/char, bigram %.4f (%lld characters)\n", name,
-                 model_bits.per_character(), bigram_bits.per_character(), model_bits.scored);
-  }
+  model.samples = held_out_samples(corpus);
+  held_out_report(model, corpus, report);
   const std::vector<std::uint8_t> bytes = lm::serialize_language_model(model);
   if (Status st = write_file_atomic(o.get("--out"), bytes); !st.ok) return st;
   report["fileBytes"] = bytes.size();
+  if (o.has("--characters")) {
+    // The vocabulary as text: what the page's CJK font must carry (CMakeLists.txt).
+    std::string chars;
+    for (std::uint32_t cp : model.vocabulary.characters())
+      if (cp > 0xFF) chars += encode_utf8(cp);
+    chars += "\n";
+    if (Status st = write_file_atomic(o.get("--characters"), std::vector<std::uint8_t>(chars.begin(), chars.end())); !st.ok)
+      return st;
+  }
   report["seconds"] = seconds();
   if (o.has("--report")) {
     const std::string text = report.dump(2) + "\n";
@@ -286,6 +335,7 @@ Status run_lm_eval(const Args& args) {
   Options o;
   std::set<std::string> flags = kRunFlags;
   flags.insert("--rank-heads");
+  flags.insert("--bigram");
   if (Status st = Options::parse(args, {"--model", "--text", "--held-out", "--data-dir", "--ablate",
                                         "--attention-temperature", "--max-characters"},
                                  flags, o);
@@ -298,6 +348,7 @@ Status run_lm_eval(const Args& args) {
   lm::RunOptions run;
   if (Status st = read_run_options(o, model, run); !st.ok) return st;
   std::vector<int> tokens;
+  std::vector<std::uint32_t> code_points;  // the same characters, for the bigram
   if (o.has("--text")) {
     std::string text;
     if (Status st = read_text(o.get("--text"), text); !st.ok) return st;
@@ -306,6 +357,7 @@ Status run_lm_eval(const Args& args) {
     if (e.tokens.empty()) return Status::error(o.get("--text") + ": the text is empty");
     tokens.push_back(lm::kStartToken);
     tokens.insert(tokens.end(), e.tokens.begin(), e.tokens.end());
+    code_points = lm::code_point_stream({text});
   } else {
     const std::string which = o.get("--held-out");
     if (which != "english" && which != "chinese") return Status::error("--held-out must be english or chinese");
@@ -316,12 +368,27 @@ Status run_lm_eval(const Args& args) {
     for (const lm::CorpusFile& f : corpus)
       if (f.language == want) held.insert(held.end(), f.held_out.begin(), f.held_out.end());
     tokens = lm::entry_stream(model.vocabulary, held);
+    code_points = lm::code_point_stream(held);
   }
   int max_chars = 0;
   if (Status st = read_int(o, "--max-characters", 2, 1000000000, max_chars); !st.ok) return st;
-  if (max_chars > 0 && tokens.size() > static_cast<std::size_t>(max_chars)) tokens.resize(static_cast<std::size_t>(max_chars));
+  if (max_chars > 0 && tokens.size() > static_cast<std::size_t>(max_chars)) {
+    tokens.resize(static_cast<std::size_t>(max_chars));
+    code_points.resize(static_cast<std::size_t>(max_chars));
+  }
   const lm::Bits bits = lm::score_tokens(model, tokens, run);
   json line = {{"bitsPerToken", bits.per_character()}, {"tokens", bits.scored}};
+  if (o.flag("--bigram")) {
+    // The baseline on the same characters: the interpolated bigram of the corpus's training split.
+    std::vector<lm::CorpusFile> corpus;
+    if (Status st = read_corpus(o.has("--data-dir") ? o.get("--data-dir") : kFortuneDir, "", corpus); !st.ok) return st;
+    std::vector<std::string> all_train;
+    for (const lm::CorpusFile& f : corpus)
+      for (int r = 0; r < f.repeat; ++r) all_train.insert(all_train.end(), f.train.begin(), f.train.end());
+    lm::Bigram bigram;
+    bigram.train(lm::code_point_stream(all_train));
+    line["bigramBitsPerToken"] = bigram.score(code_points).per_character();
+  }
   if (o.flag("--rank-heads")) {
     // Each head ablated alone (on top of the options given), ranked by the rise in bits.
     json rows = json::array();
@@ -412,11 +479,12 @@ ATTNLAB_CLI_COMMAND(lm_train, "lm-train",
                     "  lm-train --out FILE [--data-dir DIR] [--files A,B] [--steps N] [--seed S] [--threads T] [--slices S]\n"
                     "           [--context T] [--layers L] [--heads H] [--d-model D] [--d-mlp F] [--batch B]\n"
                     "           [--lr R] [--min-count C] [--eval-every N] [--eval-characters N] [--init unit|small]\n"
-                    "           [--report FILE]\n",
+                    "           [--report FILE] [--characters FILE]\n",
                     run_lm_train);
 ATTNLAB_CLI_COMMAND(lm_eval, "lm-eval",
                     "  lm-eval --model FILE (--text FILE | --held-out english|chinese) [--no-scale] [--no-causal]\n"
-                    "          [--ablate L.H,L] [--attention-temperature T] [--fill-1e9] [--half] [--rank-heads]\n",
+                    "          [--ablate L.H,L] [--attention-temperature T] [--fill-1e9] [--half] [--rank-heads]\n"
+                    "          [--bigram [--data-dir DIR]]\n",
                     run_lm_eval);
 ATTNLAB_CLI_COMMAND(lm_generate, "lm-generate",
                     "  lm-generate --model FILE --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--seed S]\n",

@@ -266,6 +266,18 @@ void load_cjk_font(attn::ui::App& app) {
 int open_scene(attn::ui::App& app, GLFWwindow* window, const Options& o, attn::TrainState training,
                const std::string& state_json) {
   app.state().train = std::move(training);
+#ifdef ATTNLAB_LM_MODEL
+  {
+    // The language model of the explorer's "language model" scene (optional: without it the
+    // scene says so). cmake/targets/train_app.cmake names the shipped file.
+    std::string bytes;
+    attn::Status st = read_file(ATTNLAB_LM_MODEL, bytes) ? attn::Status::success() : attn::Status::error("cannot read the file");
+    if (st.ok)
+      st = attn::load_lm_scene(app.state().lm_scene, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
+                               "fortunes-lm");
+    if (!st.ok) std::fprintf(stderr, "attnlab: no language model scene (%s: %s)\n", ATTNLAB_LM_MODEL, st.message.c_str());
+  }
+#endif
   if (!o.import_path.empty()) {
     const attn::Status st = attn::native::import_file(app.state(), o.import_path, attn::ImportOptions());
     if (!st.ok) {

@@ -260,6 +260,7 @@ void App::update_before_frame(float scale) {
   // what changed; textures follow the results' revision.
   train_tick(state_.train, state_.train.slice_ms, host_->seconds());
   update_tour(state_);
+  advance_lm(state_, host_->seconds());  // generation's play, a head of the ablation table
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
   update_variant_panels(state_, 0.03);

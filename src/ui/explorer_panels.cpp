@@ -96,6 +96,9 @@ void scene_source_radios(AppState& state) {
     same_line_or_wrap(tr(S::source_imported), true);
     ImGui::RadioButton(tr(S::source_imported), &source, 3);
   }
+  // The language model is fetched the first time its scene is chosen (app/lm_state.h).
+  same_line_or_wrap(tr(S::source_language), true);
+  ImGui::RadioButton(tr(S::source_language), &source, 4);
   s.source = static_cast<SceneSource>(source);
 }
 
@@ -148,7 +151,12 @@ void trained_scene_summary(AppState& state) {
 void scene_section(AppState& state, const ControlsOptions& options) {
   Settings& s = state.settings;
   scene_source_radios(state);
-  if (s.source == SceneSource::Generated) sentence_editor(state, options);
+  if (s.source == SceneSource::Generated || s.source == SceneSource::Language) sentence_editor(state, options);
+  if (s.source == SceneSource::Language && state.lm_scene) {
+    const train::ModelConfig& m = state.lm_scene->model.config;
+    int layer = s.layer;
+    if (ImGui::SliderInt(fitted(tr(S::trained_layer)), &layer, 0, m.layers - 1)) s.layer = layer;
+  }
   else if (s.source == SceneSource::Trained) trained_scene_summary(state);
   else if (s.source == SceneSource::Imported) draw_import_summary(state);
   else wrapped_text(tr(S::worked_inputs));
@@ -191,6 +199,7 @@ void positional_controls(Settings& s) {
 void model_section(Settings& s) {
   const bool locked = s.source != SceneSource::Generated;
   const char* why = s.source == SceneSource::Trained    ? tr(S::locked_by_trained)
+                    : s.source == SceneSource::Language ? tr(S::locked_by_language)
                     : s.source == SceneSource::Imported ? tr(S::locked_by_imported)
                                                         : tr(S::locked_by_worked);
   ImGui::BeginDisabled(locked);

@@ -18,6 +18,15 @@ std::set<unsigned> glyphs_beyond_latin1(const AppState& state, bool controls_sho
   const bool chinese = state.settings.language == UiLanguage::Chinese;
   std::string text = state.settings.sentence;
   for (const std::string& t : state.tokens) text += t;
+  if (state.settings.source == SceneSource::Language && state.lm_scene) {
+    // The language panel's bars and generated text: the characters the model predicts.
+    const lm::Vocabulary& v = state.lm_scene->model.vocabulary;
+    for (const auto& [token, p] : state.lm.next) text += v.token_text(token);
+    for (const lm::GeneratedToken& g : state.lm.generated) {
+      text += v.token_text(g.token);
+      for (const auto& [token, p] : g.top) text += v.token_text(token);
+    }
+  }
   if (controls_shown) {
     const Language language = chinese ? Language::Chinese : Language::English;
     text += tr(S::preset_cat_mouse, language);

@@ -17,7 +17,8 @@ namespace attn::ui {
 std::string chinese_ui_text();
 
 // Code points in U+0100..U+FFFF (beyond Latin-1, within ImWchar's 16 bits) of what the
-// figure may draw: the sentence, the tokens, the controls' preset buttons (Chinese
+// figure may draw: the sentence, the tokens, the language model's predicted and generated
+// characters, the controls' preset buttons (Chinese
 // sentences) when `controls_shown`, and the Chinese UI's strings when that is the language.
 std::set<unsigned> glyphs_beyond_latin1(const AppState& state, bool controls_shown);
 

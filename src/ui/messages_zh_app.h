@@ -8,6 +8,8 @@
   X(app_type_a_sentence, "输入一个句子，看看它的注意力") \
   X(app_trained_not_loaded, "训练好的模型还没有载入") \
   X(app_trained_not_loaded_yet, "训练好的模型（还）没有载入") \
+  X(app_lm_loading, "语言模型正在加载；加载完成后打开此场景") \
+  X(app_lm_ablate_rule, "'lm' 中的 'ablate' 必须是头编号（层 × 头数 + 头）的列表，范围 0 到 {0}") \
   X(app_no_results, "没有结果") \
   X(app_key_number, "'{0}' 必须是数字") \
   X(app_key_between, "'{0}' 必须在 {1} 到 {2} 之间") \
@@ -35,7 +37,7 @@
   X(app_painted_count, "涂改的格子最多 {0} 个") \
   X(app_v1_mask, "在第 1 版的状态中，'mask' 必须是 \"none\" 或 \"causal\"") \
   X(app_imported_needs_file, "'source' 为 \"imported\" 时需要先载入文件（拖到页面上，或点“导入”）") \
-  X(app_source_rule, "'source' 必须是 \"generated\"、\"worked-example\"、\"trained\" 或 \"imported\"") \
+  X(app_source_rule, "'source' 必须是 \"generated\"、\"worked-example\"、\"trained\"、\"imported\" 或 \"language\"") \
   X(app_sentence_string, "'sentence' 必须是字符串") \
   X(app_dmodel_heads, "dModel {0} 不能被头数 {1} 整除") \
   X(app_positional_bool, "从第 3 版起 'positional' 是一个选项：\"none\"、\"sinusoidal\"、\"rope\" 或 \"alibi\"（true 和 false 只在第 2 版的状态中读取）") \

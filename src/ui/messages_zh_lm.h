@@ -29,4 +29,5 @@
   X(lm_file_non_finite, "权重中含有 NaN 或 Inf") \
   X(lm_file_notes_too_long, "文件损坏：说明有 {0} 字节，最多 {1} 字节") \
   X(lm_file_unknown_flags, "文件损坏：未知的标志 {0}") \
+  X(lm_file_samples, "文件损坏：留出样本格式错误（列出 {0} 个，最多 {1} 个，每个须为英文或中文且不超过 64 KiB）") \
   X(lm_file_is_task_model, "这是任务模型文件（ATTNLABM），不是语言模型：请作为训练场景加载")

@@ -1332,6 +1332,144 @@ namespace attn::ui {
   X(weights_raw_note, \
     "Weights raw: rows do not sum to 1 once tokens are hidden.", \
     "原始权重：隐藏词元后各行之和不为 1。") \
+  X(panel_language, \
+    "Language model", \
+    "语言模型") \
+  X(source_language, \
+    "Language model", \
+    "语言模型") \
+  X(locked_by_language, \
+    "Fixed by the language model: its d_model, heads and layers are what it was trained with. The math knobs below change how every layer of the model attends.", \
+    "由语言模型固定：d_model、头数和层数都是训练时的设置。下面的数学旋钮会改变模型每一层的注意力计算方式。") \
+  X(lm_loading, \
+    "The language model is loading (1.8 MB, fetched only for this scene)...", \
+    "语言模型正在加载（1.8 MB，仅在打开此场景时获取）……") \
+  X(lm_intro, \
+    "A character-level Transformer trained here on Debian's fortune files (English quotations, Tang and Song poems, modern Chinese prose). Type any text: every explorer panel shows this model's real Q, K, V and weights, one character per token.", \
+    "一个在本项目中用 Debian 的 fortune 文件（英文名言、唐诗宋词和现代中文散文）训练的字符级 Transformer。输入任意文本：每个探索面板都显示该模型真实的 Q、K、V 和权重，每个字符一个词元。") \
+  X(lm_summary, \
+    "%s: %d layers x %d heads, d_model %d, %d characters in its vocabulary, context %d.", \
+    "%s：%d 层 x %d 个头，d_model %d，词表 %d 个字符，上下文 %d。") \
+  X(lm_unknown, \
+    "Not in the vocabulary (read as <unk>): %s", \
+    "不在词表中（读作 <unk>）：%s") \
+  X(lm_next, \
+    "next character", \
+    "下一个字符") \
+  X(lm_probability, \
+    "probability", \
+    "概率") \
+  X(lm_next_note, \
+    "What the model predicts after the text (its 10 most probable characters; a space shows as a middle dot, a line break as an arrow).", \
+    "模型对文本之后的预测（概率最高的 10 个字符；空格显示为中间点，换行显示为箭头）。") \
+  X(lm_generate_title, \
+    "Generate", \
+    "生成") \
+  X(lm_generate_note, \
+    "The model writes after the sentence one character at a time; each step adds a row and a column to the explorer's heatmaps, and the key/value cache keeps one row per token.", \
+    "模型在句子之后逐字写下去；每一步都会给探索面板的热图增加一行一列，键值缓存为每个词元保留一行。") \
+  X(lm_tokens, \
+    "characters", \
+    "字符数") \
+  X(lm_sample_temperature, \
+    "sampling temperature (0 = greedy)", \
+    "采样温度（0 = 贪心）") \
+  X(lm_top_k, \
+    "top-k (0 = all)", \
+    "top-k（0 = 全部）") \
+  X(lm_generate_all, \
+    "Generate all", \
+    "全部生成") \
+  X(lm_step, \
+    "Step", \
+    "单步") \
+  X(lm_clear, \
+    "Clear", \
+    "清除") \
+  X(lm_generated, \
+    "Generated %d of %d; key/value cache %.1f KB for %d tokens.", \
+    "已生成 %d / %d；键值缓存 %.1f KB，共 %d 个词元。") \
+  X(lm_break_title, \
+    "Break the math", \
+    "破坏数学") \
+  X(lm_break_note, \
+    "Each switch changes every layer of the trained model; the table shows at once what it costs on held-out text the model never saw (bits per character: lower is better).", \
+    "每个开关都会改变训练好的模型的每一层；下表立即显示它在模型从未见过的留出文本上的代价（每字符比特数：越低越好）。") \
+  X(lm_scale, \
+    "divide the scores by sqrt(d_k)", \
+    "分数除以 sqrt(d_k)") \
+  X(lm_attention_temperature, \
+    "attention temperature", \
+    "注意力温度") \
+  X(lm_causal, \
+    "causal mask (no peeking at later characters)", \
+    "因果掩码（不能偷看后面的字符）") \
+  X(lm_fill, \
+    "mask with -1e9 instead of -inf", \
+    "用 -1e9 代替 -inf 掩码") \
+  X(lm_half, \
+    "attention in float16", \
+    "注意力用 float16 计算") \
+  X(lm_ablate, \
+    "Heads switched off (click to ablate):", \
+    "关闭的注意力头（点击消融）：") \
+  X(lm_sample, \
+    "held-out text", \
+    "留出文本") \
+  X(lm_bits_base, \
+    "model's math", \
+    "模型原本的数学") \
+  X(lm_bits_now, \
+    "now", \
+    "现在") \
+  X(lm_bits_rise, \
+    "rise", \
+    "增加") \
+  X(lm_english, \
+    "English", \
+    "英文") \
+  X(lm_chinese, \
+    "Chinese poems", \
+    "中文诗") \
+  X(lm_heads_title, \
+    "What each head does on this text", \
+    "每个头在这段文本上做什么") \
+  X(lm_heads_note, \
+    "Mean weight a query puts on: the previous character, the start token, itself, the start of its word, the same column of the line before. A head earns a label at 0.5 (0.3 for word start and previous line).", \
+    "查询放在以下位置的平均权重：前一个字符、起始词元、自身、所在单词的开头、上一行的同一列。得分达到 0.5（单词开头和上一行为 0.3）的头获得标签。") \
+  X(lm_head, \
+    "head", \
+    "头") \
+  X(lm_label, \
+    "label", \
+    "标签") \
+  X(lm_score, \
+    "score", \
+    "得分") \
+  X(lm_kind_previous, \
+    "previous character", \
+    "前一个字符") \
+  X(lm_kind_first, \
+    "start token (sink)", \
+    "起始词元（汇聚点）") \
+  X(lm_kind_self, \
+    "itself", \
+    "自身") \
+  X(lm_kind_word, \
+    "start of the word", \
+    "单词开头") \
+  X(lm_kind_line, \
+    "same column, line before", \
+    "上一行同一列") \
+  X(lm_kind_mixed, \
+    "mixed", \
+    "混合") \
+  X(lm_ablation_title, \
+    "Heads ranked by what ablating each alone costs", \
+    "按单独消融每个头的代价排序") \
+  X(lm_measuring, \
+    "measuring...", \
+    "测量中……") \
   X(panel_model_view, \
     "Model view", \
     "模型视图") \

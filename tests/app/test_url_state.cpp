@@ -87,6 +87,11 @@ json random_value(const json& e, const json& patch, int n_tokens, std::mt19937& 
       for (const auto& [cell, sign] : cells)
         text += (text.empty() ? "" : " ") + std::to_string(cell.first) + ":" + std::to_string(cell.second) + sign;
       v = text;
+    } else if (kind == "indices") {
+      json list = json::array();
+      for (long long i = e["min"].get<long long>(); i <= e["max"].get<long long>(); ++i)
+        if (integer(0, 3) == 0) list.push_back(i);
+      v = list;
     } else if (kind == "vector" || kind == "list") {
       const int len = kind == "vector" ? e["length"].get<int>() : static_cast<int>(integer(1, e["length"].get<int>()));
       json list = json::array();

@@ -27,5 +27,11 @@ test('setup.sh --list: web and desktop leave out the tests\' tools; test covers 
 test('setup.sh refuses an unknown purpose with a message and exit code 2', () => {
   const r = spawnSync('bash', [setup, 'webb'], { encoding: 'utf8' });
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /unknown purpose 'webb' \(web, desktop or test\)/);
+  assert.match(r.stderr, /unknown purpose 'webb' \(web, desktop, test or lm\)/);
+});
+
+test('setup.sh --list lm: the native build and the fortune files, no browser or Emscripten', () => {
+  const lm = list('lm');
+  for (const pkg of ['fortunes', 'fortunes-min', 'fortunes-zh', 'g++', 'libeigen3-dev']) assert.ok(lm.includes(pkg), `lm lacks ${pkg}`);
+  for (const pkg of ['emscripten', 'chromium', 'python3-torch']) assert.ok(!lm.includes(pkg), `lm installs ${pkg}`);
 });

@@ -68,7 +68,7 @@ struct Reader {
 };
 
 constexpr std::size_t kHeaderBytes = 20;
-constexpr std::size_t kSmallestFile = kHeaderBytes + 7 * 4 + 2 * 8 + 4 + 4 + 4 + 4 + 4;
+constexpr std::size_t kSmallestFile = kHeaderBytes + 7 * 4 + 2 * 8 + 4 + 4 + 4 + 4 + 4 + 4;
 
 }  // namespace
 
@@ -97,6 +97,15 @@ std::vector<std::uint8_t> serialize_language_model(const LanguageModel& m) {
     putf(out, p.train_bits);
     putf(out, p.held_out_english);
     putf(out, p.held_out_chinese);
+  }
+  const std::size_t samples = std::min(m.samples.size(), kMaxSamples);
+  put32(out, static_cast<std::uint32_t>(samples));
+  for (std::size_t i = 0; i < samples; ++i) {
+    const std::string& t = m.samples[i].text;
+    const std::size_t len = std::min(t.size(), kMaxNotesBytes);
+    put32(out, m.samples[i].language);
+    put32(out, static_cast<std::uint32_t>(len));
+    out.insert(out.end(), t.begin(), t.begin() + static_cast<std::ptrdiff_t>(len));
   }
   for (float w : m.parameters) {
     const std::uint16_t h = half_bits(w);
@@ -166,6 +175,20 @@ Status parse_language_model(const std::uint8_t* bytes, std::size_t size, Languag
     r.f32(p.train_bits);
     r.f32(p.held_out_english);
     r.f32(p.held_out_chinese);
+  }
+  std::uint32_t samples = 0;
+  if (!r.u32(samples)) return Status::error(msg::lm_file_short_section);
+  if (samples > kMaxSamples) return Status::error(msg::lm_file_samples, samples, kMaxSamples);
+  for (std::uint32_t i = 0; i < samples; ++i) {
+    HeldOutSample sample;
+    std::uint32_t len = 0;
+    if (!r.u32(sample.language) || !r.u32(len)) return Status::error(msg::lm_file_short_section);
+    if (sample.language > 1u || len > kMaxNotesBytes) return Status::error(msg::lm_file_samples, samples, kMaxSamples);
+    if (r.left < len) return Status::error(msg::lm_file_short_section);
+    sample.text.assign(reinterpret_cast<const char*>(r.p), len);
+    r.p += len;
+    r.left -= len;
+    m.samples.push_back(std::move(sample));
   }
   const std::size_t n = train::parameter_count(m.config);
   if (r.left != 2 * n) return Status::error(msg::lm_file_short_section);

@@ -18,6 +18,9 @@
 //       notes        u32 length (at most 65536), UTF-8 text
 //       curve        u32 points, then per point u32 step, f32 training bits per token,
 //                    f32 held-out bits per character in English, f32 the same in Chinese
+//       samples      u32 count (at most 8), then per sample u32 language (0 English,
+//                    1 Chinese), u32 length (at most 65536), UTF-8 text: held-out text the lab
+//                    scores when the math is broken
 //       parameters   u16 float16 x parameter_count, in train::parameter_layout order
 //   end-4 checksum   u32 CRC-32 of every byte before it
 #pragma once
@@ -47,6 +50,15 @@ struct CurvePoint {
   float held_out_chinese = 0;
 };
 
+inline constexpr std::size_t kMaxSamples = 8;
+
+// A piece of held-out text carried in the file (never trained on).
+struct HeldOutSample {
+  std::uint32_t language = 0;  // 0 English, 1 Chinese
+  std::string text;
+  bool operator==(const HeldOutSample&) const = default;
+};
+
 struct LanguageModel {
   train::ModelConfig config;  // vocab == vocabulary.size(); init is not stored
   Vocabulary vocabulary;
@@ -54,6 +66,7 @@ struct LanguageModel {
   std::string notes;
   std::uint64_t steps = 0, seed = 0;
   std::vector<CurvePoint> curve;
+  std::vector<HeldOutSample> samples;
 
   bool empty() const { return parameters.empty(); }
   int head_dim() const { return config.d_model / config.heads; }

@@ -1,0 +1,298 @@
+#include "app/lm_state.h"
+
+#include "app/app_state.h"
+#include "core/base/utf8.h"
+#include "core/lm/evaluate.h"
+#include "core/lm/lm_messages.h"
+#include "app/app_messages.h"
+#include "app/state_schema.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace attn {
+
+bool LmSettings::same_scene(const LmSettings& o) const {
+  return ablated == o.ablated && half == o.half && tokens == o.tokens && temperature == o.temperature &&
+         top_k == o.top_k && seed == o.seed && shown == o.shown;
+}
+
+Status load_lm_scene(std::shared_ptr<const LmScene>& scene, const std::uint8_t* bytes, std::size_t size,
+                     const std::string& name) {
+  auto s = std::make_shared<LmScene>();
+  if (Status st = lm::parse_language_model(bytes, size, s->model); !st.ok) return st.within(name);
+  s->name = name;
+  scene = std::move(s);
+  return Status::success();
+}
+
+lm::RunOptions lm_run_options(const MathSettings& math, const LmSettings& lm, const lm::LanguageModel& model) {
+  lm::RunOptions r;
+  r.scale = math.scale_kind != ScaleKind::None;
+  r.attention_temperature = std::clamp(math.temperature, lm::kMinAttentionTemperature, lm::kMaxAttentionTemperature);
+  r.causal = math.mask.causal;
+  r.large_negative_fill = math.fill == MaskFill::Finite;
+  r.half_precision = lm.half;
+  const int heads = model.config.layers * model.config.heads;
+  r.ablated.assign(static_cast<std::size_t>(heads), 0);
+  for (int i : lm.ablated)
+    if (i >= 0 && i < heads) r.ablated[static_cast<std::size_t>(i)] = 1;
+  return r;
+}
+
+namespace {
+
+// A key naming everything a result depends on, to know when to compute it again.
+std::string options_key(const lm::RunOptions& o) {
+  std::string key = std::to_string(o.scale) + std::to_string(o.causal) + std::to_string(o.large_negative_fill) +
+                    std::to_string(o.half_precision) + "/" + std::to_string(o.attention_temperature) + "/";
+  for (std::uint8_t a : o.ablated) key += a ? '1' : '0';
+  return key;
+}
+
+std::vector<int> sample_tokens(const lm::LanguageModel& m, const lm::HeldOutSample& s) {
+  return lm::entry_stream(m.vocabulary, {s.text});
+}
+
+void update_bits(const lm::LanguageModel& m, const lm::RunOptions& run, LmResults& r) {
+  const std::string key = options_key(run);
+  if (r.bits_for == key && r.bits_now.size() == m.samples.size()) return;
+  if (r.bits_base.size() != m.samples.size()) {
+    r.bits_base.clear();
+    r.bits_characters.clear();
+    for (const lm::HeldOutSample& s : m.samples) {
+      const lm::Bits b = lm::score_tokens(m, sample_tokens(m, s), lm::RunOptions{});
+      r.bits_base.push_back(b.per_character());
+      r.bits_characters.push_back(b.scored);
+    }
+  }
+  r.bits_now.clear();
+  for (const lm::HeldOutSample& s : m.samples) r.bits_now.push_back(lm::score_tokens(m, sample_tokens(m, s), run).per_character());
+  r.bits_for = key;
+}
+
+}  // namespace
+
+Status update_lm_results(const LmScene& scene, const std::string& sentence, const MathSettings& math,
+                         const LmSettings& settings, LmResults& results) {
+  const lm::LanguageModel& m = scene.model;
+  const lm::RunOptions run = lm_run_options(math, settings, m);
+  LmResults r = results;
+  // 1 generation from the sentence, when asked for and when its inputs changed
+  if (settings.shown > 0) {
+    const std::string key = sentence + "\x1f" + options_key(run) + "/" + std::to_string(settings.tokens) + "/" +
+                            std::to_string(settings.temperature) + "/" + std::to_string(settings.top_k) + "/" +
+                            std::to_string(settings.seed);
+    if (r.generated_for != key) {
+      lm::GenerateOptions g;
+      g.tokens = settings.tokens;
+      g.sample.temperature = settings.temperature;
+      g.sample.top_k = settings.top_k;
+      g.sample.seed = settings.seed;
+      if (Status st = lm::generate(m, sentence, run, g, r.generated); !st.ok) return st;
+      r.generated_for = key;
+    }
+  }
+  // 2 the text the panels show: the sentence and the shown generated tokens
+  // The view holds the sentence and as many generated characters as the context leaves room for.
+  std::string text = sentence;
+  const int room = m.config.context - 1 - static_cast<int>(decode_utf8(sentence).size());
+  const int shown = std::min({settings.shown, static_cast<int>(r.generated.size()), std::max(0, room)});
+  for (int i = 0; i < shown; ++i) {
+    const int t = r.generated[static_cast<std::size_t>(i)].token;
+    text += t == lm::kStartToken ? std::string("\n") : m.vocabulary.token_text(t);
+  }
+  if (Status st = lm::text_attention(m, text, run, r.attention); !st.ok) return st;
+  r.text = text;
+  r.labels = lm::label_heads(r.attention.encoded.characters, r.attention.trace.weights, m.config.layers, m.config.heads);
+  Rng rng(1);
+  r.next = lm::choose_token(r.attention.logits.row(r.attention.logits.rows() - 1).data(), m.config.vocab,
+                            lm::SampleOptions{}, rng)
+               .top;
+  // 3 held-out bits under these switches
+  update_bits(m, run, r);
+  const std::string ablation_key = options_key(run);
+  if (r.ablation_for != ablation_key) {
+    r.ablation_rise.assign(static_cast<std::size_t>(m.config.layers * m.config.heads), -1.0);
+    r.ablation_for = ablation_key;
+  }
+  results = std::move(r);
+  return Status::success();
+}
+
+bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& r) {
+  const lm::LanguageModel& m = scene.model;
+  auto next = std::find(r.ablation_rise.begin(), r.ablation_rise.end(), -1.0);
+  if (next == r.ablation_rise.end() || r.bits_now.size() != m.samples.size()) return false;
+  lm::RunOptions run = lm_run_options(math, settings, m);
+  run.ablated[static_cast<std::size_t>(next - r.ablation_rise.begin())] = 1;
+  double before = 0, after = 0;
+  long long chars = 0;
+  for (std::size_t i = 0; i < m.samples.size(); ++i) {
+    const lm::Bits b = lm::score_tokens(m, sample_tokens(m, m.samples[i]), run);
+    after += b.bits;
+    before += r.bits_now[i] * static_cast<double>(b.scored);
+    chars += b.scored;
+  }
+  *next = chars > 0 ? (after - before) / static_cast<double>(chars) : 0.0;
+  return true;
+}
+
+bool advance_lm(AppState& state, double now) {
+  static double last = -1;
+  if (state.settings.source != SceneSource::Language || !state.lm_scene) return false;
+  LmSettings& l = state.settings.lm;
+  bool changed = false;
+  if (l.playing) {
+    if (l.shown >= l.tokens) {
+      l.playing = false;
+      changed = true;
+    } else if (last < 0 || now - last >= kLmPlaySeconds) {
+      ++l.shown;
+      last = now;
+      changed = true;
+    }
+  } else {
+    last = -1;
+  }
+  if (state.settings.panel == Panel::Language && state.has_results)
+    advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm);
+  return changed;
+}
+
+nlohmann::json lm_settings_json(const LmSettings& l) {
+  return {{"ablate", l.ablated}, {"half", l.half}, {"tokens", l.tokens}, {"temperature", l.temperature},
+          {"topK", l.top_k}, {"seed", l.seed}, {"shown", l.shown}, {"playing", l.playing}};
+}
+
+Status read_lm_json(const nlohmann::json& j, LmSettings& out) {
+  if (!j.is_object()) return Status::error(msg::app_key_object, "lm");
+  LmSettings l = out;
+  auto whole = [&](const char* key, long long& v) {
+    const KeyRange r = key_range(std::string("lm.") + key);
+    const nlohmann::json& x = j[key];
+    if (!x.is_number_integer() || x.get<long long>() < static_cast<long long>(r.min) ||
+        x.get<long long>() > static_cast<long long>(r.max))
+      return Status::error(msg::app_key_whole_range_in, key, "lm", static_cast<long long>(r.min), static_cast<long long>(r.max));
+    v = x.get<long long>();
+    return Status::success();
+  };
+  for (const auto& item : j.items()) {
+    const std::string& key = item.key();
+    const nlohmann::json& x = item.value();
+    long long v = 0;
+    if (key == "tokens" || key == "topK" || key == "seed" || key == "shown") {
+      if (Status st = whole(key.c_str(), v); !st.ok) return st;
+      if (key == "tokens") l.tokens = static_cast<int>(v);
+      else if (key == "topK") l.top_k = static_cast<int>(v);
+      else if (key == "seed") l.seed = static_cast<std::uint64_t>(v);
+      else l.shown = static_cast<int>(v);
+    } else if (key == "half" || key == "playing") {
+      if (!x.is_boolean()) return Status::error(msg::app_key_bool_in, key, "lm");
+      (key == "half" ? l.half : l.playing) = x.get<bool>();
+    } else if (key == "temperature") {
+      const KeyRange r = key_range("lm.temperature");
+      if (!x.is_number() || !(x.get<double>() >= r.min && x.get<double>() <= r.max))
+        return Status::error(msg::app_key_number_range_in, key, "lm", static_cast<int>(r.min), static_cast<int>(r.max));
+      l.temperature = x.get<float>();
+    } else if (key == "ablate") {
+      const KeyRange r = key_range("lm.ablate");
+      std::vector<int> list;
+      if (!x.is_array()) return Status::error(msg::app_lm_ablate_rule, static_cast<int>(r.max));
+      for (const nlohmann::json& e : x) {
+        if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() > static_cast<long long>(r.max))
+          return Status::error(msg::app_lm_ablate_rule, static_cast<int>(r.max));
+        list.push_back(static_cast<int>(e.get<long long>()));
+      }
+      std::sort(list.begin(), list.end());
+      list.erase(std::unique(list.begin(), list.end()), list.end());
+      l.ablated = list;
+    } else {
+      return Status::error(msg::app_unknown_key_in, key, "lm");
+    }
+  }
+  if (l.shown > l.tokens) l.shown = l.tokens;
+  out = l;
+  return Status::success();
+}
+
+nlohmann::json lm_figures_json(const AppState& state) {
+  nlohmann::json f = {{"loaded", state.lm_scene != nullptr}};
+  if (!state.lm_scene) return f;
+  const lm::LanguageModel& m = state.lm_scene->model;
+  const LmResults& r = state.lm;
+  f["name"] = state.lm_scene->name;
+  f["vocab"] = m.config.vocab;
+  f["layers"] = m.config.layers;
+  f["heads"] = m.config.heads;
+  f["context"] = m.config.context;
+  if (state.settings.source != SceneSource::Language || !state.has_results) return f;
+  auto top = [&](const std::vector<std::pair<int, float>>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& [t, p] : list) out.push_back({{"token", m.vocabulary.token_text(t)}, {"id", t}, {"p", p}});
+    return out;
+  };
+  f["text"] = r.text;
+  f["next"] = top(r.next);
+  nlohmann::json gen = nlohmann::json::array();
+  for (const lm::GeneratedToken& g : r.generated)
+    gen.push_back({{"token", m.vocabulary.token_text(g.token)}, {"id", g.token}, {"top", top(g.top)},
+                   {"cacheBytes", g.cache_bytes}});
+  f["generated"] = gen;
+  nlohmann::json unknown = nlohmann::json::array();
+  for (std::uint32_t cp : r.attention.encoded.unknown) unknown.push_back(encode_utf8(cp));
+  f["unknown"] = unknown;
+  nlohmann::json labels = nlohmann::json::array();
+  for (const lm::HeadLabel& h : r.labels)
+    labels.push_back({{"layer", h.layer}, {"head", h.head}, {"label", lm::head_kind_name(h.label)}, {"score", h.label_score}});
+  f["labels"] = labels;
+  nlohmann::json bits = nlohmann::json::array();
+  for (std::size_t i = 0; i < r.bits_now.size() && i < m.samples.size(); ++i)
+    bits.push_back({{"language", m.samples[i].language == 0 ? "english" : "chinese"}, {"base", r.bits_base[i]},
+                    {"now", r.bits_now[i]}, {"characters", r.bits_characters[i]}});
+  f["bits"] = bits;
+  f["ablation"] = r.ablation_rise;
+  return f;
+}
+
+std::string lm_token_label(const lm::Vocabulary& v, int token) {
+  if (token == lm::kStartToken) return "<s>";
+  const std::string t = v.token_text(token);
+  if (t == " ") return "\xC2\xB7";          // U+00B7 middle dot (in the UI font, unlike U+2423)
+  if (t == "\n") return "\xE2\x86\xB5";  // U+21B5 downwards arrow with corner leftwards
+  return t;
+}
+
+PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& r, int layer, const PipelineConfig& config,
+                             std::vector<std::string>& tokens) {
+  const lm::LanguageModel& m = scene.model;
+  const int n = static_cast<int>(r.attention.tokens.size());
+  tokens.clear();
+  for (int t : r.attention.tokens) tokens.push_back(lm_token_label(m.vocabulary, t));
+  PipelineTrace trace;
+  layer = std::clamp(layer, 0, m.config.layers - 1);
+  const int dk = m.head_dim();
+  const Mat& q = r.attention.trace.q[static_cast<std::size_t>(layer)];
+  const Mat& k = r.attention.trace.k[static_cast<std::size_t>(layer)];
+  const Mat& v = r.attention.trace.v[static_cast<std::size_t>(layer)];
+  for (int h = 0; h < m.config.heads; ++h) {
+    PipelineConfig one = config;
+    one.d_model = dk;
+    one.heads = 1;
+    one.positional = false;  // the model's learned positions are already in its input
+    PipelineTrace t = run_pipeline_qkv(q.block(0, h * dk, n, dk), k.block(0, h * dk, n, dk), v.block(0, h * dk, n, dk), one);
+    if (!t.status.ok) return t;
+    if (h == 0) trace.allowed = t.allowed;
+    trace.heads.push_back(std::move(t.heads[0]));
+  }
+  trace.concat = Mat(n, m.config.d_model);
+  for (int h = 0; h < m.config.heads; ++h) trace.concat.block(0, h * dk, n, dk) = trace.heads[h].output;
+  const train::ModelTensors<const float*> p = train::tensors_of(m.config, m.parameters.data());
+  const Eigen::Map<const Mat> wo(p.layers[static_cast<std::size_t>(layer)].wo, m.config.d_model, m.config.d_model);
+  trace.output = trace.concat * wo;
+  return trace;
+}
+
+}  // namespace attn

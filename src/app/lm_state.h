@@ -1,0 +1,112 @@
+// The explorer's language-model scene (SceneSource::Language): the lab's character-level
+// model (core/lm) read on the user's sentence, token-by-token generation from it, and what
+// breaking the math does to a trained model's predictions and held-out bits.
+//
+// The scene's text is the sentence plus the first `shown` generated characters, so each
+// generation step adds a row and a column to every explorer panel. The explorer's math is
+// the model's switches: scale none = no 1/sqrt(d_k), the temperature divides every layer's
+// scores, the causal mask may be dropped, the finite fill is the -1e9 fill; with `half` the
+// attention runs in float16, and `ablated` heads add nothing. The panels show the chosen
+// layer's real Q, K and V, with the lab's stages under the same math.
+//
+// Sections: 1 settings  2 the loaded model and results  3 operations
+#pragma once
+
+#include "core/attention/pipeline.h"
+#include "core/base/types.h"
+#include "core/lm/generate.h"
+#include "core/lm/head_labels.h"
+#include "core/lm/language_model.h"
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+struct MathSettings;
+struct AppState;
+
+// ---- 1 settings -------------------------------------------------------------------------
+
+inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (the CLI: lm::kMaxGeneratedTokens)
+
+struct LmSettings {
+  std::vector<int> ablated;  // heads switched off, as layer * heads + head, ascending
+  bool half = false;
+  int tokens = 20;           // how many to generate
+  float temperature = 0.0f;  // 0 = greedy
+  int top_k = 0;             // 0 = all
+  std::uint64_t seed = 1;
+  int shown = 0;             // generated tokens appended to the sentence, 0..tokens
+  bool playing = false;      // shown grows by one a step until it reaches tokens
+  bool operator==(const LmSettings&) const = default;
+  // Everything but `playing` (which only moves `shown`).
+  bool same_scene(const LmSettings& o) const;
+};
+
+// ---- 2 the loaded model and results ------------------------------------------------------
+
+struct LmScene {
+  lm::LanguageModel model;
+  std::string name;
+};
+
+struct LmResults {
+  std::string text;                       // the sentence plus the shown generated tokens
+  lm::TextAttention attention;            // every layer's q, k, v and weights on it
+  std::vector<lm::HeadLabel> labels;      // per layer and head, on this text
+  std::vector<std::pair<int, float>> next;  // the 10 most probable tokens after the text
+  // Generation from the sentence under the current settings (recomputed when they change).
+  std::vector<lm::GeneratedToken> generated;
+  std::string generated_for;
+  // Held-out bits per character of each of the model's samples: its own math, and now.
+  std::vector<double> bits_base, bits_now;
+  std::vector<long long> bits_characters;
+  std::string bits_for;
+  // Each head ablated alone: the rise in held-out bits (all samples), filled a head per call
+  // of advance_lm_ablation; -1 while not measured.
+  std::vector<double> ablation_rise;
+  std::string ablation_for;
+};
+
+// ---- 3 operations -----------------------------------------------------------------------
+
+// Loads a language model file as the scene's model. On error nothing changes.
+Status load_lm_scene(std::shared_ptr<const LmScene>& scene, const std::uint8_t* bytes, std::size_t size,
+                     const std::string& name);
+
+// The model's switches from the explorer's math and the scene's settings.
+lm::RunOptions lm_run_options(const MathSettings& math, const LmSettings& lm, const lm::LanguageModel& model);
+
+// Recomputes what changed (attention on the text, generation, held-out bits). Refuses a text
+// the model cannot read (results unchanged).
+Status update_lm_results(const LmScene& scene, const std::string& sentence, const MathSettings& math,
+                         const LmSettings& settings, LmResults& results);
+
+// One layer of the scene as the explorer's trace: per head its Q, K, V columns of that layer,
+// then the lab's stages under `config`; `tokens` gets the characters' labels.
+PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& results, int layer, const PipelineConfig& config,
+                             std::vector<std::string>& tokens);
+
+// Measures the next unmeasured head of the ablation table; false when all are measured.
+bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& results);
+
+// A frame's work for the scene: while playing, one more generated token every
+// kLmPlaySeconds; and the next head of the ablation table. True if a setting changed.
+inline constexpr double kLmPlaySeconds = 0.15;
+bool advance_lm(AppState& state, double now_seconds);
+
+// The app's door: {"ablate": [layer * heads + head, ...], "half", "tokens", "temperature",
+// "topK", "seed", "shown", "playing"}, and the figures tests and the page read.
+nlohmann::json lm_settings_json(const LmSettings& settings);
+Status read_lm_json(const nlohmann::json& j, LmSettings& out);
+nlohmann::json lm_figures_json(const AppState& state);
+
+// How a token reads in a label: spaces and line breaks made visible.
+std::string lm_token_label(const lm::Vocabulary& vocabulary, int token);
+
+}  // namespace attn

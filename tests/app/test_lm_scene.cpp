@@ -1,0 +1,122 @@
+// The explorer's language-model scene (app/lm_state.h) without a window: asked for before
+// its model it waits (the previous scene kept, a notice); loaded, it shows the model's real
+// weights for the chosen layer, grows a row per generated character, scores its held-out
+// samples under broken math, ranks heads by ablation, and refuses a text it cannot read
+// with the scene kept.
+#include "app/app_state.h"
+#include "app/lm_state.h"
+#include "core/lm/generate.h"
+#include "core/lm/trainer.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace lm = attn::lm;
+
+namespace {
+
+std::vector<std::uint8_t> tiny_model_file() {
+  std::string en, zh;
+  for (int i = 0; i < 30; ++i) en += std::string(i % 2 ? "The cat sat." : "A dog ran.") + "\n%\n";
+  for (int i = 0; i < 30; ++i) zh += "床前明月光，疑是地上霜。\n%\n";
+  const std::vector<lm::CorpusFile> corpus = {lm::split_fortune_file("en", lm::TextLanguage::English, 1, en),
+                                              lm::split_fortune_file("zh", lm::TextLanguage::Chinese, 1, zh)};
+  lm::LmTrainConfig c;
+  c.context = 32;
+  c.d_model = 16;
+  c.d_mlp = 32;
+  c.heads = 2;
+  c.min_count = 2;
+  c.batch = 4;
+  c.steps = 20;
+  c.warmup = 5;
+  c.eval_every = 20;
+  c.eval_characters = 100;
+  lm::LmTrainer t;
+  REQUIRE(t.reset(c, corpus).ok);
+  REQUIRE(t.run_until(c.steps).ok);
+  lm::LanguageModel m = t.model();
+  m.samples = {{0, "The cat sat. A dog ran."}, {1, "床前明月光"}};
+  return lm::serialize_language_model(m);
+}
+
+}  // namespace
+
+TEST_CASE("language scene: waits for its model, then shows the model's weights", "[lm][app]") {
+  attn::AppState state;
+  attn::update_results(state);
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language"})").ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Generated);
+  REQUIRE(state.lm_wanted);
+  REQUIRE(state.notice.message == "the language model is loading; the scene opens when it arrives");
+
+  const std::vector<std::uint8_t> bytes = tiny_model_file();
+  REQUIRE(attn::load_lm_scene(state.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language", "sentence": "The cat", "layer": 1})").ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Language);
+  REQUIRE(state.settings.d_model == 16);
+  REQUIRE(state.settings.heads == 2);
+  REQUIRE(state.tokens.size() == 8);  // <s> T h e · c a t
+  REQUIRE(state.tokens[4] == "\xC2\xB7");
+  // Layer 1's weights in the explorer are the model's own.
+  lm::TextAttention direct;
+  REQUIRE(lm::text_attention(state.lm_scene->model, "The cat", lm::RunOptions{}, direct).ok);
+  for (int h = 0; h < 2; ++h)
+    REQUIRE((state.trace.heads[h].weights - direct.trace.weights[2 + h]).cwiseAbs().maxCoeff() < 1e-5f);
+  REQUIRE(state.lm.bits_now.size() == 2);
+  REQUIRE(state.lm.bits_now[0] == state.lm.bits_base[0]);
+}
+
+TEST_CASE("language scene: generation adds rows, broken math costs bits, bad text is refused", "[lm][app]") {
+  attn::AppState state;
+  const std::vector<std::uint8_t> bytes = tiny_model_file();
+  REQUIRE(attn::load_lm_scene(state.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language", "sentence": "The", "lm": {"tokens": 10, "shown": 0}})").ok);
+  attn::update_results(state);
+  const std::size_t n0 = state.tokens.size();
+  REQUIRE(attn::apply_state_json(state, R"({"lm": {"shown": 10}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.tokens.size() == n0 + 10);
+  REQUIRE(state.trace.heads[0].weights.rows() == static_cast<int>(n0 + 10));
+  lm::GenerateOptions g;
+  g.tokens = 10;
+  std::vector<lm::GeneratedToken> direct;
+  REQUIRE(lm::generate(state.lm_scene->model, "The", lm::RunOptions{}, g, direct).ok);
+  REQUIRE(state.lm.generated.size() == 10);
+  for (int i = 0; i < 10; ++i) REQUIRE(state.lm.generated[i].token == direct[i].token);
+
+  // Playing shows one more character per step, and stops at the end.
+  REQUIRE(attn::apply_state_json(state, R"({"lm": {"shown": 0, "playing": true}})").ok);
+  attn::update_results(state);
+  REQUIRE(attn::advance_lm(state, 100.0));
+  REQUIRE(state.settings.lm.shown == 1);
+  REQUIRE_FALSE(attn::advance_lm(state, 100.01));  // too soon for the next
+  REQUIRE(attn::advance_lm(state, 100.2));
+  REQUIRE(state.settings.lm.shown == 2);
+
+  // No 1/sqrt(d_k): the held-out samples' bits change from the model's own.
+  REQUIRE(attn::apply_state_json(state, R"({"scale": "none", "lm": {"playing": false, "shown": 0}})").ok);
+  attn::update_results(state);
+  REQUIRE(state.lm.bits_now[0] != state.lm.bits_base[0]);
+  // The ablation table fills a head per call.
+  REQUIRE(attn::apply_state_json(state, R"({"panel": "language"})").ok);
+  attn::update_results(state);
+  int measured = 0;
+  while (attn::advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm)) ++measured;
+  REQUIRE(measured == 4);
+  for (double rise : state.lm.ablation_rise) REQUIRE(rise != -1.0);
+
+  // A text longer than the context is refused; the scene is kept.
+  const attn::Status st = attn::apply_state_json(state, "{\"sentence\": \"" + std::string(10000, 'x') + "\"}");
+  REQUIRE(st.message == "the prompt has 10000 characters; the model reads at most 31");
+  REQUIRE(state.settings.sentence == "The");
+  REQUIRE_FALSE(attn::apply_state_json(state, R"({"sentence": ""})").ok);
+  REQUIRE(attn::apply_state_json(state, R"({"lm": {"ablate": [0, 3, 3]}})").ok);
+  REQUIRE(state.settings.lm.ablated == std::vector<int>{0, 3});
+  REQUIRE(attn::apply_state_json(state, R"({"lm": {"ablate": [99]}})").message.find("'ablate' in 'lm'") != std::string::npos);
+  REQUIRE(attn::apply_state_json(state, R"({"lm": {"speed": 1}})").message == "unknown key 'speed' in 'lm'");
+}

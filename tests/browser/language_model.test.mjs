@@ -1,0 +1,122 @@
+// The language-model scene in headless Chromium: the model is fetched only when its scene is
+// asked for; the heads panel shows its real attention on a sentence and on a held-out poem;
+// generating 20 characters grows the view by 20 rows with probabilities that match the math
+// module's generate(); breaking the math shows the same held-out figures as the CLI; a
+// refused prompt keeps the scene. Screenshots: build/test-artifacts/language-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { labSuite } from '../support/suite.mjs';
+import { assertHeatmapShows, frames, screenshot } from '../support/lab.mjs';
+import { distDir, nativeDir, root } from '../support/paths.mjs';
+
+const suite = labSuite({ sharedPage: true });
+let page;
+before(async () => { ({ page } = await suite.ready); });
+
+const modelPath = path.join(root, 'assets', 'fortunes-lm.attnlm');
+const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
+const core = await createAttnlabCore();
+const model = core.loadLanguageModel(new Uint8Array(fs.readFileSync(modelPath)));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-lm-page-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const lm = () => page.evaluate(() => window.attnlab.getState().figures.lm);
+// 《游子吟》 (Meng Jiao): a held-out entry of tang300 (entry 39; every tenth is held out).
+const POEM = '慈母手中线，游子身上衣。\n临行密密缝，意恐迟迟归。\n谁言寸草心，报得三春晖。';
+const SENTENCE = 'The cat sat on the mat because it was tired.';
+
+test('the model is fetched only when its scene is opened', async () => {
+  const before = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(!before.some((n) => n.includes('fortunes-lm')), 'not fetched at start');
+  assert.equal((await lm()).loaded, false);
+  await page.evaluate(() => window.attnlab.setState({ source: 'language' }));
+  await page.evaluate(() => window.attnlab.languageModel());
+  await page.waitForFunction(() => window.attnlab.getState().source === 'language', null, { timeout: 30000 });
+  const after = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+  assert.ok(after.some((n) => n.includes('fortunes-lm')), 'fetched when asked for');
+  const f = await lm();
+  assert.equal(f.loaded, true);
+  assert.equal(f.layers, 2);
+  assert.equal(f.heads, 4);
+});
+
+test('the heads panel on an English sentence and on a held-out poem: the model\'s own weights', async () => {
+  for (const [sentence, name] of [[SENTENCE, 'language-heads-english.png'], [POEM, 'language-heads-poem.png']]) {
+    const state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'heads', layer: 0, cursor: -1 }), sentence);
+    assert.equal(state.tokens.length, [...sentence].length + 1);
+    assert.equal(state.dModel, 96);
+    assert.equal(state.heads, 4);
+    const mine = model.attention(sentence);
+    for (let h = 0; h < 4; h++) {
+      const w = await page.evaluate((i) => Array.from(window.attnlab.getMatrix('weights', i).data), h);
+      let worst = 0;
+      for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(w[i] - mine.weights[h][i]));
+      assert.ok(worst < 1e-4, `layer 0 head ${h}: page and module differ by ${worst}`);
+    }
+    const labels = (await lm()).labels;
+    assert.deepEqual(labels.map((l) => l.label), mine.labels.map((l) => l.label));
+    await frames(page, 3);
+    const png = await screenshot(page, name);
+    const x = await page.evaluate(() => { const m = window.attnlab.getMatrix('weights', 0); return { rows: m.rows, cols: m.cols, data: Array.from(m.data) }; });
+    await assertHeatmapShows(page, png, 'heads/0', x);
+  }
+});
+
+test('generating 20 characters adds 20 rows; the probabilities match generate()', async () => {
+  const prompt = 'The meaning of life is';
+  let state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'language', lm: { tokens: 20, shown: 0 } }), prompt);
+  const rows0 = state.tokens.length;
+  state = await page.evaluate(() => window.attnlab.setState({ lm: { shown: 20 } }));
+  assert.equal(state.tokens.length, rows0 + 20);
+  const w = await page.evaluate(() => window.attnlab.getMatrix('weights', 0));
+  assert.equal(w.rows, rows0 + 20);
+  const f = await lm();
+  const expected = model.generate({ prompt, tokens: 20, temperature: 0 });
+  assert.deepEqual(f.generated.map((g) => g.id), expected.map((g) => g.id));
+  for (let i = 0; i < 20; i++) {
+    const sum = f.generated[i].top.reduce((a, t) => a + t.p, 0);
+    assert.ok(sum <= 1 + 1e-6, `probabilities shown sum to ${sum}`);
+    for (let j = 0; j < 10; j++) assert.ok(Math.abs(f.generated[i].top[j].p - expected[i].top[j].p) < 1e-5);
+  }
+  await frames(page, 3);
+  const png = await screenshot(page, 'language-generate.png');
+  const plot = (await page.evaluate(() => window.attnlab.layout())).plots['lm/step-next'];
+  assert.ok(plot && plot.w > 100, 'the step\'s next-character bars are drawn');
+  assert.ok(png.width > 0);
+});
+
+test('break the math: the page shows the CLI\'s held-out figures; a refused prompt keeps the scene', async () => {
+  const cli = path.join(nativeDir, 'attnlab-cli');
+  await page.evaluate(() => window.attnlab.setState({ source: 'language', sentence: 'Love is', panel: 'language', lm: { shown: 0 } }));
+  const base = (await lm()).bits;
+  assert.equal(base.length, 2);
+  for (const b of base) assert.ok(Math.abs(b.now - b.base) < 1e-9, 'the model\'s own math');
+  await page.evaluate(() => window.attnlab.setState({ scale: 'none' }));
+  const noScale = (await lm()).bits;
+  // The CLI on the same sample text, with and without the scaling.
+  const texts = model.config.samples.map((x) => x.text);  // the file's held-out samples, what the page scores
+  for (let i = 0; i < 2; i++) assert.ok(noScale[i].now > noScale[i].base, `no scale costs bits (${noScale[i].now} vs ${noScale[i].base})`);
+  assert.equal(texts.length, 2);
+  for (let i = 0; i < 2; i++) {
+    const file = path.join(dir, `s${i}.txt`);
+    fs.writeFileSync(file, texts[i]);
+    for (const [flags, figure] of [[[], base[i].base], [['--no-scale'], noScale[i].now]]) {
+      const r = spawnSync(cli, ['lm-eval', '--model', modelPath, '--text', file, ...flags], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(Math.abs(JSON.parse(r.stdout).bitsPerToken - figure) < 1e-4, `CLI ${flags} vs page`);
+    }
+  }
+  await frames(page, 3);
+  await screenshot(page, 'language-break.png');
+  await page.evaluate(() => window.attnlab.setState({ scale: 'default' }));
+  // 10,000 characters: refused with a message, the scene as it was.
+  const tokens = (await page.evaluate(() => window.attnlab.getState())).tokens.length;
+  await assert.rejects(page.evaluate(() => window.attnlab.setState({ sentence: 'x'.repeat(10000) })), /the model reads at most 127/);
+  const st = await page.evaluate(() => window.attnlab.getState());
+  assert.equal(st.sentence, 'Love is');
+  assert.equal(st.tokens.length, tokens);
+});
