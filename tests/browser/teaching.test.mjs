@@ -425,7 +425,9 @@ test('the token panel\'s bars carry their key tokens, with axes and a readout un
 // the README's name.
 const PANEL_SYMBOLS = new Set(['A', 'B', 'G', 'H', 'J', 'N', 'O', 'P', 'y', 'l', 'k2', 'O_exact', 'd_v', 'KV', 'KiB', 'tanh',
   'cos', 'sum', 'sum_i', 's_i', 's_j', 'm_h', 'm_old', 'm_new', 'Wq', 'Wk', 'W_q', 'W_k', 'PCA', 'Performer', 'Linformer',
-  'StreamingLLM', 'Ctrl', 'Z', 'Y', 'README']);
+  'StreamingLLM', 'Ctrl', 'Z', 'Y', 'README',
+  // the language model's data and name: Debian's fortune files, the file fortunes-lm
+  'Debian', 'fortune', 'fortunes', 'lm', 'top', 'unk', 'KB']);
 
 test('every panel in Chinese: no English word in what the app draws', async () => {
   await suite.ready;
@@ -443,6 +445,18 @@ test('every panel in Chinese: no English word in what the app draws', async () =
     const words = text.match(/(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_ᵀ]*/g) ?? [];
     const english = [...new Set(words.filter((w) => !LATIN_ALLOWED.has(w) && !PANEL_SYMBOLS.has(w)))];
     if (english.length) found[panel] = english;
+  }
+  // The language model's panel again with its model loaded, a text generated after the sentence.
+  await page.evaluate(() => window.attnlab.languageModel());
+  await page.evaluate(() => window.attnlab.setState({ source: 'language', panel: 'language', lm: { tokens: 5, shown: 5 } }));
+  await page.waitForFunction(() => window.attnlab.getState().source === 'language', null, { timeout: 30000 });
+  await page.evaluate(() => window.attnlab.setState({ lm: { tokens: 5, shown: 5 } }));
+  {
+    const drawn = await page.evaluate(() => window.attnlab.drawnText());
+    const text = drawn.replace(/"[^"]*"/g, ' ');
+    const words = text.match(/(?<![A-Za-z0-9_])[A-Za-z][A-Za-z0-9_ᵀ]*/g) ?? [];
+    const english = [...new Set(words.filter((w) => !LATIN_ALLOWED.has(w) && !PANEL_SYMBOLS.has(w)))];
+    if (english.length) found['language (loaded)'] = english;
   }
   assert.deepEqual(found, {}, 'English words in the Chinese panels');
   await page.close();

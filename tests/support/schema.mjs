@@ -47,6 +47,11 @@ function value(e, patch, nTokens, random) {
       case 'tokens': v = [...Array(nTokens).keys()].filter(() => random() < 0.35); break;
       case 'vector': v = Array.from({ length: e.length }, () => number(random, e.min, e.max)); break;
       case 'list': v = Array.from({ length: int(1, e.length) }, () => number(random, e.min, e.max)); break;
+      case 'indices': {  // distinct whole numbers from min to max, ascending
+        v = [];
+        for (let i = e.min; i <= e.max; i++) if (random() < 0.25) v.push(i);
+        break;
+      }
       case 'cells': {  // painted mask cells: "row:col+" / "row:col-", sorted, one per cell
         const cells = new Map();
         for (let c = int(1, 4); c > 0; c--) cells.set(int(0, nTokens - 1) * 100000 + int(0, nTokens - 1), random() < 0.5 ? '+' : '-');
