@@ -141,7 +141,7 @@ bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const L
 }
 
 bool advance_lm(AppState& state, double now) {
-  static double last = -1;
+  double& last = state.lm.played_at;
   if (state.settings.source != SceneSource::Language || !state.lm_scene) return false;
   LmSettings& l = state.settings.lm;
   bool changed = false;

@@ -71,6 +71,7 @@ struct LmResults {
   // of advance_lm_ablation; -1 while not measured.
   std::vector<double> ablation_rise;
   std::string ablation_for;
+  double played_at = -1;  // when play last showed a token (the caller's clock); -1 = not playing
 };
 
 // ---- 3 operations -----------------------------------------------------------------------

@@ -13,6 +13,16 @@ namespace attn::lm {
 
 namespace tr = attn::train;
 
+namespace {
+// A WebAssembly build without pthreads cannot start a thread (std::thread's constructor
+// fails): there every slice runs on the calling thread, which gives the same bits.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool kThreadsAvailable = false;
+#else
+constexpr bool kThreadsAvailable = true;
+#endif
+}  // namespace
+
 Status validate_lm_train_config(const LmTrainConfig& c) {
   auto range = [](const char* name, long long v, long long lo, long long hi) {
     if (v < lo || v > hi)
@@ -141,7 +151,7 @@ Status LmTrainer::run_until(int until) {
       tr::model_backward(mc, model_.parameters.data(), batches[i], slice_acts_[i], slice_grads_[i].data());
     };
     // Thread t runs slices t, t + threads, ...; each slice writes only its own buffers.
-    const int threads = std::min(config_.threads, slices);
+    const int threads = kThreadsAvailable ? std::min(config_.threads, slices) : 1;
     auto run_share = [&](int t) {
       for (int s = t; s < slices; s += threads) work(s);
     };

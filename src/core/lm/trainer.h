@@ -38,7 +38,7 @@ struct LmTrainConfig {
   float final_lr_fraction = 0.1f;
   std::uint64_t seed = 1;
   int slices = 2;               // the batch's slices (must divide batch); part of the run
-  int threads = 2;              // how many slices run at once; the bits do not depend on it
+  int threads = 2;              // how many slices run at once (1 in a wasm build); the bits do not depend on it
   train::InitScheme init = train::InitScheme::Unit;  // sharper heads than Small here (docs/LANGUAGE-MODEL.md)
   int eval_every = 250;         // steps between curve points (and at the last step)
   int eval_characters = 10000;  // per language, from the start of its held-out stream
