@@ -295,7 +295,6 @@ bool update_results(AppState& state) {
     state.weights = random_projection_weights(s.d_model, s.heads, s.seed ^ 0x5eedf00dull);
   }
   const int n = static_cast<int>(state.tokens.size());
-  state.key_tokens = state.tokens;
   // Token-indexed settings (cursor, global and padding tokens) follow the new length.
   state.settings = clamped(state.settings, n);
 
@@ -316,6 +315,11 @@ bool update_results(AppState& state) {
   };
   state.trace = run(s.math);
   state.compare_trace = s.compare ? run(s.compare_math) : PipelineTrace();
+  state.key_tokens = state.tokens;  // after run: the trained and language scenes label their tokens there
+  if (s.source == SceneSource::Language) {
+    lm_model_grid(*state.lm_scene, state.lm, s.layer, state.thumbnails, state.sink_share);
+    state.thumbnails_done = static_cast<int>(state.thumbnails.size());
+  }
   state.head_metrics.clear();
   if (state.trace.status.ok)
     for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h.weights));
@@ -323,6 +327,15 @@ bool update_results(AppState& state) {
   state.has_results = true;
   ++state.revision;
   return true;
+}
+
+ModelGridShape model_grid_shape(const AppState& state) {
+  if (!state.has_results) return {};
+  const SceneSource source = state.computed_for.source;
+  if (source == SceneSource::Imported && state.imported) return {state.imported->layers, state.imported->heads};
+  if (source == SceneSource::Language && state.lm_scene)
+    return {state.lm_scene->model.config.layers, state.lm_scene->model.config.heads};
+  return {};
 }
 
 // ---- JSON ---------------------------------------------------------------------------------

@@ -172,16 +172,25 @@ struct AppState {
   std::string imported_name;
   std::vector<std::string> key_tokens;          // column labels (= tokens unless cross-attention)
   std::vector<int> visible_rows, visible_cols;  // indices into the file's tokens
-  std::vector<Mat> thumbnails;                  // layer * heads + head: pooled shown weights
-  int thumbnails_done = 0;                      // filled a few per frame (advance_thumbnails)
-  std::vector<float> sink_share;                // per head of the layer: mean weight on key 0 (raw)
   float qkv_max_difference = 0.0f;              // |recomputed - file weights|, focused layer, all heads
+
+  // The model view of the imported or language scene (model_grid_shape).
+  std::vector<Mat> thumbnails;    // layer * heads + head: pooled shown weights
+  int thumbnails_done = 0;        // an imported file's: a few per frame (advance_thumbnails)
+  std::vector<float> sink_share;  // per head of the layer: mean weight on key 0 (raw)
 };
 
 // ---- 3 operations -----------------------------------------------------------------------
 
 // Recomputes the results when a scene setting changed. Returns true if it did.
 bool update_results(AppState& state);
+
+// The model view's grid: the layers and heads of the shown scene's model (an imported file's
+// or the language model's); 0 x 0 when the scene has none.
+struct ModelGridShape {
+  int layers = 0, heads = 0;
+};
+ModelGridShape model_grid_shape(const AppState& state);
 
 // Clamps settings to their legal ranges (what the UI's controls allow) given the token
 // count n of the current scene. Sentence length is checked by check_sentence().

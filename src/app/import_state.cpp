@@ -193,7 +193,7 @@ bool advance_thumbnails(AppState& state, double budget_ms) {
   const auto start = std::chrono::steady_clock::now();
   do {
     const int i = state.thumbnails_done++;
-    state.thumbnails[i] = pooled(shown_weights(data, i / data.heads, i % data.heads, visible, state.computed_for.renormalise), 48);
+    state.thumbnails[i] = pooled(shown_weights(data, i / data.heads, i % data.heads, visible, state.computed_for.renormalise), kThumbnailSide);
   } while (state.thumbnails_done < total &&
            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < budget_ms);
   return true;

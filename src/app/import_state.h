@@ -64,7 +64,9 @@ void update_imported_results(AppState& state);
 // file never stalls the frame loop. True when it filled some (the view should redraw).
 bool advance_thumbnails(AppState& state, double budget_ms);
 
-// Block-averages a matrix down to at most max_side x max_side cells (model view thumbnails).
+// Block-averages a matrix down to at most max_side x max_side cells (the model view's
+// thumbnails use kThumbnailSide).
+inline constexpr int kThumbnailSide = 48;
 Mat pooled(const Mat& m, int max_side);
 
 // ---- 4 panels that need Q/K/V ---------------------------------------------------------

@@ -1,6 +1,8 @@
 #include "app/lm_state.h"
 
 #include "app/app_state.h"
+#include "app/import_state.h"
+#include "core/base/crc32.h"
 #include "core/base/utf8.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/lm_messages.h"
@@ -10,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 namespace attn {
@@ -24,6 +27,7 @@ Status load_lm_scene(std::shared_ptr<const LmScene>& scene, const std::uint8_t* 
   auto s = std::make_shared<LmScene>();
   if (Status st = lm::parse_language_model(bytes, size, s->model); !st.ok) return st.within(name);
   s->name = name;
+  s->fingerprint = (static_cast<std::uint64_t>(size) << 32) | crc32(bytes, size);
   scene = std::move(s);
   return Status::success();
 }
@@ -59,7 +63,7 @@ std::vector<int> sample_tokens(const lm::LanguageModel& m, const lm::HeldOutSamp
 void update_bits(const lm::LanguageModel& m, const lm::RunOptions& run, LmResults& r) {
   const std::string key = options_key(run);
   if (r.bits_for == key && r.bits_now.size() == m.samples.size()) return;
-  if (r.bits_base.size() != m.samples.size()) {
+  if (r.bits_base.size() != m.samples.size()) {  // once per model (update_lm_results drops another's)
     r.bits_base.clear();
     r.bits_characters.clear();
     for (const lm::HeldOutSample& s : m.samples) {
@@ -79,7 +83,9 @@ Status update_lm_results(const LmScene& scene, const std::string& sentence, cons
                          const LmSettings& settings, LmResults& results) {
   const lm::LanguageModel& m = scene.model;
   const lm::RunOptions run = lm_run_options(math, settings, m);
-  LmResults r = results;
+  // Another model's results (its held-out baseline, its ablation table) are not this one's.
+  LmResults r = results.fingerprint == scene.fingerprint ? results : LmResults{};
+  r.fingerprint = scene.fingerprint;
   // 1 generation from the sentence, when asked for and when its inputs changed
   if (settings.shown > 0) {
     const std::string key = sentence + "\x1f" + options_key(run) + "/" + std::to_string(settings.tokens) + "/" +
@@ -117,27 +123,56 @@ Status update_lm_results(const LmScene& scene, const std::string& sentence, cons
   if (r.ablation_for != ablation_key) {
     r.ablation_rise.assign(static_cast<std::size_t>(m.config.layers * m.config.heads), -1.0);
     r.ablation_for = ablation_key;
+    r.ablation_job.reset();
   }
   results = std::move(r);
   return Status::success();
 }
 
-bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& r) {
+bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& r,
+                         double budget_ms) {
   const lm::LanguageModel& m = scene.model;
-  auto next = std::find(r.ablation_rise.begin(), r.ablation_rise.end(), -1.0);
-  if (next == r.ablation_rise.end() || r.bits_now.size() != m.samples.size()) return false;
-  lm::RunOptions run = lm_run_options(math, settings, m);
-  run.ablated[static_cast<std::size_t>(next - r.ablation_rise.begin())] = 1;
-  double before = 0, after = 0;
-  long long chars = 0;
-  for (std::size_t i = 0; i < m.samples.size(); ++i) {
-    const lm::Bits b = lm::score_tokens(m, sample_tokens(m, m.samples[i]), run);
-    after += b.bits;
-    before += r.bits_now[i] * static_cast<double>(b.scored);
-    chars += b.scored;
-  }
-  *next = chars > 0 ? (after - before) / static_cast<double>(chars) : 0.0;
+  if (r.bits_now.size() != m.samples.size()) return false;
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    if (!r.ablation_job) {  // the next unmeasured head
+      const auto next = std::find(r.ablation_rise.begin(), r.ablation_rise.end(), -1.0);
+      if (next == r.ablation_rise.end()) return false;
+      r.ablation_job = std::make_shared<LmAblationJob>();
+      r.ablation_job->head = static_cast<int>(next - r.ablation_rise.begin());
+    }
+    LmAblationJob& job = *r.ablation_job;
+    if (!job.scorer) {
+      if (job.sample == m.samples.size()) {  // every sample scored: the head's rise
+        r.ablation_rise[static_cast<std::size_t>(job.head)] =
+            job.characters > 0 ? (job.bits_after - job.bits_before) / static_cast<double>(job.characters) : 0.0;
+        r.ablation_job.reset();
+        continue;
+      }
+      lm::RunOptions run = lm_run_options(math, settings, m);
+      run.ablated[static_cast<std::size_t>(job.head)] = 1;
+      job.scorer = std::make_unique<lm::StreamScorer>(m, sample_tokens(m, m.samples[job.sample]), run);
+    }
+    job.scorer->step();
+    if (job.scorer->done()) {
+      const lm::Bits& b = job.scorer->bits();
+      job.bits_after += b.bits;
+      job.bits_before += r.bits_now[job.sample] * static_cast<double>(b.scored);
+      job.characters += b.scored;
+      job.scorer.reset();
+      ++job.sample;
+    }
+  } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < budget_ms);
   return true;
+}
+
+LmAblationProgress lm_ablation_progress(const LmResults& r, std::size_t samples) {
+  if (!r.ablation_job || samples == 0) return {};
+  const LmAblationJob& job = *r.ablation_job;
+  double part = 0;
+  if (job.scorer && !job.scorer->tokens().empty())
+    part = static_cast<double>(job.scorer->scanned()) / static_cast<double>(job.scorer->tokens().size());
+  return {job.head, std::min(1.0, (static_cast<double>(job.sample) + part) / static_cast<double>(samples))};
 }
 
 bool advance_lm(AppState& state, double now) {
@@ -158,7 +193,7 @@ bool advance_lm(AppState& state, double now) {
     last = -1;
   }
   if (state.settings.panel == Panel::Language && state.has_results)
-    advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm);
+    advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);
   return changed;
 }
 
@@ -254,6 +289,9 @@ nlohmann::json lm_figures_json(const AppState& state) {
                     {"now", r.bits_now[i]}, {"characters", r.bits_characters[i]}});
   f["bits"] = bits;
   f["ablation"] = r.ablation_rise;
+  // The model view: its thumbnails filled, and the chosen layer's share on the first token.
+  f["thumbnails"] = state.thumbnails_done;
+  f["sinkShare"] = state.sink_share;
   return f;
 }
 
@@ -293,6 +331,20 @@ PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& r, int layer
   const Eigen::Map<const Mat> wo(p.layers[static_cast<std::size_t>(layer)].wo, m.config.d_model, m.config.d_model);
   trace.output = trace.concat * wo;
   return trace;
+}
+
+void lm_model_grid(const LmScene& scene, const LmResults& r, int layer, std::vector<Mat>& thumbnails,
+                   std::vector<float>& sink_share) {
+  const train::ModelConfig& c = scene.model.config;
+  const std::vector<Mat>& weights = r.attention.trace.weights;
+  thumbnails.clear();
+  sink_share.clear();
+  for (const Mat& w : weights) thumbnails.push_back(pooled(w, kThumbnailSide));
+  layer = std::clamp(layer, 0, c.layers - 1);
+  for (int h = 0; h < c.heads; ++h) {
+    const std::size_t i = static_cast<std::size_t>(layer) * c.heads + h;
+    sink_share.push_back(i < weights.size() ? first_token_share(weights[i]) : 0.0f);
+  }
 }
 
 }  // namespace attn

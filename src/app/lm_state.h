@@ -14,6 +14,7 @@
 
 #include "core/attention/pipeline.h"
 #include "core/base/types.h"
+#include "core/lm/evaluate.h"
 #include "core/lm/generate.h"
 #include "core/lm/head_labels.h"
 #include "core/lm/language_model.h"
@@ -53,9 +54,20 @@ struct LmSettings {
 struct LmScene {
   lm::LanguageModel model;
   std::string name;
+  std::uint64_t fingerprint = 0;  // the file's size and CRC-32: results of another model are dropped
+};
+
+// The ablation table's head being measured: its samples scored a window at a time.
+struct LmAblationJob {
+  int head = -1;                 // layer * heads + head
+  std::size_t sample = 0;        // the sample being scored
+  std::unique_ptr<lm::StreamScorer> scorer;
+  double bits_after = 0, bits_before = 0;
+  long long characters = 0;
 };
 
 struct LmResults {
+  std::uint64_t fingerprint = 0;          // the scene they were computed for (LmScene::fingerprint)
   std::string text;                       // the sentence plus the shown generated tokens
   lm::TextAttention attention;            // every layer's q, k, v and weights on it
   std::vector<lm::HeadLabel> labels;      // per layer and head, on this text
@@ -67,10 +79,11 @@ struct LmResults {
   std::vector<double> bits_base, bits_now;
   std::vector<long long> bits_characters;
   std::string bits_for;
-  // Each head ablated alone: the rise in held-out bits (all samples), filled a head per call
-  // of advance_lm_ablation; -1 while not measured.
+  // Each head ablated alone: the rise in held-out bits (all samples), filled by
+  // advance_lm_ablation; -1 while not measured.
   std::vector<double> ablation_rise;
   std::string ablation_for;
+  std::shared_ptr<LmAblationJob> ablation_job;  // the head being measured, if any
   double played_at = -1;  // when play last showed a token (the caller's clock); -1 = not playing
 };
 
@@ -93,12 +106,31 @@ Status update_lm_results(const LmScene& scene, const std::string& sentence, cons
 PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& results, int layer, const PipelineConfig& config,
                              std::vector<std::string>& tokens);
 
-// Measures the next unmeasured head of the ablation table; false when all are measured.
-bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& results);
+// The model view's grid for the scene: every layer's and head's weights as the model ran
+// them, pooled (layer * heads + head), and per head of `layer` the mean weight on the first
+// token (the attention sink).
+void lm_model_grid(const LmScene& scene, const LmResults& results, int layer, std::vector<Mat>& thumbnails,
+                   std::vector<float>& sink_share);
+
+// Goes on measuring the ablation table: windows of the held-out samples with the next
+// unmeasured head switched off, at least one and more while `budget_ms` lasts (a head is
+// hundreds of milliseconds in WebAssembly: spread over frames, the page stays smooth).
+// False when every head is measured.
+bool advance_lm_ablation(const LmScene& scene, const MathSettings& math, const LmSettings& settings, LmResults& results,
+                         double budget_ms);
+
+// How far the ablation table's head being measured is: its layer * heads + head and the
+// share of its samples' tokens scored (0..1); head -1 when none is being measured.
+struct LmAblationProgress {
+  int head = -1;
+  double done = 0;
+};
+LmAblationProgress lm_ablation_progress(const LmResults& results, std::size_t samples);
 
 // A frame's work for the scene: while playing, one more generated token every
-// kLmPlaySeconds; and the next head of the ablation table. True if a setting changed.
+// kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table. True if a setting changed.
 inline constexpr double kLmPlaySeconds = 0.15;
+inline constexpr double kLmAblationBudgetMs = 12.0;
 bool advance_lm(AppState& state, double now_seconds);
 
 // The app's door: {"ablate": [layer * heads + head, ...], "half", "tokens", "temperature",

@@ -107,7 +107,6 @@ class LanguageModelHandle {
     if (attn::Status st = model_.vocabulary.encode(text, e); !st.ok) return error_result(st.message);
     val o = val::object();
     o.set("tokens", val::global("Int32Array").new_(emscripten::typed_memory_view(e.tokens.size(), e.tokens.data())));
-    std::string unknown;
     val list = val::array();
     for (std::uint32_t cp : e.unknown) list.call<void>("push", attn::encode_utf8(cp));
     o.set("unknown", list);

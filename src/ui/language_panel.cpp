@@ -189,6 +189,7 @@ void heads_section(AppState& state) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.ablation_rise[a] > r.ablation_rise[b]; });
   const int heads = state.lm_scene->model.config.heads;
+  const LmAblationProgress measuring = lm_ablation_progress(r, state.lm_scene->model.samples.size());
   if (!ImGui::BeginTable("lm/ablation", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn(tr(S::lm_head));
   ImGui::TableSetupColumn(tr(S::lm_bits_rise));
@@ -198,7 +199,8 @@ void heads_section(AppState& state) {
     ImGui::TableNextColumn();
     ImGui::Text("%d.%d", i / heads, i % heads);
     ImGui::TableNextColumn();
-    if (r.ablation_rise[i] == -1.0) ImGui::TextDisabled("%s", tr(S::lm_measuring));
+    if (i == measuring.head) ImGui::TextDisabled(tr(S::lm_measuring_percent), 100.0 * measuring.done);
+    else if (r.ablation_rise[i] == -1.0) ImGui::TextDisabled("%s", tr(S::lm_measuring));
     else ImGui::Text("%+.3f", r.ablation_rise[i]);
   }
   ImGui::EndTable();

@@ -1,4 +1,5 @@
-// Panels of the imported scene (app/import_state.h):
+// Panels of the imported scene (app/import_state.h), the model view also of the language
+// model's scene (app/lm_state.h):
 //   1 scene summary   what the file holds, in the controls' scene section
 //   2 model view      the layer x head grid of small heatmaps (BertViz's model view), the
 //                     layer selector, the focused head large with its attention sink
@@ -81,8 +82,7 @@ void draw_head_thumbnail(AppState& state, UiContext& ctx, int l, int h, size_t i
 }
 
 // The grid on the left: one row per layer, one column per head.
-void draw_layer_head_grid(AppState& state, UiContext& ctx) {
-  const ImportedAttention& d = *state.imported;
+void draw_layer_head_grid(AppState& state, UiContext& ctx, ModelGridShape d) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize();
   const float gap = 2.0f * ctx.dpi_scale;
@@ -113,21 +113,21 @@ void draw_layer_head_grid(AppState& state, UiContext& ctx) {
 
 // How much of the focused head's weight goes to the first key, and the layer's mean.
 void draw_sink_share(const AppState& state, int head, float right_w) {
-  const ImportedAttention& d = *state.imported;
   const float share = head < static_cast<int>(state.sink_share.size()) ? state.sink_share[head] : 0.0f;
   const float layer_mean = state.sink_share.empty()
                                ? 0.0f
                                : std::accumulate(state.sink_share.begin(), state.sink_share.end(), 0.0f) /
                                      static_cast<float>(state.sink_share.size());
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + right_w);
-  ImGui::Text(tr(S::sink_share), 100.0 * share, d.key_tokens.empty() ? "" : d.key_tokens[0].c_str(), 100.0 * layer_mean);
+  ImGui::Text(tr(S::sink_share), 100.0 * share, state.key_tokens.empty() ? "" : state.key_tokens[0].c_str(), 100.0 * layer_mean);
   ImGui::PopTextWrapPos();
 }
 
 // The sink: the first key's column outlined while it is visible.
 void outline_sink_column(const AppState& state, UiContext& ctx, const std::string& id) {
   const auto placed = ctx.placements.find(id);
-  if (state.visible_cols.empty() || state.visible_cols[0] != 0 || placed == ctx.placements.end()) return;
+  const bool imported = state.computed_for.source == SceneSource::Imported;  // else every key is shown
+  if ((imported && (state.visible_cols.empty() || state.visible_cols[0] != 0)) || placed == ctx.placements.end()) return;
   const HeatmapPlacement& p = placed->second;
   const float cw = p.w / p.view.w;
   const float x = p.x + (0.0f - p.view.x0) * cw;
@@ -166,19 +166,18 @@ void draw_focused_head(AppState& state, UiContext& ctx) {
 }  // namespace
 
 void draw_model_view_panel(AppState& state, UiContext& ctx) {
-  if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results ||
-      state.trace.heads.empty()) {
-    wrapped_text(tr(S::import_hint));
+  const ModelGridShape d = model_grid_shape(state);
+  if (d.layers == 0 || state.settings.source != state.computed_for.source || state.trace.heads.empty()) {
+    wrapped_text(tr(S::model_view_empty));
     return;
   }
-  const ImportedAttention& d = *state.imported;
   Settings& s = state.settings;
   int layer = s.layer;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
   if (ImGui::SliderInt(fitted(tr(S::layer)), &layer, 0, d.layers - 1)) s.layer = layer;
   ImGui::SameLine();
   hint_text(tr(S::model_hint));
-  draw_layer_head_grid(state, ctx);
+  draw_layer_head_grid(state, ctx, d);
   ImGui::SameLine();
   draw_focused_head(state, ctx);
 }

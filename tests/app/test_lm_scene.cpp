@@ -5,6 +5,7 @@
 // with the scene kept.
 #include "app/app_state.h"
 #include "app/lm_state.h"
+#include "core/lm/evaluate.h"
 #include "core/lm/generate.h"
 #include "core/lm/trainer.h"
 
@@ -17,7 +18,7 @@ namespace lm = attn::lm;
 
 namespace {
 
-std::vector<std::uint8_t> tiny_model_file() {
+std::vector<std::uint8_t> tiny_model_file(int steps = 20) {
   std::string en, zh;
   for (int i = 0; i < 30; ++i) en += std::string(i % 2 ? "The cat sat." : "A dog ran.") + "\n%\n";
   for (int i = 0; i < 30; ++i) zh += "床前明月光，疑是地上霜。\n%\n";
@@ -30,7 +31,7 @@ std::vector<std::uint8_t> tiny_model_file() {
   c.heads = 2;
   c.min_count = 2;
   c.batch = 4;
-  c.steps = 20;
+  c.steps = steps;
   c.warmup = 5;
   c.eval_every = 20;
   c.eval_characters = 100;
@@ -71,6 +72,41 @@ TEST_CASE("language scene: waits for its model, then shows the model's weights",
   REQUIRE(state.lm.bits_now[0] == state.lm.bits_base[0]);
 }
 
+TEST_CASE("language scene: the model view's grid is every layer and head of the model", "[lm][app]") {
+  attn::AppState state;
+  const std::vector<std::uint8_t> bytes = tiny_model_file();
+  REQUIRE(attn::load_lm_scene(state.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  const lm::LanguageModel& m = state.lm_scene->model;
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language", "sentence": "The cat sat.", "layer": 0})").ok);
+  attn::update_results(state);
+  const attn::ModelGridShape shape = attn::model_grid_shape(state);
+  REQUIRE(shape.layers == m.config.layers);
+  REQUIRE(shape.heads == 2);
+  lm::TextAttention direct;
+  REQUIRE(lm::text_attention(m, "The cat sat.", lm::RunOptions{}, direct).ok);
+  const std::size_t cells = static_cast<std::size_t>(m.config.layers) * 2;
+  REQUIRE(state.thumbnails.size() == cells);
+  REQUIRE(state.thumbnails_done == static_cast<int>(cells));
+  for (std::size_t i = 0; i < cells; ++i) {  // 13 x 13: small enough to be shown unpooled
+    REQUIRE(state.thumbnails[i].rows() == 13);
+    REQUIRE((state.thumbnails[i] - direct.trace.weights[i]).cwiseAbs().maxCoeff() < 1e-6f);
+  }
+  auto sink_of = [&](std::size_t i) { return direct.trace.weights[i].col(0).mean(); };
+  REQUIRE(state.key_tokens == state.tokens);  // the columns are labelled (the sink is "<s>")
+  REQUIRE(state.key_tokens[0] == "<s>");
+  REQUIRE(state.sink_share.size() == 2);
+  REQUIRE(state.sink_share[1] == Approx(sink_of(1)).margin(1e-6));
+  // Another layer: the grid stays, the sink share is that layer's.
+  REQUIRE(attn::apply_state_json(state, R"({"layer": 1})").ok);
+  attn::update_results(state);
+  REQUIRE(state.sink_share[0] == Approx(sink_of(2)).margin(1e-6));
+  REQUIRE(state.sink_share[1] == Approx(sink_of(3)).margin(1e-6));
+  // A scene without a model has no grid.
+  REQUIRE(attn::apply_state_json(state, R"({"source": "generated"})").ok);
+  attn::update_results(state);
+  REQUIRE(attn::model_grid_shape(state).layers == 0);
+}
+
 TEST_CASE("language scene: generation adds rows, broken math costs bits, bad text is refused", "[lm][app]") {
   attn::AppState state;
   const std::vector<std::uint8_t> bytes = tiny_model_file();
@@ -102,13 +138,36 @@ TEST_CASE("language scene: generation adds rows, broken math costs bits, bad tex
   REQUIRE(attn::apply_state_json(state, R"({"scale": "none", "lm": {"playing": false, "shown": 0}})").ok);
   attn::update_results(state);
   REQUIRE(state.lm.bits_now[0] != state.lm.bits_base[0]);
-  // The ablation table fills a head per call.
+  // The ablation table fills a window per call with no time budget: each of the 4 heads
+  // takes a call per sample and one to record its rise, which is the whole texts' rise.
   REQUIRE(attn::apply_state_json(state, R"({"panel": "language"})").ok);
   attn::update_results(state);
-  int measured = 0;
-  while (attn::advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm)) ++measured;
-  REQUIRE(measured == 4);
-  for (double rise : state.lm.ablation_rise) REQUIRE(rise != -1.0);
+  REQUIRE(attn::lm_ablation_progress(state.lm, 2).head == -1);
+  REQUIRE(attn::advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, 0.0));
+  const attn::LmAblationProgress halfway = attn::lm_ablation_progress(state.lm, 2);
+  REQUIRE(halfway.head == 0);
+  REQUIRE(halfway.done == 0.5);  // the first of the two samples (one window each) scored
+  int calls = 1;
+  while (attn::advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, 0.0)) ++calls;
+  REQUIRE(calls == 4 * 3);
+  REQUIRE(attn::lm_ablation_progress(state.lm, 2).head == -1);
+  const lm::LanguageModel& m = state.lm_scene->model;
+  for (int head = 0; head < 4; ++head) {
+    lm::RunOptions run = attn::lm_run_options(state.settings.math, state.settings.lm, m);
+    double before = 0, after = 0;
+    long long chars = 0;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const std::vector<int> tokens = lm::entry_stream(m.vocabulary, {m.samples[i].text});
+      const lm::Bits with = lm::score_tokens(m, tokens, run);
+      run.ablated[static_cast<std::size_t>(head)] = 1;
+      const lm::Bits without = lm::score_tokens(m, tokens, run);
+      run.ablated[static_cast<std::size_t>(head)] = 0;
+      before += with.bits;
+      after += without.bits;
+      chars += with.scored;
+    }
+    REQUIRE(state.lm.ablation_rise[head] == Approx((after - before) / static_cast<double>(chars)).margin(1e-9));
+  }
 
   // A text longer than the context is refused; the scene is kept.
   const attn::Status st = attn::apply_state_json(state, "{\"sentence\": \"" + std::string(10000, 'x') + "\"}");
@@ -119,4 +178,22 @@ TEST_CASE("language scene: generation adds rows, broken math costs bits, bad tex
   REQUIRE(state.settings.lm.ablated == std::vector<int>{0, 3});
   REQUIRE(attn::apply_state_json(state, R"({"lm": {"ablate": [99]}})").message.find("'ablate' in 'lm'") != std::string::npos);
   REQUIRE(attn::apply_state_json(state, R"({"lm": {"speed": 1}})").message == "unknown key 'speed' in 'lm'");
+}
+
+TEST_CASE("language scene: a second model's held-out baseline and ablation table are its own", "[lm][app]") {
+  attn::AppState state;
+  const std::vector<std::uint8_t> first = tiny_model_file(20), second = tiny_model_file(40);
+  REQUIRE(attn::load_lm_scene(state.lm_scene, first.data(), first.size(), "first").ok);
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language", "sentence": "The"})").ok);
+  attn::update_results(state);
+  const std::vector<double> first_base = state.lm.bits_base;
+  // The same number of samples, other weights: the baseline is recomputed, not kept.
+  REQUIRE(attn::load_lm_scene(state.lm_scene, second.data(), second.size(), "second").ok);
+  REQUIRE(attn::apply_state_json(state, R"({"sentence": "The c"})").ok);
+  attn::update_results(state);
+  const lm::LanguageModel& m = state.lm_scene->model;
+  REQUIRE(state.lm.bits_base.size() == 2);
+  REQUIRE(state.lm.bits_base[0] != first_base[0]);
+  const std::vector<int> tokens = lm::entry_stream(m.vocabulary, {m.samples[0].text});
+  REQUIRE(state.lm.bits_base[0] == Approx(lm::score_tokens(m, tokens, lm::RunOptions{}).per_character()).epsilon(1e-12));
 }

@@ -1,8 +1,8 @@
 // The language-model scene in headless Chromium: the model is fetched only when its scene is
 // asked for; the heads panel shows its real attention on a sentence and on a held-out poem;
-// generating 20 characters grows the view by 20 rows with probabilities that match the math
-// module's generate(); breaking the math shows the same held-out figures as the CLI; a
-// refused prompt keeps the scene. Screenshots: build/test-artifacts/language-*.png.
+// the model view shows its layer x head grid; generating 20 characters grows the view by 20
+// rows with probabilities that match the math module's generate(); breaking the math shows
+// the same held-out figures as the CLI; a refused prompt keeps the scene. Screenshots: build/test-artifacts/language-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -64,6 +64,31 @@ test('the heads panel on an English sentence and on a held-out poem: the model\'
     const x = await page.evaluate(() => { const m = window.attnlab.getMatrix('weights', 0); return { rows: m.rows, cols: m.cols, data: Array.from(m.data) }; });
     await assertHeatmapShows(page, png, 'heads/0', x);
   }
+});
+
+test('the model view shows the language model\'s layer x head grid and the focused head', async () => {
+  const state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'model', layer: 1, head: 2, cursor: -1 }), POEM);
+  const n = [...POEM].length + 1;
+  assert.equal(state.tokens.length, n);
+  const mine = model.attention(POEM);  // layers * heads entries of n x n
+  const f = await lm();
+  assert.equal(f.thumbnails, 8);
+  for (let h = 0; h < 4; h++) {
+    const w = mine.weights[4 + h];
+    let first = 0;
+    for (let i = 0; i < n; i++) first += w[i * n];
+    assert.ok(Math.abs(f.sinkShare[h] - first / n) < 1e-5, `layer 1 head ${h}: sink share ${f.sinkShare[h]} vs ${first / n}`);
+  }
+  await frames(page, 3);
+  const png = await screenshot(page, 'language-model-view.png');
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  for (let l = 0; l < 2; l++)
+    for (let h = 0; h < 4; h++) {
+      const p = layout.heatmaps[`model/${l}/${h}`];
+      assert.ok(p && p.rows === n && p.cols === n && p.w > 40, `thumbnail ${l}.${h} drawn at ${p && p.w} px`);
+    }
+  await assertHeatmapShows(page, png, 'model/focus', { rows: n, cols: n, data: mine.weights[4 + 2] });
+  await assertHeatmapShows(page, png, 'model/0/1', { rows: n, cols: n, data: mine.weights[1] }, { tolerance: 12 });
 });
 
 test('generating 20 characters adds 20 rows; the probabilities match generate()', async () => {

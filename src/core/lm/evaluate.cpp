@@ -8,36 +8,42 @@
 
 namespace attn::lm {
 
+StreamScorer::StreamScorer(const LanguageModel& model, std::vector<int> tokens, const RunOptions& options)
+    : model_(&model), tokens_(std::move(tokens)), runner_(model, options), done_(tokens_.size() < 2) {}
+
+void StreamScorer::step() {
+  if (done_) return;
+  const int T = model_->config.context, stride = T / 2;
+  const long long n = static_cast<long long>(tokens_.size());
+  const double extra = model_->vocabulary.unknown_extra_bits();
+  const int len = static_cast<int>(std::min<long long>(T, n - start_));
+  runner_.clear();
+  runner_.feed(tokens_.data() + start_, len, logits_, nullptr);
+  // Row r predicts the token at start + r + 1. The first window scores every row; a later
+  // one only the targets past the previous window's last (start - stride + T - 1).
+  const long long first_target = start_ == 0 ? 1 : start_ - stride + T;
+  for (int r = 0; r + 1 < len; ++r) {
+    const long long target_at = start_ + r + 1;
+    if (target_at < first_target) continue;
+    const int target = tokens_[static_cast<std::size_t>(target_at)];
+    if (target == kStartToken) continue;
+    log2_softmax(logits_.row(r).data(), model_->config.vocab, lp_);
+    bits_.bits += -lp_[static_cast<std::size_t>(target)] + (target == kUnknownToken ? extra : 0.0);
+    ++bits_.scored;
+  }
+  scanned_ = std::min(n, start_ + len);
+  done_ = start_ + len >= n;
+  start_ += stride;
+}
+
 Bits score_tokens(const LanguageModel& model, const std::vector<int>& tokens, const RunOptions& options,
                   const std::function<void(long long, long long)>& progress) {
-  Bits out;
-  const int T = model.config.context, stride = T / 2;
-  const long long n = static_cast<long long>(tokens.size());
-  if (n < 2) return out;
-  const double extra = model.vocabulary.unknown_extra_bits();
-  Runner runner(model, options);
-  Mat logits;
-  std::vector<double> lp;
-  for (long long start = 0;; start += stride) {
-    const int len = static_cast<int>(std::min<long long>(T, n - start));
-    runner.clear();
-    runner.feed(tokens.data() + start, len, logits, nullptr);
-    // Targets at stream index start + r + 1, predicted by row r; the first window scores
-    // every row, later ones the rows whose target lies past the previous window's end.
-    const long long scored_from = start == 0 ? start + 1 : start + T - stride + 0;
-    for (int r = 0; r + 1 < len; ++r) {
-      const long long target_at = start + r + 1;
-      if (target_at < scored_from && start != 0) continue;
-      const int target = tokens[static_cast<std::size_t>(target_at)];
-      if (target == kStartToken) continue;
-      log2_softmax(logits.row(r).data(), model.config.vocab, lp);
-      out.bits += -lp[static_cast<std::size_t>(target)] + (target == kUnknownToken ? extra : 0.0);
-      ++out.scored;
-    }
-    if (progress) progress(std::min(n, start + len), n);
-    if (start + len >= n) break;
+  StreamScorer scorer(model, tokens, options);
+  while (!scorer.done()) {
+    scorer.step();
+    if (progress) progress(scorer.scanned(), static_cast<long long>(tokens.size()));
   }
-  return out;
+  return scorer.bits();
 }
 
 std::vector<int> entry_stream(const Vocabulary& vocabulary, const std::vector<std::string>& entries) {

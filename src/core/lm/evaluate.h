@@ -31,7 +31,29 @@ struct Bits {
   }
 };
 
-// `progress(done, total)` is called after each window when given.
+// Scores a stream window by window (the windows above), so a caller can spread the work of
+// a long text over frames: step() until done(), then bits(). The model must outlive it.
+class StreamScorer {
+ public:
+  StreamScorer(const LanguageModel& model, std::vector<int> tokens, const RunOptions& options);
+  bool done() const { return done_; }
+  void step();  // scores the next window (nothing once done)
+  const Bits& bits() const { return bits_; }
+  long long scanned() const { return scanned_; }  // tokens read so far, of tokens().size()
+  const std::vector<int>& tokens() const { return tokens_; }
+
+ private:
+  const LanguageModel* model_;
+  std::vector<int> tokens_;
+  Runner runner_;
+  long long start_ = 0, scanned_ = 0;
+  bool done_ = false;
+  Bits bits_;
+  Mat logits_;
+  std::vector<double> lp_;
+};
+
+// The whole stream at once; `progress(done, total)` is called after each window when given.
 Bits score_tokens(const LanguageModel& model, const std::vector<int>& tokens, const RunOptions& options,
                   const std::function<void(long long, long long)>& progress = {});
 
