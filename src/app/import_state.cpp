@@ -166,12 +166,6 @@ void update_imported_results(AppState& state) {
         // Weights only: the file's weights are the result; there are no scores to show.
         head.weights = file_weights;
         head.fully_masked_rows.assign(n_q, 0);
-        head.entropy.resize(n_q);
-        head.max_weight.resize(n_q);
-        for (int i = 0; i < n_q; ++i) {
-          head.entropy[i] = entropy(file_weights.row(i));
-          head.max_weight[i] = file_weights.row(i).maxCoeff();
-        }
       }
       trace.heads.push_back(std::move(head));
     }

@@ -118,6 +118,40 @@ TEST_CASE("pipeline: agrees with the plain-loop reference under composed masks",
   REQUIRE_MATRIX_NEAR(t.heads[0].masked_scores, ref.scores, 1e-5f);
 }
 
+TEST_CASE("pipeline: a head without its kept stages and without a mask is bit for bit the full one", "[pipeline][mask]") {
+  attn::Rng rng(29);
+  const Mat q = rng.normal_matrix(13, 8), k = rng.normal_matrix(11, 8), v = rng.normal_matrix(11, 5);
+  Mat additive = rng.normal_matrix(13, 11);
+  attn::BoolMat causal = attn::BoolMat::Constant(13, 11, true);
+  for (int i = 0; i < 13; ++i)
+    for (int j = i + 1; j < 11; ++j) causal(i, j) = false;
+  const attn::BoolMat every = attn::BoolMat::Constant(13, 11, true);
+  for (const attn::MaskFill fill : {attn::MaskFill::NegInfinity, attn::MaskFill::Finite})
+    for (const bool with_additive : {false, true})
+      for (const bool with_mask : {false, true}) {
+        attn::PipelineConfig full = config_for(8, 1);
+        full.fill = fill;
+        full.temperature = 0.7f;
+        attn::PipelineConfig lean = full;
+        lean.keep_every_stage = false;
+        const Mat add = with_additive ? additive : Mat();
+        const attn::HeadTrace a = attn::run_head(q, k, v, with_mask ? causal : every, add, full, nullptr, 0);
+        const attn::HeadTrace b = attn::run_head(q, k, v, with_mask ? causal : attn::BoolMat(), add, lean, nullptr, 0);
+        // The kept stages compose to the masked scores; the lean head keeps neither.
+        REQUIRE(a.masked_scores == (a.scaled_scores + a.mask_add).eval());
+        REQUIRE(a.scaled_scores == (a.raw_scores * a.scale).eval());
+        REQUIRE(b.scaled_scores.size() == 0);
+        REQUIRE(b.mask_add.size() == 0);
+        REQUIRE(b.raw_scores == a.raw_scores);
+        REQUIRE(b.masked_scores == a.masked_scores);
+        REQUIRE(b.weights == a.weights);
+        REQUIRE(b.output == a.output);
+        if (with_mask && fill == attn::MaskFill::NegInfinity) REQUIRE(b.weights(0, 1) == 0.0f);
+        if (with_mask && fill == attn::MaskFill::Finite)
+          REQUIRE(a.mask_add(0, 1) == (with_additive ? additive(0, 1) : 0.0f) + full.finite_fill);
+      }
+}
+
 TEST_CASE("scale and temperature are one step; nothing is scaled twice", "[pipeline]") {
   const attn::WorkedExample ex = attn::worked_example();
   attn::PipelineConfig c;

@@ -124,26 +124,46 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
   if (config.scale_kind == ScaleKind::Default) scale = default_scale(static_cast<int>(q.cols()));
   if (config.scale_kind == ScaleKind::Custom) scale = config.custom_scale;
   t.scale = scale / config.temperature;
-  t.scaled_scores = t.raw_scores * t.scale;
 
-  // 3 mask, as an additive matrix: the fill where a key is not allowed, plus float masks
-  t.mask_add = additive.size() ? additive : Mat::Zero(n_q, n_k);
-  const float fill = config.fill == MaskFill::NegInfinity ? neg_inf : config.finite_fill;
-  for (int i = 0; i < n_q; ++i)
-    for (int j = 0; j < n_k; ++j)
-      if (!allowed(i, j)) t.mask_add(i, j) = config.fill == MaskFill::NegInfinity ? fill : t.mask_add(i, j) + fill;
-  t.masked_scores = t.scaled_scores + t.mask_add;
+  // 3 mask, as an additive matrix: the fill where a key is not allowed, plus float masks.
+  // Steps 2 and 3 in one pass over the rows (the same float operations as one step each).
+  const bool keep = config.keep_every_stage;
+  if (keep) {
+    t.scaled_scores.resize(n_q, n_k);
+    t.mask_add.resize(n_q, n_k);
+  }
+  t.masked_scores.resize(n_q, n_k);
+  const bool infinite = config.fill == MaskFill::NegInfinity;
+  const float fill = infinite ? neg_inf : config.finite_fill;
+  for (int i = 0; i < n_q; ++i) {
+    const float* raw = t.raw_scores.row(i).data();
+    const float* add = additive.size() ? additive.row(i).data() : nullptr;
+    const bool* ok = allowed.size() ? allowed.row(i).data() : nullptr;
+    float* masked = t.masked_scores.row(i).data();
+    if (!add && !ok) {  // nothing added, every key allowed: the mask adds 0
+      for (int j = 0; j < n_k; ++j) masked[j] = raw[j] * t.scale + 0.0f;
+      if (keep) {
+        t.scaled_scores.row(i) = t.masked_scores.row(i);
+        t.mask_add.row(i).setZero();
+      }
+      continue;
+    }
+    for (int j = 0; j < n_k; ++j) {
+      const float a = add ? add[j] : 0.0f;
+      const float m = !ok || ok[j] ? a : (infinite ? fill : a + fill);
+      const float scaled = raw[j] * t.scale;
+      if (keep) {
+        t.scaled_scores(i, j) = scaled;
+        t.mask_add(i, j) = m;
+      }
+      masked[j] = scaled + m;
+    }
+  }
 
   // 4 softmax per row
   t.weights.resize(n_q, n_k);
   t.softmax_flags = softmax_rows(t.masked_scores, t.weights, config.softmax_form, config.precision,
                                  &t.fully_masked_rows);
-  t.entropy.resize(n_q);
-  t.max_weight.resize(n_q);
-  for (int i = 0; i < n_q; ++i) {
-    t.entropy[i] = entropy(t.weights.row(i));
-    t.max_weight[i] = t.weights.row(i).maxCoeff();
-  }
 
   // 5 output = weights v on the SIMD kernel (weights: (n_q, n_k), v: (n_k, d_v))
   t.output.resize(n_q, v.cols());

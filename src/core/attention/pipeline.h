@@ -56,6 +56,9 @@ struct PipelineConfig {
   PositionalOptions attention_positions;
   SoftmaxForm softmax_form = SoftmaxForm::Stable;
   Precision precision = Precision::Float32;
+  // false: the head's scaled_scores and mask_add are not kept (left empty), two n x n
+  // matrices fewer to write; attention() returns neither.
+  bool keep_every_stage = true;
 };
 
 // Projection parameters. Convention: row vectors, y = x W + b, so W is (d_model, d_model).
@@ -82,7 +85,6 @@ struct HeadTrace {
   Mat weights;            // 4 (n_q, n_k)
   Mat output;             // 5 (n_q, d_v)
   std::vector<std::uint8_t> fully_masked_rows;  // rows whose every key was masked (-inf fill)
-  std::vector<float> entropy, max_weight;       // per query row
   SoftmaxFlags softmax_flags;
 };
 
@@ -110,7 +112,8 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
                                const Eigen::Ref<const Mat>& v, const PipelineConfig& config);
 
 // The stages 1-5 for one head, used by both entry points. `additive` (n_q, n_k) is added
-// to the scores (empty = nothing); `allowed` pairs not allowed get the config's fill.
+// to the scores (empty = nothing); `allowed` pairs not allowed get the config's fill (an
+// empty `allowed` allows every pair).
 // `weights` and `head` pick the additive scorer's parameters; null is fine for dot/cosine.
 HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                    const Eigen::Ref<const Mat>& v, const BoolMat& allowed, const Mat& additive,
