@@ -423,7 +423,7 @@ export interface LanguageModelConfig {
 
 export interface LanguageModelHeadLabel {
   layer: number; head: number;
-  label: 'previous' | 'first' | 'self' | 'word-start' | 'previous-line' | 'mixed';
+  label: 'previous' | 'first' | 'self' | 'word-start' | 'previous-line' | 'punctuation' | 'mixed';
   score: number;
   scores: Record<string, number>;
 }

@@ -463,6 +463,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     if (r.clicked) s.head = hd;
     ImGui::Text("%s %.2f  %s %.2f", tr(S::entropy), m.mean_entropy, tr(S::max_weight), m.mean_max_weight);
     ImGui::Text("%s %.2f", tr(S::distance), m.mean_distance);
+    draw_lm_head_label(state, hd);
     ImGui::EndGroup();
   }
   if (heads >= 2) {

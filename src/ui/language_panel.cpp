@@ -28,6 +28,7 @@ const char* kind_label(lm::HeadKind k) {
     case lm::HeadKind::Self: return tr(S::lm_kind_self);
     case lm::HeadKind::WordStart: return tr(S::lm_kind_word);
     case lm::HeadKind::PreviousLine: return tr(S::lm_kind_line);
+    case lm::HeadKind::Punctuation: return tr(S::lm_kind_punctuation);
     case lm::HeadKind::Mixed: break;
   }
   return tr(S::lm_kind_mixed);
@@ -209,6 +210,15 @@ void heads_section(AppState& state) {
 }  // namespace
 
 // ---- 5 the panel --------------------------------------------------------------------------
+
+void draw_lm_head_label(const AppState& state, int head) {
+  if (state.computed_for.source != SceneSource::Language) return;
+  for (const lm::HeadLabel& l : state.lm.labels) {
+    if (l.layer != state.computed_for.layer || l.head != head) continue;
+    if (l.label == lm::HeadKind::Mixed) ImGui::TextDisabled("%s", kind_label(l.label));
+    else ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s %.2f", kind_label(l.label), l.label_score);
+  }
+}
 
 void draw_language_panel(AppState& state, UiContext& ctx) {
   const float font = ImGui::GetFontSize();

@@ -33,4 +33,8 @@ std::string derivation_text(const AppState& state, const std::string& matrix, in
 const char* task_label(train::TrainTask task);
 const char* task_scored(train::TrainTask task);
 
+// In the language scene, what head `head` of the shown layer does on the text: its label and
+// the score that earned it, one line (language_panel.cpp); nothing in other scenes.
+void draw_lm_head_label(const AppState& state, int head);
+
 }  // namespace attn::ui

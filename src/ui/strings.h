@@ -1435,8 +1435,8 @@ namespace attn::ui {
     "What each head does on this text", \
     "每个头在这段文本上做什么") \
   X(lm_heads_note, \
-    "Mean weight a query puts on: the previous character, the start token, itself, the start of its word, the same column of the line before. A head earns a label at 0.5 (0.3 for word start and previous line).", \
-    "查询放在以下位置的平均权重：前一个字符、起始词元、自身、所在单词的开头、上一行的同一列。得分达到 0.5（单词开头和上一行为 0.3）的头获得标签。") \
+    "Mean weight a query puts on: the previous character, the start token, itself, the start of its word, the same column of the line before, the last punctuation mark. A head earns a label at 0.5 (0.3 for the last three, which lie farther back).", \
+    "查询放在以下位置的平均权重：前一个字符、起始词元、自身、所在单词的开头、上一行的同一列、最近的标点。得分达到 0.5（后三项离得更远，为 0.3）的头获得标签。") \
   X(lm_head, \
     "head", \
     "头") \
@@ -1461,6 +1461,9 @@ namespace attn::ui {
   X(lm_kind_line, \
     "same column, line before", \
     "上一行同一列") \
+  X(lm_kind_punctuation, \
+    "last punctuation mark", \
+    "最近的标点") \
   X(lm_kind_mixed, \
     "mixed", \
     "混合") \

@@ -45,8 +45,10 @@ test('the model is fetched only when its scene is opened', async () => {
 });
 
 test('the heads panel on an English sentence and on a held-out poem: the model\'s own weights', async () => {
-  for (const [sentence, name] of [[SENTENCE, 'language-heads-english.png'], [POEM, 'language-heads-poem.png']]) {
-    const state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'heads', layer: 0, cursor: -1 }), sentence);
+  // Layer 0 on the sentence (its previous-character heads), layer 1 on the poem (its heads
+  // on the last punctuation mark, the end of the half-line before).
+  for (const [sentence, layer, name] of [[SENTENCE, 0, 'language-heads-english.png'], [POEM, 1, 'language-heads-poem.png']]) {
+    const state = await page.evaluate(([s, l]) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'heads', layer: l, cursor: -1 }), [sentence, layer]);
     assert.equal(state.tokens.length, [...sentence].length + 1);
     assert.equal(state.dModel, 96);
     assert.equal(state.heads, 4);
@@ -54,11 +56,15 @@ test('the heads panel on an English sentence and on a held-out poem: the model\'
     for (let h = 0; h < 4; h++) {
       const w = await page.evaluate((i) => Array.from(window.attnlab.getMatrix('weights', i).data), h);
       let worst = 0;
-      for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(w[i] - mine.weights[h][i]));
-      assert.ok(worst < 1e-4, `layer 0 head ${h}: page and module differ by ${worst}`);
+      for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(w[i] - mine.weights[layer * 4 + h][i]));
+      assert.ok(worst < 1e-4, `layer ${layer} head ${h}: page and module differ by ${worst}`);
     }
     const labels = (await lm()).labels;
     assert.deepEqual(labels.map((l) => l.label), mine.labels.map((l) => l.label));
+    // The shipped model's heads mean something here: at least two of the shown layer earn a label.
+    const earned = labels.filter((l) => l.layer === layer && l.label !== 'mixed');
+    assert.ok(earned.length >= 2, `labelled heads of layer ${layer}: ${JSON.stringify(earned)}`);
+    for (const l of earned) assert.ok(l.score >= (['previous', 'first', 'self'].includes(l.label) ? 0.5 : 0.3), JSON.stringify(l));
     await frames(page, 3);
     const png = await screenshot(page, name);
     const x = await page.evaluate(() => { const m = window.attnlab.getMatrix('weights', 0); return { rows: m.rows, cols: m.cols, data: Array.from(m.data) }; });

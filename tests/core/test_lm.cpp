@@ -234,6 +234,32 @@ TEST_CASE("lm head labels: scores from the weights, labels by threshold", "[lm]"
   REQUIRE(labels[1].label == lm::HeadKind::PreviousLine);
 }
 
+TEST_CASE("lm head labels: the last punctuation mark, in Chinese and ASCII", "[lm]") {
+  // "春眠，不觉晓。" : positions 0 <s>, 1 春, 2 眠, 3 ，, 4 不, 5 觉, 6 晓, 7 。
+  const std::vector<std::uint32_t> chars = attn::decode_utf8("春眠，不觉晓。");
+  const int n = 8;
+  attn::Mat w = attn::Mat::Zero(n, n);
+  for (int i = 0; i < n; ++i) w(i, 0) = 1;
+  w(5, 0) = 0;  // 觉 and 晓 look back at the comma (不 is next to it: not counted)
+  w(5, 3) = 1;
+  w(6, 0) = 0.4f;
+  w(6, 3) = 0.6f;
+  const std::vector<lm::HeadLabel> labels = lm::label_heads(chars, {w}, 1, 1);
+  const int k = static_cast<int>(lm::HeadKind::Punctuation);
+  REQUIRE(labels[0].counted[k] == 3);  // queries 5, 6 and 7 (7 is the full stop; its last mark is still 3)
+  REQUIRE(labels[0].scores[k] == Approx((1.0f + 0.6f + 0.0f) / 3.0f));
+  REQUIRE(labels[0].label == lm::HeadKind::First);  // both pass; the start token's 4.4 / 6 is the higher
+  // ASCII marks count too; a head that looks only there earns the label.
+  const std::vector<std::uint32_t> ascii = attn::decode_utf8("ab, cd");
+  attn::Mat v = attn::Mat::Zero(7, 7);
+  for (int i = 0; i < 7; ++i) v(i, i >= 5 ? 3 : (i > 0 ? i - 1 : 0)) = 1;
+  const std::vector<lm::HeadLabel> b = lm::label_heads(ascii, {v}, 1, 1);
+  REQUIRE(b[0].counted[k] == 2);
+  REQUIRE(b[0].scores[k] == Approx(1.0f));
+  REQUIRE(b[0].scores[static_cast<int>(lm::HeadKind::Previous)] == Approx(4.0f / 6.0f));
+  REQUIRE(b[0].label == lm::HeadKind::Punctuation);  // both pass their thresholds; the higher score wins
+}
+
 TEST_CASE("lm generate: greedy, sampling with a seed, the cache, and bad prompts", "[lm]") {
   const lm::LanguageModel m = tiny_model(30);
   lm::GenerateOptions g;

@@ -9,13 +9,14 @@ const char* head_kind_name(HeadKind k) {
     case HeadKind::Self: return "self";
     case HeadKind::WordStart: return "word-start";
     case HeadKind::PreviousLine: return "previous-line";
+    case HeadKind::Punctuation: return "punctuation";
     case HeadKind::Mixed: return "mixed";
   }
   return "mixed";
 }
 
 float head_kind_threshold(HeadKind k) {
-  return (k == HeadKind::WordStart || k == HeadKind::PreviousLine) ? 0.3f : 0.5f;
+  return (k == HeadKind::WordStart || k == HeadKind::PreviousLine || k == HeadKind::Punctuation) ? 0.3f : 0.5f;
 }
 
 namespace {
@@ -25,9 +26,17 @@ bool word_character(std::uint32_t c) {
          (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7);
 }
 
+bool punctuation_mark(std::uint32_t c) {
+  switch (c) {
+    case 0xFF0C: case 0x3002: case 0xFF01: case 0xFF1F: case 0xFF1B: case 0xFF1A: case 0x3001:  // ，。！？；：、
+    case ',': case '.': case '!': case '?': case ';': case ':': return true;
+    default: return false;
+  }
+}
+
 // For each position of the weights (0 = start token), the key each kind looks at, or -1.
 struct Targets {
-  std::vector<int> word_start, previous_line;
+  std::vector<int> word_start, previous_line, punctuation;
 };
 
 Targets targets_of(const std::vector<std::uint32_t>& chars) {
@@ -35,6 +44,11 @@ Targets targets_of(const std::vector<std::uint32_t>& chars) {
   Targets t;
   t.word_start.assign(static_cast<std::size_t>(n), -1);
   t.previous_line.assign(static_cast<std::size_t>(n), -1);
+  t.punctuation.assign(static_cast<std::size_t>(n), -1);
+  for (int p = 1, last = -1; p < n; ++p) {
+    if (last >= 0 && last <= p - 2) t.punctuation[static_cast<std::size_t>(p)] = last;
+    if (punctuation_mark(chars[static_cast<std::size_t>(p - 1)])) last = p;
+  }
   int start = -1;
   for (int p = 1; p < n; ++p) {
     const std::uint32_t c = chars[static_cast<std::size_t>(p - 1)];
@@ -85,6 +99,7 @@ std::vector<HeadLabel> label_heads(const std::vector<std::uint32_t>& chars, cons
         if (i < static_cast<int>(t.word_start.size()) && t.word_start[i] >= 0) add(HeadKind::WordStart, w(i, t.word_start[i]));
         if (i < static_cast<int>(t.previous_line.size()) && t.previous_line[i] >= 0)
           add(HeadKind::PreviousLine, w(i, t.previous_line[i]));
+        if (i < static_cast<int>(t.punctuation.size()) && t.punctuation[i] >= 0) add(HeadKind::Punctuation, w(i, t.punctuation[i]));
       }
       for (int k = 0; k < kHeadKinds; ++k) {
         lab.scores[k] = lab.counted[k] > 0 ? static_cast<float>(sum[k] / lab.counted[k]) : 0.0f;

@@ -9,9 +9,11 @@
 //                  s <= i - 2 (a word is a run of letters or digits; Chinese has no words)
 //   previous line  w(i, p), p the same column in the line before, queries on the second line or
 //                  later whose column the previous line has (lines end at '\n')
+//   punctuation    w(i, p), p the last punctuation mark before i (，。！？；：、 and their ASCII
+//                  kin), queries with p <= i - 2 (in verse: the end of the half-line before)
 // A head earns the label of its highest score among those at or above their threshold
-// (0.5 for previous, first and self; 0.3 for word start and previous line, which are spread
-// over fewer, farther keys); otherwise it is "mixed".
+// (0.5 for previous, first and self; 0.3 for word start, previous line and punctuation, which
+// are spread over fewer, farther keys); otherwise it is "mixed".
 #pragma once
 
 #include "core/base/types.h"
@@ -22,10 +24,11 @@
 
 namespace attn::lm {
 
-enum class HeadKind { Previous, First, Self, WordStart, PreviousLine, Mixed };
-inline constexpr int kHeadKinds = 5;  // the scored kinds (Mixed is no score)
+enum class HeadKind { Previous, First, Self, WordStart, PreviousLine, Punctuation, Mixed };
+inline constexpr int kHeadKinds = 6;  // the scored kinds (Mixed is no score)
 
-const char* head_kind_name(HeadKind kind);  // "previous", "first", "self", "word-start", "previous-line", "mixed"
+// "previous", "first", "self", "word-start", "previous-line", "punctuation", "mixed"
+const char* head_kind_name(HeadKind kind);
 float head_kind_threshold(HeadKind kind);
 
 struct HeadLabel {
