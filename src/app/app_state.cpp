@@ -183,6 +183,29 @@ void clamp_scaling_lab(ScalingLabSettings& l) {
   for (float& x : l.row) x = key_range("lab.row").clamp(x, 0.0f);
 }
 
+// The trained scene: its model fixes d_model, heads and layers; entered, the explorer's math
+// starts as the model's own (dot product, its scaling, causal), so the weights shown are the
+// ones the model computes. Without a trained model it falls back to the sentence.
+void fix_trained_scene(AppState& state) {
+  if (state.settings.source != SceneSource::Trained) return;
+  if (!state.train.trained) {
+    state.settings.source = SceneSource::Generated;
+    state.notice = Status::error(msg::app_trained_not_loaded);
+    return;
+  }
+  const train::ModelConfig& m = state.train.trained->model.model();
+  if (!state.has_results || state.computed_for.source != SceneSource::Trained) {
+    state.settings.math = MathSettings{};
+    state.settings.math.scale_kind = m.scale_scores ? ScaleKind::Default : ScaleKind::None;
+    state.settings.math.mask.causal = true;
+  }
+  state.settings.d_model = m.d_model;
+  state.settings.heads = m.heads;
+  state.settings.layer = std::min(state.settings.layer, m.layers - 1);
+  state.settings.head = std::min(state.settings.head, m.heads - 1);
+  state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
+}
+
 // The language scene before anything is computed: asked for without its model, it waits for
 // the page to fetch it (the previous scene stays); entered, it starts from the model's own math;
 // its model fixes d_model, heads and layers.
@@ -243,27 +266,7 @@ bool update_results(AppState& state) {
   }
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
   state.settings = clamped(state.settings, kMaxTokens);
-  if (state.settings.source == SceneSource::Trained) {
-    // The trained model fixes its architecture: d_model, heads and layers are its own.
-    if (!state.train.trained) {
-      state.settings.source = SceneSource::Generated;
-      state.notice = Status::error(msg::app_trained_not_loaded);
-    } else {
-      const train::ModelConfig& m = state.train.trained->model.model();
-      if (!state.has_results || state.computed_for.source != SceneSource::Trained) {
-        // Entering the scene: the explorer's math starts as the model's own (dot product,
-        // its scaling, causal), so the weights shown are the ones the model computes.
-        state.settings.math = MathSettings{};
-        state.settings.math.scale_kind = m.scale_scores ? ScaleKind::Default : ScaleKind::None;
-        state.settings.math.mask.causal = true;
-      }
-      state.settings.d_model = m.d_model;
-      state.settings.heads = m.heads;
-      state.settings.layer = std::min(state.settings.layer, m.layers - 1);
-      state.settings.head = std::min(state.settings.head, m.heads - 1);
-      state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
-    }
-  }
+  fix_trained_scene(state);
   fix_lm_scene(state);
   const Settings& s = state.settings;
   if (state.has_results && s.same_scene(state.computed_for)) return false;
