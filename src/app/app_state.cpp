@@ -183,6 +183,15 @@ void clamp_scaling_lab(ScalingLabSettings& l) {
   for (float& x : l.row) x = key_range("lab.row").clamp(x, 0.0f);
 }
 
+// A model's scene has the model's d_model and heads, and a layer and heads that it has.
+void take_model_shape(const train::ModelConfig& m, Settings& s) {
+  s.d_model = m.d_model;
+  s.heads = m.heads;
+  s.layer = std::min(s.layer, m.layers - 1);
+  s.head = std::min(s.head, m.heads - 1);
+  s.diff_head = std::min(s.diff_head, m.heads - 1);
+}
+
 // The trained scene: its model fixes d_model, heads and layers; entered, the explorer's math
 // starts as the model's own (dot product, its scaling, causal), so the weights shown are the
 // ones the model computes. Without a trained model it falls back to the sentence.
@@ -199,11 +208,7 @@ void fix_trained_scene(AppState& state) {
     state.settings.math.scale_kind = m.scale_scores ? ScaleKind::Default : ScaleKind::None;
     state.settings.math.mask.causal = true;
   }
-  state.settings.d_model = m.d_model;
-  state.settings.heads = m.heads;
-  state.settings.layer = std::min(state.settings.layer, m.layers - 1);
-  state.settings.head = std::min(state.settings.head, m.heads - 1);
-  state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
+  take_model_shape(m, state.settings);
 }
 
 // The language scene before anything is computed: asked for without its model, it waits for
@@ -223,11 +228,7 @@ void fix_lm_scene(AppState& state) {
       state.settings.math.mask.causal = true;
       state.settings.compare = false;
     }
-    state.settings.d_model = m.d_model;
-    state.settings.heads = m.heads;
-    state.settings.layer = std::min(state.settings.layer, m.layers - 1);
-    state.settings.head = std::min(state.settings.head, m.heads - 1);
-    state.settings.diff_head = std::min(state.settings.diff_head, m.heads - 1);
+    take_model_shape(m, state.settings);
   }
 }
 
