@@ -7,7 +7,7 @@
 #include "app/lm_state.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/generate.h"
-#include "core/lm/trainer.h"
+#include "support/tiny_lm.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,27 +18,9 @@ namespace lm = attn::lm;
 
 namespace {
 
+// The tests' tiny model (support/tiny_lm.h, context 24) with two held-out samples.
 std::vector<std::uint8_t> tiny_model_file(int steps = 20) {
-  std::string en, zh;
-  for (int i = 0; i < 30; ++i) en += std::string(i % 2 ? "The cat sat." : "A dog ran.") + "\n%\n";
-  for (int i = 0; i < 30; ++i) zh += "床前明月光，疑是地上霜。\n%\n";
-  const std::vector<lm::CorpusFile> corpus = {lm::split_fortune_file("en", lm::TextLanguage::English, 1, en),
-                                              lm::split_fortune_file("zh", lm::TextLanguage::Chinese, 1, zh)};
-  lm::LmTrainConfig c;
-  c.context = 32;
-  c.d_model = 16;
-  c.d_mlp = 32;
-  c.heads = 2;
-  c.min_count = 2;
-  c.batch = 4;
-  c.steps = steps;
-  c.warmup = 5;
-  c.eval_every = 20;
-  c.eval_characters = 100;
-  lm::LmTrainer t;
-  REQUIRE(t.reset(c, corpus).ok);
-  REQUIRE(t.run_until(c.steps).ok);
-  lm::LanguageModel m = t.model();
+  lm::LanguageModel m = attn::test::tiny_model(steps);
   m.samples = {{0, "The cat sat. A dog ran."}, {1, "床前明月光"}};
   return lm::serialize_language_model(m);
 }
@@ -171,7 +153,7 @@ TEST_CASE("language scene: generation adds rows, broken math costs bits, bad tex
 
   // A text longer than the context is refused; the scene is kept.
   const attn::Status st = attn::apply_state_json(state, "{\"sentence\": \"" + std::string(10000, 'x') + "\"}");
-  REQUIRE(st.message == "the prompt has 10000 characters; the model reads at most 31");
+  REQUIRE(st.message == "the prompt has 10000 characters; the model reads at most 23");
   REQUIRE(state.settings.sentence == "The");
   REQUIRE_FALSE(attn::apply_state_json(state, R"({"sentence": ""})").ok);
   REQUIRE(attn::apply_state_json(state, R"({"lm": {"ablate": [0, 3, 3]}})").ok);

@@ -13,6 +13,8 @@
 #include "core/lm/runner.h"
 #include "core/lm/trainer.h"
 
+#include "support/tiny_lm.h"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -23,54 +25,9 @@
 
 namespace lm = attn::lm;
 namespace tr = attn::train;
-
-namespace {
-
-// A small corpus: English lines and a Chinese poem, as fortune files.
-std::string english_file() {
-  std::string s;
-  const char* lines[] = {"The cat sat on the mat.", "A dog ran to the park.", "The sun is hot today.",
-                         "It was tired, so it slept."};
-  for (int i = 0; i < 40; ++i) s += std::string(lines[i % 4]) + "\n%\n";
-  return s;
-}
-std::string chinese_file() {
-  std::string s;
-  for (int i = 0; i < 20; ++i) s += "床前明月光，疑是地上霜。\n举头望明月，低头思故乡。\n%\n";
-  return s;
-}
-std::vector<lm::CorpusFile> small_corpus() {
-  return {lm::split_fortune_file("en", lm::TextLanguage::English, 1, english_file()),
-          lm::split_fortune_file("zh", lm::TextLanguage::Chinese, 2, chinese_file())};
-}
-lm::LmTrainConfig tiny_config() {
-  lm::LmTrainConfig c;
-  c.context = 24;
-  c.layers = 2;
-  c.heads = 2;
-  c.d_model = 16;
-  c.d_mlp = 32;
-  c.min_count = 2;
-  c.batch = 4;
-  c.steps = 30;
-  c.warmup = 5;
-  c.threads = 2;
-  c.eval_every = 15;
-  c.eval_characters = 200;
-  c.seed = 3;
-  return c;
-}
-lm::LanguageModel tiny_model(int steps = 30) {
-  lm::LmTrainer t;
-  lm::LmTrainConfig c = tiny_config();
-  c.steps = steps;
-  c.warmup = std::min(c.warmup, steps);
-  REQUIRE(t.reset(c, small_corpus()).ok);
-  REQUIRE(t.run_until(steps).ok);
-  return t.model();
-}
-
-}  // namespace
+using attn::test::small_corpus;
+using attn::test::tiny_config;
+using attn::test::tiny_model;
 
 TEST_CASE("lm corpus: entries, cleaning and the held-out rule", "[lm]") {
   REQUIRE(lm::clean_entry("\x1b[32m《静夜思》\x1b[m\n  a\t\tb   c  \n\n") == "《静夜思》\n a b c");
