@@ -154,6 +154,53 @@ TEST_CASE("kernels: vectorised exp is within 2e-7 + 8e-8 |x| relative of std::ex
   }
 }
 
+TEST_CASE("kernels: weight_stats gives each row's entropy, largest weight and distance, as the double loops do",
+          "[kernels][softmax]") {
+  // Rows of softmax weights of several widths (tails of every length), sharp and flat, a
+  // one-hot row, a row of zeros (a fully masked query), and weights under FLT_MIN.
+  attn::Rng rng(41);
+  for (int cols : {1, 3, 4, 17, 64, 65, 1000, 1029}) {
+    const int rows = 7;
+    Mat w(rows, cols);
+    for (int i = 0; i < rows; ++i) {
+      const attn::RowVec s = rng.normal_matrix(1, cols, i == 2 ? 12.0f : 1.0f);
+      attn::softmax_row(s.data(), w.row(i).data(), cols);
+    }
+    w.row(3).setZero();
+    w.row(4).setZero();
+    w(4, cols / 2) = 1.0f;
+    if (cols > 3) w(5, 1) = 1e-40f;  // subnormal: counted 0 by the kernel, about 9e-38 by the loop
+    const int row0 = cols / 3;  // the rows are queries row0 .. row0 + 6
+    for (kernels::Isa isa : kernels::available_isas()) {
+      const kernels::KernelTable& t = *kernels::kernel_table(isa);
+      INFO(isa_label(t) << " cols " << cols);
+      std::vector<float> h(rows), mx(rows), d(rows);
+      t.weight_stats(w.data(), cols, rows, cols, row0, h.data(), mx.data(), d.data());
+      for (int i = 0; i < rows; ++i) {
+        INFO("row " << i);
+        double want_d = 0.0;
+        for (int j = 0; j < cols; ++j) want_d += static_cast<double>(w(i, j)) * std::abs(row0 + i - j);
+        const double want_h = attn::entropy(w.row(i));
+        REQUIRE(std::fabs(h[i] - want_h) <= 2e-6 * std::max(1.0, want_h));
+        REQUIRE(mx[i] == w.row(i).maxCoeff());
+        REQUIRE(std::fabs(d[i] - want_d) <= 2e-6 * std::max(1.0, want_d));
+      }
+      REQUIRE(h[3] == 0.0f);  // no weight: no entropy, no distance
+      REQUIRE(d[3] == 0.0f);
+      REQUIRE(h[4] == 0.0f);  // one-hot: ln 1 = 0 exactly
+      REQUIRE(d[4] == static_cast<float>(std::abs(row0 + 4 - cols / 2)));
+      if (cols >= 64) REQUIRE(h[2] < h[0]);  // sharper scores, lower entropy
+    }
+  }
+  // Uniform over n keys: ln n.
+  for (int n : {5, 512}) {
+    Mat u = Mat::Constant(1, n, 1.0f / static_cast<float>(n));
+    const attn::WeightRowStats s = attn::weight_row_stats(u);
+    REQUIRE(s.entropy[0] == Approx(std::log(static_cast<double>(n))).epsilon(2e-6));
+    REQUIRE(s.max_weight[0] == 1.0f / static_cast<float>(n));
+  }
+}
+
 TEST_CASE("kernels: softmax_rows equals softmax_row; masked keys exactly 0; rows it cannot do are handed back",
           "[kernels][softmax]") {
   attn::Rng rng(9);

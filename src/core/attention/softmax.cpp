@@ -133,6 +133,19 @@ float entropy(const Eigen::Ref<const RowVec>& p) {
   return static_cast<float>(h);
 }
 
+WeightRowStats weight_row_stats(const Eigen::Ref<const Mat>& w) {
+  WeightRowStats s;
+  const int rows = static_cast<int>(w.rows());
+  s.entropy.resize(rows);
+  s.max_weight.resize(rows);
+  s.distance.resize(rows);
+  if (rows > 0)
+    kernels::active_kernels().weight_stats(w.data(), static_cast<int>(w.outerStride()), rows,
+                                           static_cast<int>(w.cols()), 0, s.entropy.data(), s.max_weight.data(),
+                                           s.distance.data());
+  return s;
+}
+
 Mat softmax_jacobian(const Eigen::Ref<const RowVec>& p) {
   Mat jac = -(p.transpose() * p);
   jac.diagonal() += p.transpose();

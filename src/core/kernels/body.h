@@ -15,7 +15,8 @@
 // then run on a baseline CPU; so everything below is in this file's own namespace, and
 // scratch memory comes from std::aligned_alloc.
 //
-// Sections: 1 vectors  2 exp  3 micro-kernel  4 gemm  5 softmax rows  6 attention  7 table
+// Sections: 1 vectors  2 exp and log  3 micro-kernel  4 gemm  5 softmax rows  6 attention
+//           7 weight statistics  8 table
 //
 // Legend: MR x NR register tile; A (m, k), B (k, n), C (m, n); for attention, a block of
 // bq queries (columns of the transposed score tile) meets a tile of bk keys (its rows).
@@ -94,7 +95,7 @@ class Scratch {
 };
 
 // ---------------------------------------------------------------------------------------
-// 2 exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a degree-6
+// 2 exp and log. exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a degree-6
 // polynomial (least squares on the relative error: 1e-7, about an ulp, in float).
 // e^x = 2^(x log2 e): forming x log2 e in float adds |x| 2^-24 to the exponent, so the
 // relative error is within 2e-7 + 8e-8 |x|. Domain x <= 127, which the softmax guarantees
@@ -120,6 +121,44 @@ ATTN_INLINE V exp2v(V x) {
   p = p * f + 1.0f;
   const VU e = ((VU)t - (VU)magic) << 23;  // n in the exponent field (wraps harmlessly where masked)
   return (V)(((VU)p + e) & (VU)keep);
+}
+
+// ln x for positive normal x: x = 2^k m with m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s),
+// s = (m - 1) / (m + 1), |s| <= 0.172, by its series to s^9 (the next term is under 1e-9).
+// k and m come from x's bits offset by those of sqrt(1/2): the offset's exponent is k, its
+// mantissa plus sqrt(1/2)'s is m. About two ulps: m - 1 is exact, the division and m + 1
+// round once each. Its constants come in a struct the caller reads from memory once (see
+// weight_stats).
+struct LogConstants {
+  VI offset, mantissa;
+  V one, c9, c7, c5, c3, two, ln2;
+};
+
+ATTN_INLINE LogConstants log_constants() {
+  LogConstants c;
+  c.offset = VI{} + 0x3f3504f3;  // the bits of sqrt(1/2)
+  c.mantissa = VI{} + 0x007fffff;
+  c.one = splat(1.0f);
+  c.c9 = splat(2.0f / 9.0f);
+  c.c7 = splat(2.0f / 7.0f);
+  c.c5 = splat(2.0f / 5.0f);
+  c.c3 = splat(2.0f / 3.0f);
+  c.two = splat(2.0f);
+  c.ln2 = splat(0.693147180559945309f);
+  return c;
+}
+
+ATTN_INLINE V logv(V x, const LogConstants& c) {
+  const VI offset_bits = (VI)x - c.offset;
+  const VI k = offset_bits >> 23;  // arithmetic: negative below sqrt(1/2)
+  const V m = (V)((offset_bits & c.mantissa) + c.offset);
+  const V s = (m - c.one) / (m + c.one);
+  const V z = s * s;
+  V p = c.c9 * z + c.c7;
+  p = p * z + c.c5;
+  p = p * z + c.c3;
+  p = p * z + c.two;
+  return s * p + __builtin_convertvector(k, V) * c.ln2;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -505,11 +544,86 @@ void attention(const AttentionArgs& g) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 7 table
+// 7 weight statistics: per row, -sum p ln p, max p and sum p |i - j|, W lanes at a time.
+// Weights below the smallest normal float (and 0, negatives, NaN) add nothing to the
+// entropy; the sums are taken in float over blocks of 16 vectors, then in double.
 // ---------------------------------------------------------------------------------------
 
 namespace {
-const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &softmax_rows, &attention, &exp_values};
+
+// logv's constants and these, read once per call through a pointer the compiler cannot see
+// through: written as literals, V8 rebuilds each v128.const where it stands, inside the
+// loop (17 of them per vector of weights, which made the loop three times slower).
+struct StatsConstants {
+  LogConstants log;
+  V tiny, zero, step, neg_inf;
+  VU abs_mask;
+};
+
+// One vector x of a row's weights, at columns `columns`, into the three sums.
+ATTN_INLINE void add_weight_stats(V x, V columns, V query, const StatsConstants& c, V& vh, V& vd, V& vm) {
+  const VI counted = x >= c.tiny;  // FLT_MIN; false for 0, negatives, NaN
+  vh += select(counted, x * logv(vmax(x, c.tiny), c.log), c.zero);
+  vd += x * (V)((VU)(query - columns) & c.abs_mask);  // x |i - j|: the sign bit cleared
+  vm = vmax(x, vm);
+}
+
+}  // namespace
+
+__attribute__((noinline)) void weight_stats(const float* weights, int ld, int rows, int cols, int row0,
+                                            float* entropy, float* max_weight, float* distance) {
+  StatsConstants constants;
+  constants.log = log_constants();
+  constants.tiny = splat(1.17549435e-38f);
+  constants.zero = V{};
+  constants.step = splat(static_cast<float>(W));
+  constants.neg_inf = splat(kNegInf);
+  constants.abs_mask = VU{} + 0x7fffffffu;
+  const StatsConstants* c = &constants;
+  __asm__("" : "+r"(c));  // hide where c points, so its fields are loaded, not rebuilt
+  constexpr int kBlock = 16 * W;
+  V lanes;
+  for (int i = 0; i < W; ++i) lanes[i] = static_cast<float>(i);
+  const int full = cols / W * W;
+  for (int r = 0; r < rows; ++r) {
+    const float* p = weights + static_cast<long>(r) * ld;
+    const V query = splat(static_cast<float>(row0 + r));
+    double h = 0.0, d = 0.0;
+    V vm = c->neg_inf, columns = lanes;
+    for (int j0 = 0; j0 < full; j0 += kBlock) {
+      V vh = c->zero, vd = c->zero;
+      for (int j = j0; j < imin(full, j0 + kBlock); j += W) {
+        add_weight_stats(load(p + j), columns, query, *c, vh, vd, vm);
+        columns += c->step;
+      }
+      h -= static_cast<double>(hsum(vh));
+      d += static_cast<double>(hsum(vd));
+    }
+    if (full < cols) {  // the last columns, padded: 0 adds nothing to the sums, -inf nothing to the max
+      V x, padded_max;
+      for (int i = 0; i < W; ++i) {
+        x[i] = full + i < cols ? p[full + i] : 0.0f;
+        padded_max[i] = full + i < cols ? p[full + i] : kNegInf;
+      }
+      V vh = c->zero, vd = c->zero, unused = vm;
+      add_weight_stats(x, columns, query, *c, vh, vd, unused);
+      vm = vmax(padded_max, vm);
+      h -= static_cast<double>(hsum(vh));
+      d += static_cast<double>(hsum(vd));
+    }
+    entropy[r] = static_cast<float>(h);
+    max_weight[r] = cols > 0 ? hmax(vm) : 0.0f;
+    distance[r] = static_cast<float>(d);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 8 table
+// ---------------------------------------------------------------------------------------
+
+namespace {
+const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &softmax_rows, &attention, &exp_values,
+                         &weight_stats};
 }  // namespace
 
 const KernelTable& table() { return kTable; }
