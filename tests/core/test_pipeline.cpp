@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 using attn::Mat;
 using attn::RowVec;
@@ -150,6 +151,73 @@ TEST_CASE("pipeline: a head without its kept stages and without a mask is bit fo
         if (with_mask && fill == attn::MaskFill::Finite)
           REQUIRE(a.mask_add(0, 1) == (with_additive ? additive(0, 1) : 0.0f) + full.finite_fill);
       }
+}
+
+TEST_CASE("pipeline: rescaling a kept trace gives run_pipeline's floats for the new scaling", "[pipeline][mask]") {
+  // Every scorer and position scheme, both fills, a causal and a padding mask: the rescaled
+  // trace equals a fresh run bit for bit, stage by stage.
+  attn::Rng rng(31);
+  const int n = 9, d = 12, heads = 3;
+  const Mat x = rng.normal_matrix(n, d);
+  const attn::ProjectionWeights w = attn::random_projection_weights(d, heads, 77);
+  struct Case { attn::ScoreFunction score; attn::PositionalKind positions; attn::MaskFill fill; };
+  for (const Case c : {Case{attn::ScoreFunction::Dot, attn::PositionalKind::None, attn::MaskFill::NegInfinity},
+                       Case{attn::ScoreFunction::Dot, attn::PositionalKind::Rope, attn::MaskFill::Finite},
+                       Case{attn::ScoreFunction::Dot, attn::PositionalKind::Alibi, attn::MaskFill::NegInfinity},
+                       Case{attn::ScoreFunction::Cosine, attn::PositionalKind::None, attn::MaskFill::Finite},
+                       Case{attn::ScoreFunction::Additive, attn::PositionalKind::None, attn::MaskFill::NegInfinity}}) {
+    attn::PipelineConfig before = config_for(d, heads);
+    before.score = c.score;
+    before.attention_positions.kind = c.positions;
+    before.fill = c.fill;
+    before.mask.causal = true;
+    before.mask.key_padding = {0, 0, 0, 0, 0, 0, 0, 1, 1};
+    for (const auto& [kind, custom, temperature] :
+         {std::tuple{attn::ScaleKind::Default, 1.0f, 0.37f}, std::tuple{attn::ScaleKind::Custom, 0.8f, 2.5f},
+          std::tuple{attn::ScaleKind::None, 1.0f, 1.0f}}) {
+      attn::PipelineConfig after = before;
+      after.scale_kind = kind;
+      after.custom_scale = custom;
+      after.temperature = temperature;
+      attn::PipelineTrace rescaled = attn::run_pipeline(x, x, x, w, before);
+      REQUIRE(rescaled.status.ok);
+      REQUIRE(attn::rescale_pipeline(rescaled, w, after));
+      const attn::PipelineTrace fresh = attn::run_pipeline(x, x, x, w, after);
+      for (int h = 0; h < heads; ++h) {
+        INFO("score " << static_cast<int>(c.score) << " positions " << static_cast<int>(c.positions) << " head " << h);
+        const attn::HeadTrace &a = rescaled.heads[h], &b = fresh.heads[h];
+        REQUIRE(a.scale == b.scale);
+        REQUIRE(a.scaled_scores == b.scaled_scores);
+        REQUIRE(a.masked_scores == b.masked_scores);
+        REQUIRE(a.weights == b.weights);
+        REQUIRE(a.output == b.output);
+        REQUIRE(a.fully_masked_rows == b.fully_masked_rows);
+        // The row statistics come with the weights, block by block, as the whole matrix gives them.
+        const attn::WeightRowStats whole = attn::weight_row_stats(a.weights);
+        REQUIRE(a.row_stats.entropy == whole.entropy);
+        REQUIRE(a.row_stats.max_weight == whole.max_weight);
+        REQUIRE(a.row_stats.distance == whole.distance);
+        REQUIRE(b.row_stats.distance == whole.distance);
+      }
+      REQUIRE(rescaled.output == fresh.output);
+      // The temperature really moved the weights (it is not the old trace handed back).
+      if (temperature != 1.0f)
+        REQUIRE(rescaled.heads[0].weights != attn::run_pipeline(x, x, x, w, before).heads[0].weights);
+    }
+  }
+  // A trace without its kept stages cannot be rescaled; it is left as it was.
+  attn::PipelineConfig lean = config_for(d, heads);
+  lean.keep_every_stage = false;
+  attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, lean);
+  const Mat weights = t.heads[0].weights;
+  lean.temperature = 3.0f;
+  REQUIRE_FALSE(attn::rescale_pipeline(t, w, lean));
+  REQUIRE(t.heads[0].weights == weights);
+  // Nor a refused configuration.
+  attn::PipelineConfig bad = config_for(d, heads);
+  attn::PipelineTrace kept = attn::run_pipeline(x, x, x, w, bad);
+  bad.temperature = 0.0f;
+  REQUIRE_FALSE(attn::rescale_pipeline(kept, w, bad));
 }
 
 TEST_CASE("scale and temperature are one step; nothing is scaled twice", "[pipeline]") {

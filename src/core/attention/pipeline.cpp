@@ -4,6 +4,7 @@
 #include "core/kernels/dispatch.h"
 #include "core/base/rng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -81,6 +82,107 @@ Mat additive_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>&
   return s;
 }
 
+// One row of steps 2 and 3: scaled = raw * scale, the mask's addition m (a float mask's
+// value, plus the fill where the key is not allowed), masked = scaled + m. With a fill of
+// -inf, a + fill is -inf for every value a float mask may hold (never NaN or +inf), so one
+// formula serves both fills. Each combination of inputs gets its own branch-free loop,
+// which the compiler vectorises.
+struct MaskRow {
+  const float* raw;
+  const float* add;   // null: no float mask
+  const bool* ok;     // null: every key allowed
+  float* scaled;      // null unless every stage is kept (then mask_add too)
+  float* mask_add;
+  float* masked;
+};
+
+template <bool Add, bool Ok, bool Keep>
+void scale_and_mask(const MaskRow& r, float scale, float fill, int n) {
+  const float* __restrict raw = r.raw;
+  const float* __restrict add = r.add;
+  const bool* __restrict ok = r.ok;
+  float* __restrict scaled = r.scaled;
+  float* __restrict mask_add = r.mask_add;
+  float* __restrict masked = r.masked;
+  for (int j = 0; j < n; ++j) {
+    const float a = Add ? add[j] : 0.0f;
+    const float m = !Ok || ok[j] ? a : a + fill;
+    const float s = raw[j] * scale;
+    if (Keep) {
+      scaled[j] = s;
+      mask_add[j] = m;
+    }
+    masked[j] = s + m;
+  }
+}
+
+template <bool Add, bool Ok>
+void scale_and_mask_keep(const MaskRow& r, float scale, float fill, int n) {
+  if (r.scaled) scale_and_mask<Add, Ok, true>(r, scale, fill, n);
+  else scale_and_mask<Add, Ok, false>(r, scale, fill, n);
+}
+
+void scale_and_mask_row(const MaskRow& r, float scale, float fill, int n) {
+  if (r.add && r.ok) scale_and_mask_keep<true, true>(r, scale, fill, n);
+  else if (r.add) scale_and_mask_keep<true, false>(r, scale, fill, n);
+  else if (r.ok) scale_and_mask_keep<false, true>(r, scale, fill, n);
+  else scale_and_mask_keep<false, false>(r, scale, fill, n);
+}
+
+
+// Step 2's multiplier: the scale (1/sqrt(d_k), a custom one or none) over the temperature.
+float step_scale(const PipelineConfig& config, int d_k) {
+  float scale = 1.0f;
+  if (config.scale_kind == ScaleKind::Default) scale = default_scale(d_k);
+  if (config.scale_kind == ScaleKind::Custom) scale = config.custom_scale;
+  return scale / config.temperature;
+}
+
+constexpr int kRowBlock = 8;  // query rows of the n x n stages worked on together
+
+// Steps 2-4 of a head and its row statistics, a block of query rows at a time: each block's
+// masked scores are written by `scale_and_mask(i)` (row i, and its scaled scores and mask
+// when kept), then read back for the softmax, whose weights are read back for the
+// statistics, while they are still in the cache (matrix by matrix, at n = 1024 every pass
+// went to memory). Then step 5, weights v on the SIMD kernel.
+template <typename ScaleAndMask>
+void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineConfig& config,
+                 ScaleAndMask scale_and_mask) {
+  const int n_q = static_cast<int>(t.masked_scores.rows()), n_k = static_cast<int>(t.masked_scores.cols());
+  t.weights.resize(n_q, n_k);
+  t.fully_masked_rows.assign(n_q, 0);
+  t.softmax_flags = SoftmaxFlags{};
+  t.row_stats.entropy.resize(n_q);
+  t.row_stats.max_weight.resize(n_q);
+  t.row_stats.distance.resize(n_q);
+  std::vector<std::uint8_t> block_masked;
+  for (int i0 = 0; i0 < n_q; i0 += kRowBlock) {
+    const int rows = std::min(kRowBlock, n_q - i0);
+    for (int i = i0; i < i0 + rows; ++i) scale_and_mask(i);
+    const SoftmaxFlags f = softmax_rows(t.masked_scores.middleRows(i0, rows), t.weights.middleRows(i0, rows),
+                                        config.softmax_form, config.precision, &block_masked);
+    t.softmax_flags.overflow |= f.overflow;
+    t.softmax_flags.nan |= f.nan;
+    t.softmax_flags.fully_masked |= f.fully_masked;
+    std::copy(block_masked.begin(), block_masked.end(), t.fully_masked_rows.begin() + i0);
+    if (n_k > 0)
+      kernels::active_kernels().weight_stats(t.weights.row(i0).data(), n_k, rows, n_k, i0, &t.row_stats.entropy[i0],
+                                             &t.row_stats.max_weight[i0], &t.row_stats.distance[i0]);
+  }
+  t.output.resize(n_q, v.cols());
+  kernels::GemmArgs g;
+  g.m = n_q;
+  g.n = static_cast<int>(v.cols());
+  g.k = n_k;
+  g.a = t.weights.data();
+  g.lda = n_k;
+  g.b = v.data();
+  g.ldb = static_cast<int>(v.outerStride());
+  g.c = t.output.data();
+  g.ldc = static_cast<int>(v.cols());
+  kernels::active_kernels().gemm(g);
+}
+
 }  // namespace
 
 HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
@@ -120,64 +222,24 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
   }
 
   // 2 one scaling step: scale / temperature
-  float scale = 1.0f;
-  if (config.scale_kind == ScaleKind::Default) scale = default_scale(static_cast<int>(q.cols()));
-  if (config.scale_kind == ScaleKind::Custom) scale = config.custom_scale;
-  t.scale = scale / config.temperature;
+  t.scale = step_scale(config, static_cast<int>(q.cols()));
 
   // 3 mask, as an additive matrix: the fill where a key is not allowed, plus float masks.
-  // Steps 2 and 3 in one pass over the rows (the same float operations as one step each).
+  // Steps 2 and 3 in one pass over each row (the same float operations as one step each),
+  // then 4 softmax per row and 5 output (finish_head).
   const bool keep = config.keep_every_stage;
   if (keep) {
     t.scaled_scores.resize(n_q, n_k);
     t.mask_add.resize(n_q, n_k);
   }
   t.masked_scores.resize(n_q, n_k);
-  const bool infinite = config.fill == MaskFill::NegInfinity;
-  const float fill = infinite ? neg_inf : config.finite_fill;
-  for (int i = 0; i < n_q; ++i) {
-    const float* raw = t.raw_scores.row(i).data();
-    const float* add = additive.size() ? additive.row(i).data() : nullptr;
-    const bool* ok = allowed.size() ? allowed.row(i).data() : nullptr;
-    float* masked = t.masked_scores.row(i).data();
-    if (!add && !ok) {  // nothing added, every key allowed: the mask adds 0
-      for (int j = 0; j < n_k; ++j) masked[j] = raw[j] * t.scale + 0.0f;
-      if (keep) {
-        t.scaled_scores.row(i) = t.masked_scores.row(i);
-        t.mask_add.row(i).setZero();
-      }
-      continue;
-    }
-    for (int j = 0; j < n_k; ++j) {
-      const float a = add ? add[j] : 0.0f;
-      const float m = !ok || ok[j] ? a : (infinite ? fill : a + fill);
-      const float scaled = raw[j] * t.scale;
-      if (keep) {
-        t.scaled_scores(i, j) = scaled;
-        t.mask_add(i, j) = m;
-      }
-      masked[j] = scaled + m;
-    }
-  }
-
-  // 4 softmax per row
-  t.weights.resize(n_q, n_k);
-  t.softmax_flags = softmax_rows(t.masked_scores, t.weights, config.softmax_form, config.precision,
-                                 &t.fully_masked_rows);
-
-  // 5 output = weights v on the SIMD kernel (weights: (n_q, n_k), v: (n_k, d_v))
-  t.output.resize(n_q, v.cols());
-  kernels::GemmArgs g;
-  g.m = n_q;
-  g.n = static_cast<int>(v.cols());
-  g.k = n_k;
-  g.a = t.weights.data();
-  g.lda = n_k;
-  g.b = v.data();
-  g.ldb = static_cast<int>(v.outerStride());
-  g.c = t.output.data();
-  g.ldc = static_cast<int>(v.cols());
-  kernels::active_kernels().gemm(g);
+  const float fill = config.fill == MaskFill::NegInfinity ? neg_inf : config.finite_fill;
+  finish_head(t, v, config, [&](int i) {
+    MaskRow row{t.raw_scores.row(i).data(), additive.size() ? additive.row(i).data() : nullptr,
+                allowed.size() ? allowed.row(i).data() : nullptr, keep ? t.scaled_scores.row(i).data() : nullptr,
+                keep ? t.mask_add.row(i).data() : nullptr, t.masked_scores.row(i).data()};
+    scale_and_mask_row(row, t.scale, fill, n_k);
+  });
   return t;
 }
 
@@ -275,6 +337,34 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   trace.output = trace.concat * w.wo;
   if (w.bo.size()) trace.output.rowwise() += w.bo;
   return trace;
+}
+
+bool rescale_pipeline(PipelineTrace& trace, const ProjectionWeights& w, const PipelineConfig& config) {
+  if (!trace.status.ok || !validate_config(config).ok || trace.heads.empty() || w.wo.cols() != trace.concat.cols())
+    return false;
+  for (const HeadTrace& t : trace.heads)
+    if (t.mask_add.size() != t.raw_scores.size() || t.scaled_scores.size() != t.raw_scores.size()) return false;
+  const int d_k = static_cast<int>(trace.concat.cols()) / static_cast<int>(trace.heads.size());
+  for (size_t h = 0; h < trace.heads.size(); ++h) {
+    HeadTrace& t = trace.heads[h];
+    // Steps 2 and 3 from the kept raw scores and mask: the same float operations as run_head.
+    t.scale = step_scale(config, static_cast<int>(t.q.cols()));
+    const Eigen::Index n_k = t.raw_scores.cols();
+    finish_head(t, t.v, config, [&t, n_k](int i) {
+      const float* __restrict raw = t.raw_scores.row(i).data();
+      const float* __restrict m = t.mask_add.row(i).data();
+      float* __restrict scaled = t.scaled_scores.row(i).data();
+      float* __restrict masked = t.masked_scores.row(i).data();
+      for (Eigen::Index j = 0; j < n_k; ++j) {
+        scaled[j] = raw[j] * t.scale;
+        masked[j] = scaled[j] + m[j];
+      }
+    });
+    trace.concat.middleCols(static_cast<Eigen::Index>(h) * d_k, d_k) = t.output;
+  }
+  trace.output = trace.concat * w.wo;
+  if (w.bo.size()) trace.output.rowwise() += w.bo;
+  return true;
 }
 
 HeadTrace run_head_positioned(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,

@@ -86,6 +86,7 @@ struct HeadTrace {
   Mat output;             // 5 (n_q, d_v)
   std::vector<std::uint8_t> fully_masked_rows;  // rows whose every key was masked (-inf fill)
   SoftmaxFlags softmax_flags;
+  WeightRowStats row_stats;  // per query row: entropy, largest weight, distance (weight_row_stats)
 };
 
 struct PipelineTrace {
@@ -107,6 +108,13 @@ Status validate_config(const PipelineConfig& config);
 PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat>& x_k,
                            const Eigen::Ref<const Mat>& x_v, const ProjectionWeights& weights,
                            const PipelineConfig& config);
+
+// A new scaling step for a trace of run_pipeline that kept every stage: when `config`
+// differs from the trace's own only in temperature, scale kind or custom scale, steps 2-5
+// and W^O from the kept raw scores and mask give the floats run_pipeline would, without
+// projecting or scoring again (what a temperature slider needs). False, and the trace
+// untouched, when it cannot (a failed trace, stages not kept, another shape).
+bool rescale_pipeline(PipelineTrace& trace, const ProjectionWeights& weights, const PipelineConfig& config);
 
 PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                                const Eigen::Ref<const Mat>& v, const PipelineConfig& config);
