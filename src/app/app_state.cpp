@@ -152,21 +152,33 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& m, int n) 
   return c;
 }
 
-HeadMetrics head_metrics(const Mat& w) {
+namespace {
+
+HeadMetrics mean_of(const WeightRowStats& s) {
   HeadMetrics m;
-  const int rows = static_cast<int>(w.rows());
+  const int rows = static_cast<int>(s.entropy.size());
   if (rows == 0) return m;
+  double entropy = 0.0, max_weight = 0.0, distance = 0.0;
   for (int i = 0; i < rows; ++i) {
-    m.mean_entropy += entropy(w.row(i));
-    m.mean_max_weight += w.row(i).maxCoeff();
-    float d = 0.0f;
-    for (int j = 0; j < w.cols(); ++j) d += w(i, j) * static_cast<float>(std::abs(i - j));
-    m.mean_distance += d;
+    entropy += s.entropy[i];
+    max_weight += s.max_weight[i];
+    distance += s.distance[i];
   }
-  m.mean_entropy /= rows;
-  m.mean_max_weight /= rows;
-  m.mean_distance /= rows;
+  m.mean_entropy = static_cast<float>(entropy / rows);
+  m.mean_max_weight = static_cast<float>(max_weight / rows);
+  m.mean_distance = static_cast<float>(distance / rows);
   return m;
+}
+
+}  // namespace
+
+// On the SIMD kernels: at n = 1024 the plain loops (a log per weight) took as long as the
+// head's attention itself.
+HeadMetrics head_metrics(const Mat& w) { return mean_of(weight_row_stats(w)); }
+
+HeadMetrics head_metrics(const HeadTrace& head) {
+  if (static_cast<Eigen::Index>(head.row_stats.entropy.size()) == head.weights.rows()) return mean_of(head.row_stats);
+  return head_metrics(head.weights);
 }
 
 namespace {
@@ -251,6 +263,36 @@ bool refresh_lm_scene(AppState& state) {
 
 }  // namespace
 
+namespace {
+
+// The sentence's scene when only a scaling step moved (temperature, scale kind, custom
+// scale of either side): its kept raw scores and masks are rescaled (rescale_pipeline), the
+// projections and scores are not computed again. At n = 1024 that is most of the work.
+bool rescale_results(AppState& state) {
+  const Settings& s = state.settings;
+  if (!state.has_results || s.source != SceneSource::Generated || !state.trace.status.ok) return false;
+  if (s.compare && !state.compare_trace.status.ok) return false;
+  Settings was = state.computed_for;
+  for (auto [to, from] : {std::pair{&was.math, &s.math}, std::pair{&was.compare_math, &s.compare_math}}) {
+    to->scale_kind = from->scale_kind;
+    to->custom_scale = from->custom_scale;
+    to->temperature = from->temperature;
+  }
+  if (!s.same_scene(was)) return false;
+  const int n = static_cast<int>(state.tokens.size());
+  if (!rescale_pipeline(state.trace, state.weights, pipeline_config(s, s.math, n))) return false;
+  if (s.compare && !rescale_pipeline(state.compare_trace, state.weights, pipeline_config(s, s.compare_math, n)))
+    return false;
+  state.settings = clamped(state.settings, n);
+  state.head_metrics.clear();
+  for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h));
+  state.computed_for = state.settings;
+  ++state.revision;
+  return true;
+}
+
+}  // namespace
+
 bool update_results(AppState& state) {
   clamp_scaling_lab(state.settings.scaling_lab);
   // The lab's figures only while a lab panel shows them: the page's first frame does not
@@ -271,6 +313,7 @@ bool update_results(AppState& state) {
   fix_lm_scene(state);
   const Settings& s = state.settings;
   if (state.has_results && s.same_scene(state.computed_for)) return false;
+  if (rescale_results(state)) return true;
   if (s.source == SceneSource::Language && !refresh_lm_scene(state)) {
     if (state.settings.source == SceneSource::Language) return false;  // refused: the scene as it was
     return update_results(state);                                       // no scene to keep: the sentence's
@@ -326,7 +369,7 @@ bool update_results(AppState& state) {
   }
   state.head_metrics.clear();
   if (state.trace.status.ok)
-    for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h.weights));
+    for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h));
   state.computed_for = state.settings;
   state.has_results = true;
   ++state.revision;

@@ -202,6 +202,8 @@ Status check_sentence(const std::string& sentence);
 PipelineConfig pipeline_config(const Settings& s, const MathSettings& math, int n_tokens);
 
 HeadMetrics head_metrics(const Mat& weights);
+// The same from a head's trace: its row statistics when the pipeline kept them.
+HeadMetrics head_metrics(const HeadTrace& head);
 
 const char* to_string(SceneSource s);
 const char* to_string(Positional p);

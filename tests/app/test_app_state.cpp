@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
+#include <vector>
 
 TEST_CASE("results are recomputed only when a scene setting changes", "[app]") {
   attn::AppState state;
@@ -22,6 +24,50 @@ TEST_CASE("results are recomputed only when a scene setting changes", "[app]") {
   REQUIRE(attn::update_results(state));
   REQUIRE(state.revision == revision + 1);
   REQUIRE(state.trace.heads[0].weights(0, 1) == 0.0f);
+}
+
+TEST_CASE("a scaling change rescales the kept stages: the same results as a fresh state", "[app]") {
+  // Temperature, scale kind and custom scale on both sides, with compare on and a causal mask:
+  // after each change the trace, side B and the head figures equal a state computed afresh.
+  attn::AppState state;
+  state.settings.compare = true;
+  state.settings.math.mask.causal = true;
+  state.settings.compare_math.fill = attn::MaskFill::Finite;
+  REQUIRE(attn::update_results(state));
+  const std::vector<std::function<void(attn::Settings&)>> changes = {
+      [](attn::Settings& s) { s.math.temperature = 0.4f; },
+      [](attn::Settings& s) { s.compare_math.temperature = 2.0f; },
+      [](attn::Settings& s) { s.math.scale_kind = attn::ScaleKind::Custom; s.math.custom_scale = 0.3f; },
+      [](attn::Settings& s) { s.compare_math.scale_kind = attn::ScaleKind::None; },
+  };
+  for (size_t c = 0; c < changes.size(); ++c) {
+    INFO("change " << c);
+    const auto revision = state.revision;
+    const attn::Mat before = state.trace.heads[1].weights;
+    const float* raw_memory = state.trace.heads[0].raw_scores.data();
+    changes[c](state.settings);
+    REQUIRE(attn::update_results(state));
+    REQUIRE(state.revision == revision + 1);
+    REQUIRE(state.trace.heads[0].raw_scores.data() == raw_memory);  // rescaled in place, not run again
+    attn::AppState fresh;
+    fresh.settings = state.settings;
+    REQUIRE(attn::update_results(fresh));
+    for (size_t h = 0; h < state.trace.heads.size(); ++h) {
+      REQUIRE(state.trace.heads[h].masked_scores == fresh.trace.heads[h].masked_scores);
+      REQUIRE(state.trace.heads[h].weights == fresh.trace.heads[h].weights);
+      REQUIRE(state.compare_trace.heads[h].weights == fresh.compare_trace.heads[h].weights);
+      REQUIRE(state.head_metrics[h].mean_entropy == fresh.head_metrics[h].mean_entropy);
+    }
+    REQUIRE(state.trace.output == fresh.trace.output);
+    if (c != 1 && c != 3) REQUIRE(state.trace.heads[1].weights != before);  // side A's changes move side A
+  }
+  // A change of anything else still computes every stage: a new seed gives new scores.
+  const attn::Mat raw = state.trace.heads[0].raw_scores;
+  const float* raw_memory = state.trace.heads[0].raw_scores.data();
+  state.settings.seed = 7;
+  REQUIRE(attn::update_results(state));
+  REQUIRE(state.trace.heads[0].raw_scores != raw);
+  REQUIRE(state.trace.heads[0].raw_scores.data() != raw_memory);
 }
 
 TEST_CASE("the default scene: the English sentence, 4 heads, tokens as labels", "[app]") {
