@@ -9,6 +9,9 @@
 //               the f32x4 ceiling, alternating (bench/wasm-suite.mjs)
 //   3 Chromium  the same suite in headless Chromium (Debian's, via playwright-core), then
 //               n = 32,768 streaming attention in a Web Worker on a fresh instance
+//   4 latency   the knob-to-picture time of the full lab in headless Chromium
+//               (bench/latency.mjs); with --latency-before DIST also that of another build
+//               of the site (an earlier commit's), measured the same way just before
 // Every figure is a median; ratios compare implementations measured in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import * as ortNode from 'onnxruntime-node';
 import { multiHeadModel, singleHeadModel } from './onnx-models.mjs';
 import { SHAPES, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
+import { latencySuite } from './latency.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(benchDir, '..');
@@ -27,6 +31,7 @@ const nativeDir = path.resolve(option('--native', 'build/bench-native'));
 const webDir = path.resolve(option('--web', 'build/bench-web'));
 const rounds = Number(option('--rounds', '7'));
 const outFile = path.resolve(option('--out', path.join(root, 'docs', 'PERFORMANCE.md')));
+const latencyBefore = option('--latency-before', '') ? path.resolve(option('--latency-before', '')) : '';
 const log = (line) => console.log(line);
 
 function median(a) {
@@ -219,7 +224,37 @@ function acceptance(rows, ours, peer, label, shapesWanted, target) {
   });
 }
 
-function report({ native, node, chromium, commands, started, seconds }) {
+// Streaming's share of the f32x4 ceiling measured in the same run.
+function ceilingShare(rows, ceiling, label, shape, target) {
+  const mine = rows.find((r) => r.shape === shape && r.impl === 'attnlab SIMD (streaming)');
+  if (!mine) return `| ${shape} | ${label} | — | ≥ ${target} % | not measured |`;
+  const share = 100 * mine.gflops / ceiling;
+  return `| ${shape} | ${label} | ${share.toFixed(0)} % | ≥ ${target} % | ${share >= target ? 'met' : `missed by ${(target - share).toFixed(0)} points`} |`;
+}
+
+// The trace path (every stage kept) against streaming: at most `target` times its time.
+function traceRatio(rows, label, shape, target) {
+  const fast = rows.find((r) => r.shape === shape && r.impl === 'attnlab SIMD (streaming)');
+  const trace = rows.find((r) => r.shape === shape && r.impl === 'attnlab trace (all stages kept)');
+  if (!fast || !trace) return `| ${shape} | ${label} | — | ≤ ${target}× | not measured |`;
+  const ratio = trace.ms / fast.ms;
+  return `| ${shape} | ${label} | ${ratio.toFixed(2)}× | ≤ ${target}× | ${ratio <= target ? 'met' : `missed by ${((ratio / target - 1) * 100).toFixed(0)} %`} |`;
+}
+
+const fmt = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
+
+function latencySection(latency, before) {
+  const lines = ['| n | heads | end to end (ms) | frame CPU | compute | upload | ui | draw |' +
+    (before ? ' before: end to end | before: frame CPU |' : ''), '|---:|---:|---:|---:|---:|---:|---:|---:|' + (before ? '---:|---:|' : '')];
+  for (const r of latency.rows) {
+    const b = before?.rows.find((x) => x.n === r.n);
+    lines.push(`| ${r.n} | ${r.heads} | ${fmt(r.endToEndMs)} | ${fmt(r.frameMs)} | ${fmt(r.computeMs)} | ${fmt(r.uploadMs)} | ${fmt(r.uiMs)} | ${fmt(r.drawMs)} |` +
+      (before ? ` ${fmt(b?.endToEndMs)} | ${fmt(b?.frameMs)} |` : ''));
+  }
+  return lines.join('\n');
+}
+
+function report({ native, node, chromium, latency, latencyBeforeResult, commands, started, seconds }) {
   const activeIsa = native.rows.find((r) => r.impl.startsWith('attnlab/avx512')) ? 'avx512'
     : native.rows.find((r) => r.impl.startsWith('attnlab/avx2')) ? 'avx2' : 'sse2';
   const nativeOurs = `attnlab/${activeIsa}`;
@@ -252,16 +287,38 @@ peer's time divided by ours: above 1 we are faster.
 | shape | against | ours ÷ it | target | |
 |---|---|---:|---:|---|
 ${[
-  ...acceptance(node.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Node)', [single(512), single(2048)], 1.2),
-  ...acceptance(node.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Node)', [multi(512)], 1.0),
-  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [single(512), single(2048)], 1.2),
-  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [multi(512)], 1.0),
+  ...acceptance(node.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Node)', SHAPES.map(shapeName), 1.4),
+  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [single(512), single(2048)], 1.3),
+  ...acceptance(chromium.rows, wasmOurs, 'ONNX Runtime Web', 'ONNX Runtime Web (Chromium)', [multi(128), multi(512)], 1.2),
+  ceilingShare(node.rows, node.ceiling, 'streaming, of the f32x4 ceiling (Node)', single(2048), 75),
+  ceilingShare(chromium.rows, chromium.ceiling, 'streaming, of the f32x4 ceiling (Chromium)', single(2048), 75),
+  traceRatio(node.rows, 'trace ÷ streaming (Node)', single(512), 1.5),
+  traceRatio(node.rows, 'trace ÷ streaming (Node)', single(2048), 2),
+  traceRatio(chromium.rows, 'trace ÷ streaming (Chromium)', single(512), 1.5),
+  traceRatio(chromium.rows, 'trace ÷ streaming (Chromium)', single(2048), 2),
+  (() => {
+    const r = latency.rows.find((x) => x.n === 1024);
+    const c = r?.computeMs;
+    return `| knob to picture, n = 1024, 4 heads | compute (Chromium) | ${fmt(c)} ms | < 30 ms | ${c === null || c === undefined ? 'not measured' : c < 30 ? 'met' : `missed by ${((c / 30 - 1) * 100).toFixed(0)} %`} |`;
+  })(),
   ...acceptance(native.rows, nativeOurs, 'onnxruntime-node', 'onnxruntime-node (native)', SHAPES.map(shapeName), 1.0),
 ].join('\n')}
 
 Streaming attention at n = 32,768, d = 64 in headless Chromium, in a Web Worker on a fresh
 instance of the math module: **${(chromium.streaming.ms / 1000).toFixed(2)} s** (${(4 * 32768 ** 2 * 64 / chromium.streaming.ms / 1e6).toFixed(1)} GFLOP/s), wasm memory after the call
 **${(chromium.streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB** (target: under 64 MiB).
+
+## Knob to picture
+
+\`lab.setState({temperature})\` on the full lab in headless Chromium (${latency.chromiumVersion}), 4 heads,
+d_model 64, the pipeline panel; medians of ${rounds} changes per size (bench/latency.mjs). End to end
+is the promise, which resolves after the frame that drew the change and one more, so it includes
+waiting for animation frames. The split is of that frame's CPU time: compute (the results; a
+temperature change rescales the kept stages), upload (matrices to textures), ui (the widgets),
+draw (ImGui::Render and the GL calls, where WebGL waits for SwiftShader, a CPU rasteriser in
+another process, to finish the previous frame).${latencyBeforeResult ? ` "Before" is the site built at ${latencyBeforeResult.label}, measured just before in the same run (no split: that build has no frameTimings()).` : ''}
+
+${latencySection(latency, latencyBeforeResult)}
 
 ## WebAssembly in Node (${process.version})
 
@@ -312,10 +369,22 @@ log('== WebAssembly in Node');
 const node = nodeSuite();
 log('== WebAssembly in headless Chromium');
 const chromium = await chromiumSuite();
+log('== knob to picture (the lab in headless Chromium)');
+let latencyBeforeResult = null;
+if (latencyBefore) {
+  latencyBeforeResult = await latencySuite({ distDir: latencyBefore, rounds, log });
+  // The commit of the checkout that DIST (CHECKOUT/build/web/dist) was built from.
+  const checkout = path.resolve(latencyBefore, '..', '..', '..');
+  const commit = spawnSync('git', ['-C', checkout, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).stdout.trim();
+  latencyBeforeResult.label = commit ? `commit ${commit}` : latencyBefore;
+}
+const latency = await latencySuite({ distDir: path.join(webDir, 'dist'), rounds, log });
 const commands = ['scripts/bench.sh [--rounds N]   # installs what it needs, builds, runs all three suites, writes this file',
   '# build folders: build/bench-native and build/bench-web, or BENCH_NATIVE_DIR / BENCH_WEB_DIR',
-  `# this file: node bench/run.mjs --native ${path.relative(root, nativeDir)} --web ${path.relative(root, webDir)} --rounds ${rounds}`];
+  `# this file: node bench/run.mjs --native ${path.relative(root, nativeDir)} --web ${path.relative(root, webDir)} --rounds ${rounds}` +
+    (latencyBefore ? ` --latency-before ${latencyBefore}` : ''),
+  '# a "before" column: BENCH_LATENCY_BEFORE=DIST (a site built from an earlier commit: git worktree add DIR REV; cd DIR; scripts/build.sh web)'];
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
-fs.writeFileSync(outFile, report({ native, node, chromium, commands, started, seconds: (Date.now() - t0) / 1000 }));
-fs.writeFileSync(path.join(webDir, 'bench-results.json'), JSON.stringify({ native, node, chromium }, null, 1));
+fs.writeFileSync(outFile, report({ native, node, chromium, latency, latencyBeforeResult, commands, started, seconds: (Date.now() - t0) / 1000 }));
+fs.writeFileSync(path.join(webDir, 'bench-results.json'), JSON.stringify({ native, node, chromium, latency, latencyBeforeResult }, null, 1));
 log(`wrote ${path.relative(root, outFile)}`);

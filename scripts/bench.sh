@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The benchmark of Attention Lab's kernels (issue 10): native, WebAssembly in Node and in
-# headless Chromium, each beside its peers in the same run, then docs/PERFORMANCE.md.
+# The benchmark of Attention Lab's kernels (issues 10 and 23): native, WebAssembly in Node and
+# in headless Chromium, each beside its peers in the same run, the knob-to-picture latency of
+# the lab, then docs/PERFORMANCE.md.
 #   scripts/bench.sh [--rounds N]        (default 7 rounds; about 15-25 minutes)
 # Not part of scripts/test.sh. Installs what it needs, idempotently:
 #   apt   what scripts/setup.sh installs, plus libbenchmark-dev (Google Benchmark)
@@ -48,4 +49,9 @@ cmake --build "$web_dir" -j2 --target attnlab-core-wasm web_static attnlab-bench
 
 nice_cmd=()
 if [ "$(id -u)" -eq 0 ]; then nice_cmd=(nice -n -10); fi
-"${nice_cmd[@]}" node bench/run.mjs --native "$native_dir" --web "$web_dir" --rounds "$rounds"
+# BENCH_LATENCY_BEFORE=DIST: also the knob-to-picture times of another build of the site
+# (an earlier commit's: git worktree add DIR REV && (cd DIR && scripts/build.sh web), DIST =
+# DIR/build/web/dist), as the "before" column.
+before=()
+if [ -n "${BENCH_LATENCY_BEFORE:-}" ]; then before=(--latency-before "$BENCH_LATENCY_BEFORE"); fi
+"${nice_cmd[@]}" node bench/run.mjs --native "$native_dir" --web "$web_dir" --rounds "$rounds" "${before[@]}"

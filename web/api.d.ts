@@ -86,6 +86,8 @@ export interface LabHandle {
   framesDrawn(): number;
   heapStats(): Record<string, number> | null;
   frameMs(): number;
+  /** CPU time of frames, split (ms): the last frame and the last that recomputed the results. */
+  frameTimings(): { last: FrameTimings; lastRecompute: FrameTimings } | null;
   /** The settings as a URL fragment. */
   link(): string;
   /** Loads a fragment; a bad link gives the defaults, and the notice is returned. */
@@ -151,3 +153,13 @@ export function makeHandle(source: HandleSource): LabHandle;
 
 /** Touch as the app's mouse: the first finger moves the pointer, presses and releases. */
 export function bridgeTouch(canvas: HTMLCanvasElement): void;
+
+/** Where one frame's CPU time went, in milliseconds; `frame` is its framesDrawn() number. */
+export interface FrameTimings {
+  computeMs: number;
+  uiMs: number;
+  uploadMs: number;
+  drawMs: number;
+  totalMs: number;
+  frame: number;
+}

@@ -104,6 +104,9 @@ export function makeHandle(source) {
     framesDrawn: () => source.frames() + (live() ? live().framesDrawn() : 0),
     heapStats: () => (live() ? live().heapStats() : null),
     frameMs: () => live()?.frameMs() ?? 0,
+    // Where the CPU time of frames went: the last frame, and the last one that recomputed
+    // (after a setState that changed the math): {computeMs, uiMs, uploadMs, drawMs, totalMs, frame}.
+    frameTimings: () => live()?.frameTimings() ?? null,
     // Links and sessions: the settings as a URL fragment / JSON, and loading them back
     // (a bad link gives the defaults and a notice; a bad session changes nothing).
     link: () => live()?.fragment() ?? '',

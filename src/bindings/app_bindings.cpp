@@ -22,6 +22,7 @@
 
 #include <malloc.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -51,7 +52,12 @@ std::string set_state(const std::string& json) {
   const attn::Status st = attn::apply_state_json(g_app->state(), json);
   // Computed now, not at the next frame: a lab out of view gets no frames, and its
   // getState() must show the change.
-  if (st.ok) attn::update_results(g_app->state());
+  if (st.ok) {
+    const auto started = std::chrono::steady_clock::now();
+    attn::update_results(g_app->state());
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+    g_app->add_compute_ms(took.count());
+  }
   return attn::platform::refused(st);
 }
 
@@ -67,6 +73,26 @@ val heap_stats() {
 
 double frames_drawn() { return g_app ? static_cast<double>(g_app->frames_drawn()) : 0.0; }
 double frame_ms() { return g_app ? g_app->ui().frame_ms : 0.0; }
+
+val frame_timings_of(const attn::ui::FrameTimings& t) {
+  val out = val::object();
+  out.set("computeMs", t.compute_ms);
+  out.set("uiMs", t.ui_ms);
+  out.set("uploadMs", t.upload_ms);
+  out.set("drawMs", t.draw_ms);
+  out.set("totalMs", t.total_ms);
+  out.set("frame", static_cast<double>(t.frame));
+  return out;
+}
+
+// {last, lastRecompute}: the split of the last frame and of the last that recomputed.
+val frame_timings() {
+  if (!g_app) return val::null();
+  val out = val::object();
+  out.set("last", frame_timings_of(g_app->ui().timings));
+  out.set("lastRecompute", frame_timings_of(g_app->ui().last_recompute));
+  return out;
+}
 
 // Where each heatmap and each panel tab landed last frame (canvas pixels), what is hovered,
 // glyph coverage: ui/layout_json.h's text, as the object the page reads.
@@ -148,7 +174,12 @@ std::string load_fragment(const std::string& text) {
 std::string load_settings(const std::string& json) {
   if (!g_app) return "the app is not running";
   const attn::Status st = attn::load_settings_json(g_app->state(), json);
-  if (st.ok) attn::update_results(g_app->state());
+  if (st.ok) {
+    const auto started = std::chrono::steady_clock::now();
+    attn::update_results(g_app->state());
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+    g_app->add_compute_ms(took.count());
+  }
   return attn::platform::refused(st);
 }
 
@@ -326,6 +357,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("framesDrawn", &frames_drawn);
   emscripten::function("heapStats", &heap_stats);
   emscripten::function("frameMs", &frame_ms);
+  emscripten::function("frameTimings", &frame_timings);
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
   emscripten::function("loadUiFont", &load_ui_font);

@@ -228,10 +228,16 @@ void App::handle_keys() {
 // ---------------------------------------------------------------------------------------
 
 void App::frame() {
-  const auto started = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  const auto started = Clock::now();
+  ctx_.timings = FrameTimings{};
   set_language(state_.settings.language == UiLanguage::Chinese ? Language::Chinese : Language::English);
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
   update_before_frame(scale);
+  const auto computed = Clock::now();
   begin_imgui_frame();
   // Asked for (tests): the text this frame draws, from ImGui's log (every widget's text) and
   // ui/drawn_text.h (what the figures draw themselves), window by window.
@@ -244,9 +250,23 @@ void App::frame() {
     text_record() = {};
     capture_text_ = false;
   }
+  const auto built = Clock::now();
   render_frame();
   ++frames_drawn_;
-  ctx_.frame_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  const auto ended = Clock::now();
+  FrameTimings& t = ctx_.timings;
+  // The results may have been computed outside the frame (setState computes at once).
+  t.compute_ms = ms(started, computed) + ctx_.pending_compute_ms;
+  t.ui_ms = ms(computed, built) - t.upload_ms;
+  t.draw_ms = ms(built, ended);
+  t.total_ms = t.compute_ms + t.ui_ms + t.upload_ms + t.draw_ms;
+  t.frame = frames_drawn_;
+  ctx_.pending_compute_ms = 0.0;
+  if (state_.revision != ctx_.drawn_revision) {
+    ctx_.last_recompute = t;
+    ctx_.drawn_revision = state_.revision;
+  }
+  ctx_.frame_ms = ms(started, ended);
 }
 
 // Fonts and theme for this scale, then what changed since the last frame: a training slice,

@@ -37,6 +37,8 @@ class App {
 
   AppState& state() { return state_; }
   const UiContext& ui() const { return ctx_; }
+  // Results computed outside frame() (setState): counted in the next frame's timings.
+  void add_compute_ms(double ms) { ctx_.pending_compute_ms += ms; }
   std::uint64_t frames_drawn() const { return frames_drawn_; }
   void set_content_scale(float scale);
   // A key pressed (or repeating) in the window, numbered as GLFW numbers keys (ui/keys.h).

@@ -5,6 +5,7 @@
 #include "ui/text_wrap.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -340,7 +341,10 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   const WeightRange range = spec.colormap == Colormap::Sequential ? ctx.weight_range : WeightRange::Fixed;
   const RangedWeights* ranged = range == WeightRange::Fixed ? nullptr : &ranged_weights(ctx, spec, range);
   const Mat& shown = ranged ? ranged->values : values;
+  const auto upload_started = std::chrono::steady_clock::now();
   texture.upload(shown.data(), rows, cols, spec.revision * 3 + static_cast<std::uint64_t>(range));
+  ctx.timings.upload_ms +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - upload_started).count();
 
   gfx::HeatmapView& view = ctx.views[spec.id];
   fit_view(view, ctx.view_sizes[spec.id], spec, rows, cols);

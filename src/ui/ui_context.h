@@ -92,6 +92,16 @@ struct LabelWidth {
   float widest = 0.0f;
 };
 
+// Where one frame's CPU time went, for the knob-to-picture benchmark (bench/latency.mjs).
+// compute: the results and the panels' own work before any widget, with what setState
+// computed since the previous frame; upload: the matrices handed to textures
+// (glTexImage2D); ui: the widgets without those uploads; draw: ImGui::Render and the GL
+// calls. In a browser the GPU's part runs after these, in another process.
+struct FrameTimings {
+  double compute_ms = 0.0, ui_ms = 0.0, upload_ms = 0.0, draw_ms = 0.0, total_ms = 0.0;
+  std::uint64_t frame = 0;  // App::frames_drawn() when it was drawn
+};
+
 struct UiContext {
   gfx::HeatmapProgram program;
   std::deque<HeatmapDraw> draws;  // this frame's; stable addresses until the next frame
@@ -113,6 +123,10 @@ struct UiContext {
   int framebuffer_w = 0, framebuffer_h = 0;
   float dpi_scale = 1.0f;
   double frame_ms = 0.0;  // CPU time of the last frame() (recompute + UI + GL calls)
+  FrameTimings timings;         // the frame being drawn, filled in as it goes
+  FrameTimings last_recompute;  // the last frame that drew newly computed results
+  double pending_compute_ms = 0.0;  // results computed outside frame() (setState) since the last frame
+  std::uint64_t drawn_revision = 0;  // AppState::revision of the results the last frame drew
   // The mask editor's stroke: painting while the button is held, from the last cell painted.
   bool painting = false;
   int paint_row = -1, paint_col = -1;

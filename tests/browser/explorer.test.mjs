@@ -179,6 +179,24 @@ test('n = 1024: the heatmap zooms with the wheel; over the cap the text is refus
   const png = await screenshot(page, 'explorer-zoom-1024.png');
   await assertHeatmapShows(page, png, 'token/weights', await matrix(page, 'weights'));
 
+  // A temperature change at n = 1024: the frame that drew it reports where its time went,
+  // and the picture shows the new (sharper) weights.
+  const before = await page.evaluate(() => window.attnlab.frameTimings());
+  const rowMax = () => page.evaluate(() => {
+    const m = window.attnlab.getMatrix('weights', 0);
+    return Math.max(...m.data.subarray(500 * m.cols, 501 * m.cols));
+  });
+  const maxBefore = await rowMax();
+  await page.evaluate(() => window.attnlab.setState({ temperature: 0.5 }));
+  const timings = await page.evaluate(() => window.attnlab.frameTimings());
+  const t = timings.lastRecompute;
+  assert.ok(t.frame > before.lastRecompute.frame && t.frame <= timings.last.frame, JSON.stringify(timings));
+  assert.ok(t.computeMs > 0 && t.uploadMs > 0 && t.uiMs > 0 && t.drawMs > 0, JSON.stringify(t));
+  assert.ok(Math.abs(t.totalMs - (t.computeMs + t.uploadMs + t.uiMs + t.drawMs)) < 1e-6, JSON.stringify(t));
+  assert.ok(await rowMax() > maxBefore, 'a lower temperature sharpens the row');
+  const png2 = await screenshot(page, 'explorer-zoom-1024-cold.png');
+  await assertHeatmapShows(page, png2, 'token/weights', await matrix(page, 'weights'));
+
   // 1025 tokens through the text field: refused with a message, the 1024-token scene stays.
   await page.fill('#sentence', words + ' extra');
   await waitFor(page, () => document.getElementById('notice').textContent.length > 0);
