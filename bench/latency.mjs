@@ -9,10 +9,12 @@
 //   end to end  performance.now() around `await lab.setState(...)`: the promise resolves
 //               after the frame that recomputed and one more (api.mjs), so it includes the
 //               wait for the browser's animation frames (about 16.7 ms each);
+//   setState    its synchronous part: the lab computes the change there, before drawing;
 //   the split   of the frame that recomputed, from lab.frameTimings(): compute (the results),
 //               upload (matrices to textures), ui (the widgets), draw (ImGui::Render and the
 //               GL calls). A build without frameTimings() (an older one, for a "before"
-//               column) gives the end to end time and that frame's CPU time (frameMs) only.
+//               column) gives the end to end time, setState's part and the largest frame CPU
+//               time (frameMs, without the compute, which ran in setState) only.
 // WebGL in headless Chromium runs on SwiftShader, a CPU rasteriser, on a shared 2-core
 // machine: the GPU's share is CPU time in another process, and absolute times are noisy.
 import path from 'node:path';
@@ -46,11 +48,13 @@ async function measureScene(page, n, rounds) {
       const watch = () => { if (!watching) return; frames.push(lab.frameMs()); requestAnimationFrame(watch); };
       requestAnimationFrame(watch);
       const t0 = performance.now();
-      await lab.setState({ temperature: r % 2 ? 1.0 : 1.6 });
+      const pending = lab.setState({ temperature: r % 2 ? 1.0 : 1.6 });
+      const sync = performance.now() - t0;  // setState computes before its first await
+      await pending;
       const endToEnd = performance.now() - t0;
       watching = false;
       const split = lab.frameTimings ? lab.frameTimings().lastRecompute : null;
-      if (r > 0) samples.push({ endToEnd, frameMs: split ? split.totalMs : Math.max(0, ...frames), split });
+      if (r > 0) samples.push({ endToEnd, sync, frameMs: split ? split.totalMs : Math.max(0, ...frames), split });
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
     return samples;
@@ -79,11 +83,11 @@ export async function latencySuite({ distDir, rounds = 7, log = () => {} }) {
       const part = (key) => (samples[0].split ? median(samples.map((s) => s.split[key])) : null);
       const row = {
         n, heads: 4, rounds: samples.length, endToEndMs: median(samples.map((s) => s.endToEnd)),
-        frameMs: median(samples.map((s) => s.frameMs)),
+        frameMs: median(samples.map((s) => s.frameMs)), setStateSyncMs: median(samples.map((s) => s.sync)),
         computeMs: part('computeMs'), uploadMs: part('uploadMs'), uiMs: part('uiMs'), drawMs: part('drawMs'),
       };
       rows.push(row);
-      log(`[latency] n=${n}: end to end ${row.endToEndMs.toFixed(1)} ms, frame ${row.frameMs.toFixed(1)} ms` +
+      log(`[latency] n=${n}: end to end ${row.endToEndMs.toFixed(1)} ms, setState's own part ${row.setStateSyncMs.toFixed(1)} ms, frame ${row.frameMs.toFixed(1)} ms` +
         (row.computeMs === null ? '' : ` (compute ${row.computeMs.toFixed(1)}, upload ${row.uploadMs.toFixed(1)}, ui ${row.uiMs.toFixed(1)}, draw ${row.drawMs.toFixed(1)})`));
     }
     return { chromiumVersion: context.browser()?.version() ?? '', rows };

@@ -245,11 +245,11 @@ const fmt = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
 
 function latencySection(latency, before) {
   const lines = ['| n | heads | end to end (ms) | frame CPU | compute | upload | ui | draw |' +
-    (before ? ' before: end to end | before: frame CPU |' : ''), '|---:|---:|---:|---:|---:|---:|---:|---:|' + (before ? '---:|---:|' : '')];
+    (before ? ' before: end to end | before: compute (setState) |' : ''), '|---:|---:|---:|---:|---:|---:|---:|---:|' + (before ? '---:|---:|' : '')];
   for (const r of latency.rows) {
     const b = before?.rows.find((x) => x.n === r.n);
     lines.push(`| ${r.n} | ${r.heads} | ${fmt(r.endToEndMs)} | ${fmt(r.frameMs)} | ${fmt(r.computeMs)} | ${fmt(r.uploadMs)} | ${fmt(r.uiMs)} | ${fmt(r.drawMs)} |` +
-      (before ? ` ${fmt(b?.endToEndMs)} | ${fmt(b?.frameMs)} |` : ''));
+      (before ? ` ${fmt(b?.endToEndMs)} | ${fmt(b?.setStateSyncMs)} |` : ''));
   }
   return lines.join('\n');
 }
@@ -316,7 +316,7 @@ is the promise, which resolves after the frame that drew the change and one more
 waiting for animation frames. The split is of that frame's CPU time: compute (the results; a
 temperature change rescales the kept stages), upload (matrices to textures), ui (the widgets),
 draw (ImGui::Render and the GL calls, where WebGL waits for SwiftShader, a CPU rasteriser in
-another process, to finish the previous frame).${latencyBeforeResult ? ` "Before" is the site built at ${latencyBeforeResult.label}, measured just before in the same run (no split: that build has no frameTimings()).` : ''}
+another process, to finish the previous frame).${latencyBeforeResult ? ` "Before" is the site built at ${latencyBeforeResult.label}, measured just before in the same run; that build has no frameTimings(), so its compute is the synchronous part of setState, where the lab computes a change.` : ''}
 
 ${latencySection(latency, latencyBeforeResult)}
 
