@@ -138,7 +138,7 @@ function ortNodeVersion() {
 
 function nodeSuite() {
   const out = path.join(webDir, 'bench-node.json');
-  const r = spawnSync('node', [path.join(benchDir, 'wasm-node.mjs'), path.join(webDir, 'dist'), path.join(webDir, 'bench'), out],
+  const r = spawnSync('node', [path.join(benchDir, 'wasm-node.mjs'), path.join(webDir, 'site-raw'), path.join(webDir, 'bench'), out],
     { stdio: 'inherit', cwd: benchDir, env: { ...process.env, ROUNDS: String(rounds) } });
   if (r.status !== 0) throw new Error('the Node suite failed');
   return JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -154,7 +154,7 @@ async function chromiumSuite() {
   fs.rmSync(site, { recursive: true, force: true });
   fs.mkdirSync(path.join(site, 'models'), { recursive: true });
   const links = {
-    core: path.join(webDir, 'dist'), ceiling: path.join(webDir, 'bench'),
+    core: path.join(webDir, 'site-raw'), ceiling: path.join(webDir, 'bench'),
     ort: path.join(benchDir, 'node_modules', 'onnxruntime-web', 'dist'),
     'tfjs-core': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-core', 'dist'),
     'tfjs-wasm': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist'),

@@ -45,7 +45,9 @@ if [ ! -f "$web_dir/build.ninja" ]; then
   emcmake cmake -S . -B "$web_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
 fi
-cmake --build "$web_dir" -j2 --target attnlab-core-wasm web_static attnlab-bench-ceiling
+# site-raw/ holds the math module under its own name; dist/ (target site) is the lab the
+# latency suite opens.
+cmake --build "$web_dir" -j2 --target attnlab-core-wasm web_static attnlab-bench-ceiling site
 
 nice_cmd=()
 if [ "$(id -u)" -eq 0 ]; then nice_cmd=(nice -n -10); fi
