@@ -154,6 +154,7 @@ val multi_head_attention_js(val args) {
   config.d_model = shape.d_model;
   config.heads = shape.heads;
   config.mask.causal = args["causal"].as<bool>();
+  config.row_statistics = false;  // not returned
   const attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, config);
   if (!t.status.ok) return error_result(t.status.message);
   val out = val::object();

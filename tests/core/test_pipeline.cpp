@@ -208,7 +208,10 @@ TEST_CASE("pipeline: rescaling a kept trace gives run_pipeline's floats for the 
   // A trace without its kept stages cannot be rescaled; it is left as it was.
   attn::PipelineConfig lean = config_for(d, heads);
   lean.keep_every_stage = false;
+  lean.row_statistics = false;
   attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, lean);
+  REQUIRE(t.heads[0].row_stats.entropy.empty());  // not asked for
+  REQUIRE(t.heads[0].weights.rows() == n);
   const Mat weights = t.heads[0].weights;
   lean.temperature = 3.0f;
   REQUIRE_FALSE(attn::rescale_pipeline(t, w, lean));

@@ -58,6 +58,7 @@ AttentionResult attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const
   config.finite_fill = options.finite_fill;
   const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows());
   config.keep_every_stage = false;  // the result has no scaled scores or mask of their own
+  config.row_statistics = false;    // nor row statistics
   // No mask and not causal: every pair is allowed, said by an empty mask.
   const BoolMat allowed = options.allowed.size() || options.causal ? attention_mask(n_q, n_k, options) : BoolMat();
   HeadTrace t = run_head_positioned(q, k, v, allowed, Mat(), config, options.positional, options.causal);

@@ -129,7 +129,6 @@ void scale_and_mask_row(const MaskRow& r, float scale, float fill, int n) {
   else scale_and_mask_keep<false, false>(r, scale, fill, n);
 }
 
-
 // Step 2's multiplier: the scale (1/sqrt(d_k), a custom one or none) over the temperature.
 float step_scale(const PipelineConfig& config, int d_k) {
   float scale = 1.0f;
@@ -143,8 +142,8 @@ constexpr int kRowBlock = 8;  // query rows of the n x n stages worked on togeth
 // Steps 2-4 of a head and its row statistics, a block of query rows at a time: each block's
 // masked scores are written by `scale_and_mask(i)` (row i, and its scaled scores and mask
 // when kept), then read back for the softmax, whose weights are read back for the
-// statistics, while they are still in the cache (matrix by matrix, at n = 1024 every pass
-// went to memory). Then step 5, weights v on the SIMD kernel.
+// statistics (when asked), while they are still in the cache (matrix by matrix, each pass
+// read n x n floats again). Then step 5, weights v on the SIMD kernel.
 template <typename ScaleAndMask>
 void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineConfig& config,
                  ScaleAndMask scale_and_mask) {
@@ -152,9 +151,10 @@ void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineCon
   t.weights.resize(n_q, n_k);
   t.fully_masked_rows.assign(n_q, 0);
   t.softmax_flags = SoftmaxFlags{};
-  t.row_stats.entropy.resize(n_q);
-  t.row_stats.max_weight.resize(n_q);
-  t.row_stats.distance.resize(n_q);
+  const bool stats = config.row_statistics && n_k > 0;
+  t.row_stats.entropy.resize(stats ? n_q : 0);
+  t.row_stats.max_weight.resize(stats ? n_q : 0);
+  t.row_stats.distance.resize(stats ? n_q : 0);
   std::vector<std::uint8_t> block_masked;
   for (int i0 = 0; i0 < n_q; i0 += kRowBlock) {
     const int rows = std::min(kRowBlock, n_q - i0);
@@ -165,7 +165,7 @@ void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineCon
     t.softmax_flags.nan |= f.nan;
     t.softmax_flags.fully_masked |= f.fully_masked;
     std::copy(block_masked.begin(), block_masked.end(), t.fully_masked_rows.begin() + i0);
-    if (n_k > 0)
+    if (stats)
       kernels::active_kernels().weight_stats(t.weights.row(i0).data(), n_k, rows, n_k, i0, &t.row_stats.entropy[i0],
                                              &t.row_stats.max_weight[i0], &t.row_stats.distance[i0]);
   }

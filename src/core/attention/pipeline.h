@@ -59,6 +59,8 @@ struct PipelineConfig {
   // false: the head's scaled_scores and mask_add are not kept (left empty), two n x n
   // matrices fewer to write; attention() returns neither.
   bool keep_every_stage = true;
+  // false: no row statistics (HeadTrace::row_stats left empty), a log per weight fewer.
+  bool row_statistics = true;
 };
 
 // Projection parameters. Convention: row vectors, y = x W + b, so W is (d_model, d_model).
@@ -86,7 +88,7 @@ struct HeadTrace {
   Mat output;             // 5 (n_q, d_v)
   std::vector<std::uint8_t> fully_masked_rows;  // rows whose every key was masked (-inf fill)
   SoftmaxFlags softmax_flags;
-  WeightRowStats row_stats;  // per query row: entropy, largest weight, distance (weight_row_stats)
+  WeightRowStats row_stats;  // per query row: entropy, largest weight, distance (weight_row_stats), if asked
 };
 
 struct PipelineTrace {
