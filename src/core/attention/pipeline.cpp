@@ -137,6 +137,24 @@ float step_scale(const PipelineConfig& config, int d_k) {
   return scale / config.temperature;
 }
 
+// c = a op(b) on the SIMD GEMM kernel, op(b) = b or (b_transposed) b^T, both read in place;
+// c is resized to (rows of a, columns of op(b)) and written whole.
+void multiply_into(Mat& c, const Eigen::Ref<const Mat>& a, const Eigen::Ref<const Mat>& b, bool b_transposed) {
+  kernels::GemmArgs g;
+  g.m = static_cast<int>(a.rows());
+  g.n = static_cast<int>(b_transposed ? b.rows() : b.cols());
+  g.k = static_cast<int>(a.cols());
+  c.resize(g.m, g.n);
+  g.a = a.data();
+  g.lda = static_cast<int>(a.outerStride());
+  g.b = b.data();
+  g.ldb = static_cast<int>(b.outerStride());
+  g.b_transposed = b_transposed;
+  g.c = c.data();
+  g.ldc = g.n;
+  kernels::active_kernels().gemm(g);
+}
+
 constexpr int kRowBlock = 8;  // query rows of the n x n stages worked on together
 
 // Steps 2-4 of a head and its row statistics, a block of query rows at a time: each block's
@@ -169,18 +187,7 @@ void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineCon
       kernels::active_kernels().weight_stats(t.weights.row(i0).data(), n_k, rows, n_k, i0, &t.row_stats.entropy[i0],
                                              &t.row_stats.max_weight[i0], &t.row_stats.distance[i0]);
   }
-  t.output.resize(n_q, v.cols());
-  kernels::GemmArgs g;
-  g.m = n_q;
-  g.n = static_cast<int>(v.cols());
-  g.k = n_k;
-  g.a = t.weights.data();
-  g.lda = n_k;
-  g.b = v.data();
-  g.ldb = static_cast<int>(v.outerStride());
-  g.c = t.output.data();
-  g.ldc = static_cast<int>(v.cols());
-  kernels::active_kernels().gemm(g);
+  multiply_into(t.output, t.weights, v, false);
 }
 
 }  // namespace
@@ -199,19 +206,7 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
   switch (config.score) {
     case ScoreFunction::Dot: {
       // q k^T on the SIMD kernel (q: (n_q, d_k), k: (n_k, d_k), read in place)
-      t.raw_scores.resize(n_q, n_k);
-      kernels::GemmArgs g;
-      g.m = n_q;
-      g.n = n_k;
-      g.k = static_cast<int>(q.cols());
-      g.a = q.data();
-      g.lda = static_cast<int>(q.outerStride());
-      g.b = k.data();
-      g.ldb = static_cast<int>(k.outerStride());
-      g.b_transposed = true;
-      g.c = t.raw_scores.data();
-      g.ldc = n_k;
-      kernels::active_kernels().gemm(g);
+      multiply_into(t.raw_scores, q, k, true);
       break;
     }
     case ScoreFunction::Cosine: t.raw_scores = cosine_scores(q, k); break;

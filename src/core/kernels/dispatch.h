@@ -82,8 +82,8 @@ struct KernelTable {
   // y[i] = e^x[i] with the kernels' vectorised exp (x <= 0 in the softmax; -inf -> exactly 0).
   void (*exp)(const float* x, float* y, int n);
   // For each row r of weights (rows, cols), the query row0 + r: entropy[r] = -sum p ln p over
-  // its weights p of at least FLT_MIN (nats), max_weight[r] = its largest weight (-inf when
-  // cols = 0 is excluded: 0), distance[r] = sum_j p_j |row0 + r - j|.
+  // its weights p of at least FLT_MIN (nats), max_weight[r] = its largest weight (0 for an
+  // empty row), distance[r] = sum_j p_j |row0 + r - j|.
   void (*weight_stats)(const float* weights, int ld, int rows, int cols, int row0, float* entropy,
                        float* max_weight, float* distance);
 };
