@@ -4,6 +4,15 @@
 //   multi-head:   Y = concat_h(softmax(Q_h K_h^T / sqrt(dk)) V_h) Wo, Q = X Wq, K = X Wk,
 //                 V = X Wv; input X (n, dModel), the four W as initializers
 // ONNX Runtime fuses the transposes into its MatMul where it can (graph optimisation 'all').
+//
+// The fused variants (the extra row 'ONNX Runtime Web (fused attention)'): the same math with
+// the attention core as one operator, ONNX Runtime's contrib MultiHeadAttention (domain
+// com.microsoft, opset 1), which its wasm (CPU) backend runs. Inputs are 3-D, batch 1:
+//   single head:  O = MultiHeadAttention(Q, K, V; num_heads 1, scale 1/sqrt(d))
+//                 inputs Q, K, V (1, n, d), output O (1, n, d)
+//   multi-head:   Y = MultiHeadAttention(X Wq, X Wk, X Wv; num_heads h, scale 1/sqrt(dk)) Wo
+//                 input X (1, n, dModel), output Y (1, n, dModel); the projections are the
+//                 plain graph's MatMuls with the same four W
 import onnxProto from 'onnx-proto';
 
 const { onnx } = onnxProto;
@@ -22,11 +31,17 @@ function valueInfo(name, dims) {
   });
 }
 
-function node(opType, inputs, outputs, attributes = {}) {
+// Attribute values: an array -> INTS, a number -> INT, float(x) -> FLOAT.
+const float = (value) => ({ float: value });
+
+function node(opType, inputs, outputs, attributes = {}, domain = '') {
+  const { INTS, INT, FLOAT: FLOAT_ATTR } = onnx.AttributeProto.AttributeType;
   const attribute = Object.entries(attributes).map(([name, value]) => Array.isArray(value)
-    ? onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: value })
-    : onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i: value }));
-  return onnx.NodeProto.create({ opType, input: inputs, output: outputs, attribute });
+    ? onnx.AttributeProto.create({ name, type: INTS, ints: value })
+    : typeof value === 'object'
+      ? onnx.AttributeProto.create({ name, type: FLOAT_ATTR, f: value.float })
+      : onnx.AttributeProto.create({ name, type: INT, i: value }));
+  return onnx.NodeProto.create({ opType, input: inputs, output: outputs, attribute, ...(domain ? { domain } : {}) });
 }
 
 function floatTensor(name, dims, values) {
@@ -37,10 +52,11 @@ function int64Tensor(name, values) {
   return onnx.TensorProto.create({ name, dims: [values.length], dataType: INT64, int64Data: values });
 }
 
-function model(graph) {
+// opsets: domain -> version.
+function model(graph, opsets = { '': 17 }) {
   return onnx.ModelProto.encode(onnx.ModelProto.create({
     irVersion: 8,
-    opsetImport: [onnx.OperatorSetIdProto.create({ domain: '', version: 17 })],
+    opsetImport: Object.entries(opsets).map(([domain, version]) => onnx.OperatorSetIdProto.create({ domain, version })),
     producerName: 'attnlab-bench',
     graph,
   })).finish();
@@ -86,4 +102,35 @@ export function multiHeadModel(n, dModel, heads, { wq, wk, wv, wo }) {
       node('MatMul', ['O', 'Wo'], ['Y']),
     ],
   }));
+}
+
+// The fused variants (see the top of this file).
+export const FUSED_OPERATOR = 'com.microsoft MultiHeadAttention';
+const FUSED_OPSETS = { '': 17, 'com.microsoft': 1 };
+
+export function singleHeadFusedModel(n, d) {
+  return model(onnx.GraphProto.create({
+    name: 'sdpa_fused',
+    input: [valueInfo('Q', [1, n, d]), valueInfo('K', [1, n, d]), valueInfo('V', [1, n, d])],
+    output: [valueInfo('O', [1, n, d])],
+    node: [node('MultiHeadAttention', ['Q', 'K', 'V'], ['O'], { num_heads: 1, scale: float(1 / Math.sqrt(d)) }, 'com.microsoft')],
+  }), FUSED_OPSETS);
+}
+
+export function multiHeadFusedModel(n, dModel, heads, { wq, wk, wv, wo }) {
+  const dk = dModel / heads;
+  return model(onnx.GraphProto.create({
+    name: 'mha_fused',
+    input: [valueInfo('X', [1, n, dModel])],
+    output: [valueInfo('Y', [1, n, dModel])],
+    initializer: [
+      floatTensor('Wq', [dModel, dModel], wq), floatTensor('Wk', [dModel, dModel], wk),
+      floatTensor('Wv', [dModel, dModel], wv), floatTensor('Wo', [dModel, dModel], wo),
+    ],
+    node: [
+      node('MatMul', ['X', 'Wq'], ['Q']), node('MatMul', ['X', 'Wk'], ['K']), node('MatMul', ['X', 'Wv'], ['V']),
+      node('MultiHeadAttention', ['Q', 'K', 'V'], ['O'], { num_heads: heads, scale: float(1 / Math.sqrt(dk)) }, 'com.microsoft'),
+      node('MatMul', ['O', 'Wo'], ['Y']),
+    ],
+  }), FUSED_OPSETS);
 }

@@ -5,7 +5,7 @@ import * as ort from '/ort/ort.wasm.min.mjs';
 import createAttnlabCore from '/core/attnlab-core.mjs';
 import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
 import createCeiling from '/ceiling/attnlab-bench-ceiling.mjs';
-import { SHAPES, modelKey, runSuite } from './wasm-suite.mjs';
+import { SHAPES, fusedModelKey, modelKey, runSuite } from './wasm-suite.mjs';
 
 const logElement = document.getElementById('log');
 const log = (line) => {
@@ -45,7 +45,11 @@ window.runBenchmark = async ({ rounds }) => {
   const ceilingModule = await createCeiling();
   const ceiling = { multiplyAdd: (n) => ceilingModule._ceiling_multiply_add(n) };
   const models = {};
-  for (const s of SHAPES) models[modelKey(s)] = new Uint8Array(await (await fetch(`/models/${modelKey(s)}.onnx`)).arrayBuffer());
+  for (const s of SHAPES)
+    for (const key of [modelKey(s), fusedModelKey(s)]) {
+      const response = await fetch(`/models/${key}.onnx`);
+      if (response.ok) models[key] = new Uint8Array(await response.arrayBuffer());
+    }
   const suite = await runSuite({ core, ceiling, ort, tf, models, rounds, log });
   const streaming = await streaming32k();
   log(`32k streaming in a worker: ${(streaming.ms / 1000).toFixed(2)} s, wasm memory ${(streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);

@@ -5,8 +5,9 @@
 //               path, Eigen, the plain-loop reference, the ceilings; attnlab_bench_eigen_<isa>:
 //               Eigen built for wider sets) alternating round by round with ONNX Runtime
 //               (onnxruntime-node, 1 thread) on the same shapes, in this process
-//   2 Node      bench/wasm-node.mjs in plain node: ours, ONNX Runtime Web, TensorFlow.js wasm,
-//               the f32x4 ceiling, alternating (bench/wasm-suite.mjs)
+//   2 Node      bench/wasm-node.mjs in plain node: ours, ONNX Runtime Web (the plain graph,
+//               and as an extra row the graph with its fused attention operator), TensorFlow.js
+//               wasm, the f32x4 ceiling, alternating (bench/wasm-suite.mjs)
 //   3 Chromium  the same suite in headless Chromium (Debian's, via playwright-core), then
 //               n = 32,768 streaming attention in a Web Worker on a fresh instance
 //   4 latency   the knob-to-picture time of the full lab in headless Chromium
@@ -19,8 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ortNode from 'onnxruntime-node';
-import { multiHeadModel, singleHeadModel } from './onnx-models.mjs';
-import { SHAPES, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
+import { FUSED_OPERATOR, multiHeadFusedModel, multiHeadModel, singleHeadFusedModel, singleHeadModel } from './onnx-models.mjs';
+import { SHAPES, fusedModelKey, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
 import { latencySuite } from './latency.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -162,9 +163,12 @@ async function chromiumSuite() {
     'wasm-suite.mjs': path.join(benchDir, 'wasm-suite.mjs'),
   };
   for (const [name, target] of Object.entries(links)) fs.symlinkSync(target, path.join(site, name));
-  for (const s of SHAPES)
+  for (const s of SHAPES) {
     fs.writeFileSync(path.join(site, 'models', `${modelKey(s)}.onnx`),
       s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s)));
+    fs.writeFileSync(path.join(site, 'models', `${fusedModelKey(s)}.onnx`),
+      s.kind === 'single' ? singleHeadFusedModel(s.n, s.d) : multiHeadFusedModel(s.n, s.dModel, s.heads, makeInputs(s)));
+  }
   const { server, url } = await startServer({ root: site });
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -193,8 +197,31 @@ async function chromiumSuite() {
 
 const PEERS = {
   native: ['onnxruntime-node', 'eigen/sse2', 'eigen/avx2', 'eigen/avx512', 'reference', 'attnlab-trace'],
-  wasm: ['ONNX Runtime Web', 'TensorFlow.js wasm', 'attnlab trace (all stages kept)'],
+  wasm: ['ONNX Runtime Web', 'ONNX Runtime Web (fused attention)', 'TensorFlow.js wasm', 'attnlab trace (all stages kept)'],
 };
+
+// What the fused-attention row is, or why a run has none (result.fused of bench/wasm-suite.mjs).
+function fusedNote(node, chromium) {
+  const heads = SHAPES.find((s) => s.kind === 'multi')?.heads ?? 'h';
+  const runs = [['Node', node], ['Chromium', chromium]];
+  const ran = runs.filter(([, r]) => r?.fused?.maxAbsDiff).map(([where, r]) => [where, Math.max(...Object.values(r.fused.maxAbsDiff))]);
+  const refused = runs.filter(([, r]) => !r?.fused?.maxAbsDiff);
+  const lines = [];
+  if (ran.length) {
+    const agreement = ran.every(([, d]) => d === 0)
+      ? `Its output is bit for bit the plain graph's on the suite's inputs (${ran.map(([where]) => where).join(' and ')})`
+      : `Its output differs from the plain graph's by at most ${ran.map(([where, d]) => `${d.toExponential(1)} (${where})`).join(' and ')} on the suite's inputs`;
+    lines.push('The row ONNX Runtime Web (fused attention) is the same math with the attention core as one operator, ' +
+      "`MultiHeadAttention` from ONNX Runtime's contrib domain `com.microsoft` (not a standard ONNX operator), " +
+      'on the same wasm backend and thread: one head as MultiHeadAttention(Q, K, V) on (1, n, d) with num_heads = 1 and ' +
+      `scale 1/√d; multi-head as the plain graph's three projection MatMuls, MultiHeadAttention with num_heads = ${heads} ` +
+      `and scale 1/√d_k, then the W^O MatMul. ${agreement}. The acceptance ratios stay against the plain graph (the row ONNX Runtime Web).`);
+  }
+  for (const [where, r] of refused)
+    lines.push(`ONNX Runtime Web's wasm backend ran no fused attention operator in ${where} (${FUSED_OPERATOR} was tried), ` +
+      `so that table has no such row; ONNX Runtime said: ${r?.fused?.error ? `"${r.fused.error.replace(/\.$/, '')}"` : 'nothing (not tried in this run)'}.`);
+  return lines.join('\n\n');
+}
 
 function table(rows, ours, peers, ceiling, ceilingName) {
   const lines = [];
@@ -324,6 +351,8 @@ ${latencySection(latency, latencyBeforeResult)}
 
 Ceiling: a tight loop of independent f32x4 multiply-adds, ${node.ceiling.toFixed(1)} GFLOP/s in this run.
 
+${fusedNote(node, chromium)}
+
 ${table(node.rows, wasmOurs, PEERS.wasm, node.ceiling, 'f32x4')}
 
 ## WebAssembly in headless Chromium
@@ -346,7 +375,8 @@ weights, output: what the panels draw); eigen/<isa> Eigen 3.4 products and softm
 set (eigen/avx2 and eigen/avx512 are separate binaries); reference the plain-loop oracle (double
 sums); onnxruntime-node the ONNX graph MatMul → Mul → Softmax → MatMul (multi-head: projections,
 Reshape/Transpose per head, W^O), one intra-op thread. The WebAssembly peers run the same graphs
-(ONNX Runtime Web, wasm backend, one thread) or the same products written for XNNPACK's 2-D fast
+(ONNX Runtime Web, wasm backend, one thread; the fused-attention row the graph with
+${FUSED_OPERATOR} described above) or the same products written for XNNPACK's 2-D fast
 path (TensorFlow.js: K transposed first, heads sliced).
 
 ## Commands

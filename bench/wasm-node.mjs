@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import * as ort from 'onnxruntime-web';
 import * as tf from '@tensorflow/tfjs-core';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { SHAPES, makeInputs, modelKey, runSuite } from './wasm-suite.mjs';
-import { multiHeadModel, singleHeadModel } from './onnx-models.mjs';
+import { SHAPES, fusedModelKey, makeInputs, modelKey, runSuite } from './wasm-suite.mjs';
+import { multiHeadFusedModel, multiHeadModel, singleHeadFusedModel, singleHeadModel } from './onnx-models.mjs';
 
 const [distDir, ceilingDir, outFile] = process.argv.slice(2);
 const { default: createAttnlabCore } = await import(path.resolve(distDir, 'attnlab-core.mjs'));
@@ -25,7 +25,10 @@ await tf.setBackend('wasm');
 await tf.ready();
 
 const models = {};
-for (const s of SHAPES) models[modelKey(s)] = s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s));
+for (const s of SHAPES) {
+  models[modelKey(s)] = s.kind === 'single' ? singleHeadModel(s.n, s.d) : multiHeadModel(s.n, s.dModel, s.heads, makeInputs(s));
+  models[fusedModelKey(s)] = s.kind === 'single' ? singleHeadFusedModel(s.n, s.d) : multiHeadFusedModel(s.n, s.dModel, s.heads, makeInputs(s));
+}
 const rounds = Number(process.env.ROUNDS ?? 7);
 const result = await runSuite({ core, ceiling, ort, tf, models, rounds, log: (line) => console.log(`[node] ${line}`) });
 fs.writeFileSync(outFile, JSON.stringify({ ...result, kernels: core.kernelInfo(), node: process.version, tfBackend: tf.getBackend() }, null, 1));

@@ -1,10 +1,14 @@
 // The WebAssembly benchmark, shared by Node (bench/wasm-node.mjs) and Chromium
 // (bench/page.mjs): every implementation on every shape, alternating, one thread, f32.
 //
-//   runSuite({core, ceiling, ort, tf, models, shapes, rounds, log}) -> {rows, ceiling}
+//   runSuite({core, ceiling, ort, tf, models, shapes, rounds, log}) -> {rows, ceiling, fused}
 //     core     attnlab-core.mjs instance (ours)
 //     ceiling  {multiplyAdd(iterations)}: the tight f32x4 loop (12 chains x 4 lanes x 2 flops)
-//     ort      onnxruntime-web (wasm backend, numThreads = 1), models: name -> ONNX bytes
+//     ort      onnxruntime-web (wasm backend, numThreads = 1), models: name -> ONNX bytes:
+//              modelKey(s) the plain graph, fusedModelKey(s) the one with the fused attention
+//              operator (bench/onnx-models.mjs; if absent or refused, that row is left out and
+//              fused.error says why; otherwise fused.maxAbsDiff: shape name -> max abs
+//              difference of its output from the plain graph's)
 //     tf       @tensorflow/tfjs-core with the wasm backend set, single-threaded
 // Timing: each implementation is warmed up (V8 compiles wasm with its fast tier only after
 // some calls), then every round times each one on every shape once, in a rotating order,
@@ -45,8 +49,22 @@ export function modelKey(s) {
   return s.kind === 'single' ? `single-${s.n}-${s.d}` : `multi-${s.n}-${s.dModel}-${s.heads}`;
 }
 
+export function fusedModelKey(s) {
+  return `${modelKey(s)}-fused`;
+}
+
+// The inputs of an ONNX Runtime session and the name of its output. The fused graphs take
+// 3-D tensors of batch 1 (the same arrays; only the shapes differ).
+function ortFeeds(ort, s, x, fused) {
+  const lead = fused ? [1] : [];
+  const feeds = s.kind === 'single'
+    ? { Q: new ort.Tensor('float32', x.q, [...lead, s.n, s.d]), K: new ort.Tensor('float32', x.k, [...lead, s.n, s.d]), V: new ort.Tensor('float32', x.v, [...lead, s.n, s.d]) }
+    : { X: new ort.Tensor('float32', x.x, [...lead, s.n, s.dModel]) };
+  return { feeds, out: s.kind === 'single' ? 'O' : 'Y' };
+}
+
 // Each implementation: name -> (shape, inputs) -> async () => a number read from the result.
-function implementations({ core, ort, tf, sessions }) {
+function implementations({ core, ort, tf, sessions, fusedSessions }) {
   const impls = {};
   impls['attnlab SIMD (streaming)'] = (s, x) => s.kind === 'single'
     ? () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d, returnWeights: false }).output[7]
@@ -57,10 +75,15 @@ function implementations({ core, ort, tf, sessions }) {
   if (ort) {
     impls['ONNX Runtime Web'] = (s, x) => {
       const session = sessions.get(modelKey(s));
-      const feeds = s.kind === 'single'
-        ? { Q: new ort.Tensor('float32', x.q, [s.n, s.d]), K: new ort.Tensor('float32', x.k, [s.n, s.d]), V: new ort.Tensor('float32', x.v, [s.n, s.d]) }
-        : { X: new ort.Tensor('float32', x.x, [s.n, s.dModel]) };
-      const out = s.kind === 'single' ? 'O' : 'Y';
+      const { feeds, out } = ortFeeds(ort, s, x, false);
+      return async () => (await session.run(feeds))[out].data[7];
+    };
+  }
+  if (ort && fusedSessions) {
+    // An extra row: the same math with the attention core as ONNX Runtime's fused operator.
+    impls['ONNX Runtime Web (fused attention)'] = (s, x) => {
+      const session = fusedSessions.get(modelKey(s));
+      const { feeds, out } = ortFeeds(ort, s, x, true);
       return async () => (await session.run(feeds))[out].data[7];
     };
   }
@@ -120,14 +143,44 @@ export async function measureCeiling(ceiling, { rounds = 7, log = () => {} } = {
   return gflops;
 }
 
+// The fused graphs: a session per shape, checked against the plain graph's output on the
+// suite's inputs. -> {sessions, maxAbsDiff: {shape name: max |fused - plain|}} or {error}
+async function fusedSessionsChecked(ort, models, shapes, sessions, options, log) {
+  const fusedSessions = new Map(), maxAbsDiff = {};
+  try {
+    for (const s of shapes) {
+      const bytes = models[fusedModelKey(s)];
+      if (!bytes) throw new Error(`no model ${fusedModelKey(s)}`);
+      const session = await ort.InferenceSession.create(bytes, options);
+      const x = makeInputs(s);
+      const plain = ortFeeds(ort, s, x, false), fused = ortFeeds(ort, s, x, true);
+      const a = (await sessions.get(modelKey(s)).run(plain.feeds))[plain.out].data;
+      const b = (await session.run(fused.feeds))[fused.out].data;
+      if (a.length !== b.length) throw new Error(`the fused graph gave ${b.length} values for ${shapeName(s)}, the plain one ${a.length}`);
+      let diff = 0;
+      for (let i = 0; i < a.length; i++) diff = Math.max(diff, Math.abs(a[i] - b[i]));
+      if (!(diff < 1e-3)) throw new Error(`the fused graph differs from the plain one by ${diff} for ${shapeName(s)}`);
+      maxAbsDiff[shapeName(s)] = diff;
+      fusedSessions.set(modelKey(s), session);
+    }
+  } catch (e) {
+    const error = String(e?.message ?? e).trim();
+    log(`ONNX Runtime Web (fused attention) left out: ${error}`);
+    return { error };
+  }
+  log(`ONNX Runtime Web (fused attention): max |fused - plain| ${Math.max(...Object.values(maxAbsDiff)).toExponential(2)}`);
+  return { sessions: fusedSessions, maxAbsDiff };
+}
+
 export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES, rounds = 7, minMs = 5, log = () => {} }) {
   const sessions = new Map();
-  if (ort)
-    for (const s of shapes)
-      sessions.set(modelKey(s), await ort.InferenceSession.create(models[modelKey(s)], {
-        executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1,
-      }));
-  const impls = implementations({ core, ort, tf, sessions });
+  let fused = null;
+  if (ort) {
+    const options = { executionProviders: ['wasm'], graphOptimizationLevel: 'all', intraOpNumThreads: 1, interOpNumThreads: 1 };
+    for (const s of shapes) sessions.set(modelKey(s), await ort.InferenceSession.create(models[modelKey(s)], options));
+    fused = await fusedSessionsChecked(ort, models, shapes, sessions, options, log);
+  }
+  const impls = implementations({ core, ort, tf, sessions, fusedSessions: fused?.sessions });
   const names = Object.keys(impls);
   const cases = shapes.map((s) => {
     const x = makeInputs(s);
@@ -157,7 +210,7 @@ export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES
     for (let j = 0; j < names.length; j++) {
       const seconds = median(samples[j]);
       rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl: names[j], ms: seconds * 1e3, gflops: shapeFlops(s) / seconds / 1e9 });
-      log(`${shapeName(s).padEnd(36)} ${names[j].padEnd(32)} ${(seconds * 1e3).toFixed(3).padStart(9)} ms ${(shapeFlops(s) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
+      log(`${shapeName(s).padEnd(36)} ${names[j].padEnd(36)} ${(seconds * 1e3).toFixed(3).padStart(9)} ms ${(shapeFlops(s) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
     }
-  return { rows, ceiling: median(ceilingSamples) };
+  return { rows, ceiling: median(ceilingSamples), fused: fused && { error: fused.error, maxAbsDiff: fused.maxAbsDiff } };
 }
