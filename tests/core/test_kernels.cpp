@@ -201,6 +201,122 @@ TEST_CASE("kernels: weight_stats gives each row's entropy, largest weight and di
   }
 }
 
+TEST_CASE("kernels: scaled_softmax_rows scales, masks and normalises as the separate steps do, with the row statistics",
+          "[kernels][softmax]") {
+  // Widths with tails of every length; with and without a mask and kept scaled scores.
+  // The scaled and masked scores and the weights must be the very floats of the steps done
+  // one by one (raw * scale, + mask, softmax_rows); the statistics, which come from the
+  // exponent pass instead of a log per weight, must agree with weight_stats on the weights.
+  attn::Rng rng(57);
+  const float scale = 0.37f;
+  for (int cols : {1, 3, 4, 17, 64, 65, 1000, 1029}) {
+    const int rows = 8, row0 = cols / 4;
+    Mat raw = rng.normal_matrix(rows, cols, 6.0f);
+    raw(2, 0) = 300.0f;  // a dominant key: a one-hot row
+    Mat mask = Mat::Zero(rows, cols);
+    for (int j = 1; j < cols; j += 3) mask(1, j) = kNegInf;  // masked keys
+    mask.row(3).setConstant(kNegInf);                         // a fully masked query
+    for (int j = 0; j < cols; ++j) mask(4, j) = -0.25f * static_cast<float>(j % 5);  // a float mask
+    if (cols > 2) mask(5, 2) = -1e9f;                         // a finite fill
+    for (kernels::Isa isa : kernels::available_isas()) {
+      const kernels::KernelTable& t = *kernels::kernel_table(isa);
+      for (const bool with_mask : {false, true})
+        for (const bool keep : {false, true}) {
+          INFO(isa_label(t) << " cols " << cols << " mask " << with_mask << " keep " << keep);
+          Mat scaled = Mat::Constant(rows, cols, 42.0f), masked(rows, cols), w(rows, cols);
+          std::vector<float> h(rows, -1.0f), mx(rows, -1.0f), d(rows, -1.0f);
+          std::vector<std::uint8_t> status(rows, 99);
+          kernels::SoftmaxArgs a;
+          a.rows = rows;
+          a.cols = cols;
+          a.raw = raw.data();
+          a.ld_raw = cols;
+          a.scale = scale;
+          if (with_mask) a.mask = mask.data(), a.ld_mask = cols;
+          if (keep) a.scaled = scaled.data(), a.ld_scaled = cols;
+          a.masked = masked.data();
+          a.ld_masked = cols;
+          a.weights = w.data();
+          a.ld_weights = cols;
+          a.status = status.data();
+          a.row0 = row0;
+          a.entropy = h.data();
+          a.max_weight = mx.data();
+          a.distance = d.data();
+          t.scaled_softmax_rows(a);
+          Mat want_masked(rows, cols), want_w(rows, cols);
+          for (int i = 0; i < rows; ++i)
+            for (int j = 0; j < cols; ++j) {
+              const float x = raw(i, j) * scale;
+              if (keep) REQUIRE(scaled(i, j) == x);
+              want_masked(i, j) = with_mask ? x + mask(i, j) : x;
+            }
+          if (!keep) REQUIRE((scaled.array() == 42.0f).all());
+          REQUIRE((masked.array() == want_masked.array()).all());
+          std::vector<std::uint8_t> want_status(rows);
+          t.softmax_rows(want_masked.data(), cols, want_w.data(), cols, rows, cols, want_status.data());
+          REQUIRE(status == want_status);
+          REQUIRE((w.array() == want_w.array()).all());
+          std::vector<float> wh(rows), wmx(rows), wd(rows);
+          t.weight_stats(w.data(), cols, rows, cols, row0, wh.data(), wmx.data(), wd.data());
+          for (int i = 0; i < rows; ++i) {
+            INFO("row " << i);
+            REQUIRE(std::fabs(h[i] - wh[i]) <= 4e-6 * std::max(1.0f, wh[i]));
+            REQUIRE(mx[i] == wmx[i]);
+            REQUIRE(std::fabs(d[i] - wd[i]) <= 2e-6 * std::max(1.0f, wd[i]));
+          }
+          if (with_mask) {
+            REQUIRE(status[3] == kernels::kRowFullyMasked);
+            REQUIRE((w.row(3).array() == 0.0f).all());
+            REQUIRE((h[3] == 0.0f && mx[3] == 0.0f && d[3] == 0.0f));
+          }
+          if (cols >= 64) REQUIRE(h[2] < 1e-6f);  // one key holds all the weight
+        }
+    }
+  }
+  // A uniform row: ln n and 1 / n; rows with +inf or NaN are handed back, their masked
+  // scores written and their statistics untouched; without statistics none are written.
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    const int cols = 512;
+    Mat raw = Mat::Constant(3, cols, 2.0f);
+    raw(1, 7) = std::numeric_limits<float>::infinity();
+    raw(2, 9) = std::numeric_limits<float>::quiet_NaN();
+    Mat masked(3, cols), w(3, cols);
+    std::vector<float> h(3, -1.0f), mx(3, -1.0f), d(3, -1.0f);
+    std::uint8_t status[3];
+    kernels::SoftmaxArgs a;
+    a.rows = 3;
+    a.cols = cols;
+    a.raw = raw.data();
+    a.ld_raw = cols;
+    a.masked = masked.data();
+    a.ld_masked = cols;
+    a.weights = w.data();
+    a.ld_weights = cols;
+    a.status = status;
+    a.entropy = h.data();
+    a.max_weight = mx.data();
+    a.distance = d.data();
+    t.scaled_softmax_rows(a);
+    REQUIRE(status[0] == kernels::kRowOk);
+    REQUIRE(h[0] == Approx(std::log(static_cast<double>(cols))).epsilon(2e-6));
+    REQUIRE(mx[0] == 1.0f / static_cast<float>(cols));
+    REQUIRE(d[0] == Approx(cols * (cols - 1) / 2.0 / cols).epsilon(2e-6));  // mean of 0 .. n - 1
+    REQUIRE(status[1] == kernels::kRowNeedsScalar);
+    REQUIRE(status[2] == kernels::kRowNeedsScalar);
+    REQUIRE(masked(1, 7) == std::numeric_limits<float>::infinity());
+    REQUIRE(std::isnan(masked(2, 9)));
+    REQUIRE((h[1] == -1.0f && h[2] == -1.0f));
+    a.entropy = a.max_weight = a.distance = nullptr;
+    h.assign(3, -1.0f);
+    t.scaled_softmax_rows(a);
+    REQUIRE(status[0] == kernels::kRowOk);
+    REQUIRE(h[0] == -1.0f);
+  }
+}
+
 TEST_CASE("kernels: softmax_rows equals softmax_row; masked keys exactly 0; rows it cannot do are handed back",
           "[kernels][softmax]") {
   attn::Rng rng(9);

@@ -82,51 +82,40 @@ Mat additive_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>&
   return s;
 }
 
-// One row of steps 2 and 3: scaled = raw * scale, the mask's addition m (a float mask's
-// value, plus the fill where the key is not allowed), masked = scaled + m. With a fill of
-// -inf, a + fill is -inf for every value a float mask may hold (never NaN or +inf), so one
-// formula serves both fills. Each combination of inputs gets its own branch-free loop,
-// which the compiler vectorises.
-struct MaskRow {
-  const float* raw;
-  const float* add;   // null: no float mask
-  const bool* ok;     // null: every key allowed
-  float* scaled;      // null unless every stage is kept (then mask_add too)
-  float* mask_add;
-  float* masked;
-};
-
-template <bool Add, bool Ok, bool Keep>
-void scale_and_mask(const MaskRow& r, float scale, float fill, int n) {
-  const float* __restrict raw = r.raw;
-  const float* __restrict add = r.add;
-  const bool* __restrict ok = r.ok;
-  float* __restrict scaled = r.scaled;
-  float* __restrict mask_add = r.mask_add;
-  float* __restrict masked = r.masked;
+// One row of step 3's addition m: a float mask's value, plus the fill where the key is not
+// allowed. With a fill of -inf, a + fill is -inf for every value a float mask may hold
+// (never NaN or +inf), so one formula serves both fills. Each combination of inputs gets
+// its own branch-free loop, which the compiler vectorises.
+template <bool Add, bool Ok>
+void mask_row(const float* __restrict add, const bool* __restrict ok, float fill, float* __restrict out, int n) {
   for (int j = 0; j < n; ++j) {
     const float a = Add ? add[j] : 0.0f;
-    const float m = !Ok || ok[j] ? a : a + fill;
-    const float s = raw[j] * scale;
-    if (Keep) {
-      scaled[j] = s;
-      mask_add[j] = m;
-    }
-    masked[j] = s + m;
+    out[j] = !Ok || ok[j] ? a : a + fill;
   }
 }
 
-template <bool Add, bool Ok>
-void scale_and_mask_keep(const MaskRow& r, float scale, float fill, int n) {
-  if (r.scaled) scale_and_mask<Add, Ok, true>(r, scale, fill, n);
-  else scale_and_mask<Add, Ok, false>(r, scale, fill, n);
+void mask_row(const float* add, const bool* ok, float fill, float* out, int n) {
+  if (add && ok) mask_row<true, true>(add, ok, fill, out, n);
+  else if (add) mask_row<true, false>(add, ok, fill, out, n);
+  else if (ok) mask_row<false, true>(add, ok, fill, out, n);
+  else mask_row<false, false>(add, ok, fill, out, n);
 }
 
-void scale_and_mask_row(const MaskRow& r, float scale, float fill, int n) {
-  if (r.add && r.ok) scale_and_mask_keep<true, true>(r, scale, fill, n);
-  else if (r.add) scale_and_mask_keep<true, false>(r, scale, fill, n);
-  else if (r.ok) scale_and_mask_keep<false, true>(r, scale, fill, n);
-  else scale_and_mask_keep<false, false>(r, scale, fill, n);
+// Steps 2 and 3 of a block as scaled_softmax_rows does them (the same float operations), for
+// the softmax forms the kernel does not take.
+void scale_and_mask_rows(const kernels::SoftmaxArgs& a) {
+  for (int r = 0; r < a.rows; ++r) {
+    const float* raw = a.raw + static_cast<long>(r) * a.ld_raw;
+    const float* mask = a.mask ? a.mask + static_cast<long>(r) * a.ld_mask : nullptr;
+    float* scaled = a.scaled ? a.scaled + static_cast<long>(r) * a.ld_scaled : nullptr;
+    float* masked = a.masked + static_cast<long>(r) * a.ld_masked;
+    for (int j = 0; j < a.cols; ++j) {
+      float x = raw[j] * a.scale;
+      if (scaled) scaled[j] = x;
+      if (mask) x += mask[j];
+      masked[j] = x;
+    }
+  }
 }
 
 // Step 2's multiplier: the scale (1/sqrt(d_k), a custom one or none) over the temperature.
@@ -157,14 +146,17 @@ void multiply_into(Mat& c, const Eigen::Ref<const Mat>& a, const Eigen::Ref<cons
 
 constexpr int kRowBlock = 8;  // query rows of the n x n stages worked on together
 
-// Steps 2-4 of a head and its row statistics, a block of query rows at a time: each block's
-// masked scores are written by `scale_and_mask(i)` (row i, and its scaled scores and mask
-// when kept), then read back for the softmax, whose weights are read back for the
-// statistics (when asked), while they are still in the cache (matrix by matrix, each pass
-// read n x n floats again). Then step 5, weights v on the SIMD kernel.
-template <typename ScaleAndMask>
-void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineConfig& config,
-                 ScaleAndMask scale_and_mask) {
+// The inputs of steps 2 and 3 for a block of query rows: `prepare(i0, rows, args)` sets
+// args' raw scores, mask and (when every stage is kept) scaled scores for rows
+// [i0, i0 + rows), writing the mask rows first where it builds them.
+//
+// Steps 2-4 of a head and its row statistics, a block of query rows at a time, then step 5
+// (weights v on the SIMD kernel). The stable float32 softmax takes all of it in one kernel,
+// three passes over each row while it is in the cache (scaled_softmax_rows); the other forms,
+// and rows holding +inf or NaN, are redone by the scalar softmax_row, with weight_stats for
+// their statistics.
+template <typename Prepare>
+void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineConfig& config, Prepare prepare) {
   const int n_q = static_cast<int>(t.masked_scores.rows()), n_k = static_cast<int>(t.masked_scores.cols());
   t.weights.resize(n_q, n_k);
   t.fully_masked_rows.assign(n_q, 0);
@@ -173,19 +165,50 @@ void finish_head(HeadTrace& t, const Eigen::Ref<const Mat>& v, const PipelineCon
   t.row_stats.entropy.resize(stats ? n_q : 0);
   t.row_stats.max_weight.resize(stats ? n_q : 0);
   t.row_stats.distance.resize(stats ? n_q : 0);
-  std::vector<std::uint8_t> block_masked;
+  const bool fused = config.softmax_form == SoftmaxForm::Stable && config.precision == Precision::Float32 && n_k > 0;
+  const kernels::KernelTable& kt = kernels::active_kernels();
+  std::uint8_t status[kRowBlock];
   for (int i0 = 0; i0 < n_q; i0 += kRowBlock) {
     const int rows = std::min(kRowBlock, n_q - i0);
-    for (int i = i0; i < i0 + rows; ++i) scale_and_mask(i);
-    const SoftmaxFlags f = softmax_rows(t.masked_scores.middleRows(i0, rows), t.weights.middleRows(i0, rows),
-                                        config.softmax_form, config.precision, &block_masked);
-    t.softmax_flags.overflow |= f.overflow;
-    t.softmax_flags.nan |= f.nan;
-    t.softmax_flags.fully_masked |= f.fully_masked;
-    std::copy(block_masked.begin(), block_masked.end(), t.fully_masked_rows.begin() + i0);
-    if (stats)
-      kernels::active_kernels().weight_stats(t.weights.row(i0).data(), n_k, rows, n_k, i0, &t.row_stats.entropy[i0],
-                                             &t.row_stats.max_weight[i0], &t.row_stats.distance[i0]);
+    kernels::SoftmaxArgs a;
+    a.rows = rows;
+    a.cols = n_k;
+    a.scale = t.scale;
+    a.masked = t.masked_scores.row(i0).data();
+    a.ld_masked = static_cast<int>(t.masked_scores.outerStride());
+    a.weights = t.weights.row(i0).data();
+    a.ld_weights = static_cast<int>(t.weights.outerStride());
+    a.status = status;
+    a.row0 = i0;
+    if (stats) {
+      a.entropy = &t.row_stats.entropy[i0];
+      a.max_weight = &t.row_stats.max_weight[i0];
+      a.distance = &t.row_stats.distance[i0];
+    }
+    prepare(i0, rows, a);
+    if (fused) {
+      kt.scaled_softmax_rows(a);
+    } else {
+      scale_and_mask_rows(a);
+      std::fill(status, status + rows, kernels::kRowNeedsScalar);
+    }
+    for (int r = 0; r < rows; ++r) {
+      const int i = i0 + r;
+      if (status[r] == kernels::kRowFullyMasked) {
+        t.softmax_flags.fully_masked = true;
+        t.fully_masked_rows[i] = 1;
+      }
+      if (status[r] != kernels::kRowNeedsScalar) continue;
+      const SoftmaxFlags f = softmax_row(t.masked_scores.row(i).data(), t.weights.row(i).data(), n_k,
+                                         config.softmax_form, config.precision);
+      t.softmax_flags.overflow |= f.overflow;
+      t.softmax_flags.nan |= f.nan;
+      t.softmax_flags.fully_masked |= f.fully_masked;
+      t.fully_masked_rows[i] = f.fully_masked ? 1 : 0;
+      if (stats)
+        kt.weight_stats(t.weights.row(i).data(), n_k, 1, n_k, i, &t.row_stats.entropy[i], &t.row_stats.max_weight[i],
+                        &t.row_stats.distance[i]);
+    }
   }
   multiply_into(t.output, t.weights, v, false);
 }
@@ -220,20 +243,33 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
   t.scale = step_scale(config, static_cast<int>(q.cols()));
 
   // 3 mask, as an additive matrix: the fill where a key is not allowed, plus float masks.
-  // Steps 2 and 3 in one pass over each row (the same float operations as one step each),
-  // then 4 softmax per row and 5 output (finish_head).
+  // Its rows are built a block at a time (into the trace when every stage is kept, else
+  // into a block of scratch, or not at all when nothing is masked); steps 2-4 then run in
+  // one kernel per block, and 5 after them (finish_head).
   const bool keep = config.keep_every_stage;
+  const bool masks = additive.size() || allowed.size();
   if (keep) {
     t.scaled_scores.resize(n_q, n_k);
     t.mask_add.resize(n_q, n_k);
   }
   t.masked_scores.resize(n_q, n_k);
+  Mat block_mask(keep || !masks ? 0 : kRowBlock, n_k);
   const float fill = config.fill == MaskFill::NegInfinity ? neg_inf : config.finite_fill;
-  finish_head(t, v, config, [&](int i) {
-    MaskRow row{t.raw_scores.row(i).data(), additive.size() ? additive.row(i).data() : nullptr,
-                allowed.size() ? allowed.row(i).data() : nullptr, keep ? t.scaled_scores.row(i).data() : nullptr,
-                keep ? t.mask_add.row(i).data() : nullptr, t.masked_scores.row(i).data()};
-    scale_and_mask_row(row, t.scale, fill, n_k);
+  finish_head(t, v, config, [&](int i0, int rows, kernels::SoftmaxArgs& a) {
+    a.raw = t.raw_scores.row(i0).data();
+    a.ld_raw = static_cast<int>(t.raw_scores.outerStride());
+    if (keep) {
+      a.scaled = t.scaled_scores.row(i0).data();
+      a.ld_scaled = static_cast<int>(t.scaled_scores.outerStride());
+    }
+    if (!keep && !masks) return;
+    Mat& mask = keep ? t.mask_add : block_mask;
+    const int first = keep ? i0 : 0;
+    for (int r = 0; r < rows; ++r)
+      mask_row(additive.size() ? additive.row(i0 + r).data() : nullptr,
+               allowed.size() ? allowed.row(i0 + r).data() : nullptr, fill, mask.row(first + r).data(), n_k);
+    a.mask = mask.row(first).data();
+    a.ld_mask = static_cast<int>(mask.outerStride());
   });
   return t;
 }
@@ -344,16 +380,13 @@ bool rescale_pipeline(PipelineTrace& trace, const ProjectionWeights& w, const Pi
     HeadTrace& t = trace.heads[h];
     // Steps 2 and 3 from the kept raw scores and mask: the same float operations as run_head.
     t.scale = step_scale(config, static_cast<int>(t.q.cols()));
-    const Eigen::Index n_k = t.raw_scores.cols();
-    finish_head(t, t.v, config, [&t, n_k](int i) {
-      const float* __restrict raw = t.raw_scores.row(i).data();
-      const float* __restrict m = t.mask_add.row(i).data();
-      float* __restrict scaled = t.scaled_scores.row(i).data();
-      float* __restrict masked = t.masked_scores.row(i).data();
-      for (Eigen::Index j = 0; j < n_k; ++j) {
-        scaled[j] = raw[j] * t.scale;
-        masked[j] = scaled[j] + m[j];
-      }
+    finish_head(t, t.v, config, [&t](int i0, int, kernels::SoftmaxArgs& a) {
+      a.raw = t.raw_scores.row(i0).data();
+      a.ld_raw = static_cast<int>(t.raw_scores.outerStride());
+      a.mask = t.mask_add.row(i0).data();
+      a.ld_mask = static_cast<int>(t.mask_add.outerStride());
+      a.scaled = t.scaled_scores.row(i0).data();
+      a.ld_scaled = static_cast<int>(t.scaled_scores.outerStride());
     });
     trace.concat.middleCols(static_cast<Eigen::Index>(h) * d_k, d_k) = t.output;
   }

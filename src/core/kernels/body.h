@@ -73,6 +73,16 @@ ATTN_INLINE float hsum(V v) {
     for (int i = 0; i < half; ++i) v[i] += v[i + half];
   return v[0];
 }
+// x as rounded to its type, never fused with the next addition into a multiply-add (the
+// x86 sets with FMA contract a * b + c; where a product is also stored on its own, the sum
+// must be of that stored value).
+template <typename T>
+ATTN_INLINE T rounded(T x) {
+#if defined(__x86_64__) || defined(__i386__)
+  __asm__("" : "+x"(x));
+#endif
+  return x;
+}
 ATTN_INLINE int imin(int a, int b) { return a < b ? a : b; }
 ATTN_INLINE int imax(int a, int b) { return a > b ? a : b; }
 ATTN_INLINE int round_up(int x, int m) { return (x + m - 1) / m * m; }
@@ -102,24 +112,54 @@ class Scratch {
 // (x = s - max <= 0).
 // ---------------------------------------------------------------------------------------
 
-ATTN_INLINE V exp2v(V x) {
+// The constants of exp2v and logv come in structs that a kernel fills once and reads
+// through opaque(): written as literals, V8 rebuilds each v128.const where it stands,
+// inside the loop (17 of them per vector in weight_stats made its loop three times slower).
+// Copied into locals after opaque(), they are plain values to the compiler: registers,
+// never reloaded after a store.
+template <typename T>
+ATTN_INLINE const T& opaque(const T& x) {
+  const T* p = &x;
+  __asm__("" : "+r"(p));  // hide where p points, so the fields are loaded, not rebuilt
+  return *p;
+}
+
+struct ExpConstants {
+  V lowest, magic, c6, c5, c4, c3, c2, c1, c0;
+  V log2e;  // for e^x = 2^(x log2 e)
+};
+
+ATTN_INLINE ExpConstants exp_constants() {
+  ExpConstants c;
+  c.lowest = splat(-126.0f);
+  c.magic = splat(12582912.0f);  // 1.5 * 2^23
+  c.c6 = splat(1.5337580407503992e-04f);
+  c.c5 = splat(1.339986571110785e-03f);
+  c.c4 = splat(9.618519805371761e-03f);
+  c.c3 = splat(5.550329014658928e-02f);
+  c.c2 = splat(2.4022646248340607e-01f);
+  c.c1 = splat(6.931471824645996e-01f);
+  c.c0 = splat(1.0f);
+  c.log2e = splat(kLog2e);
+  return c;
+}
+
+ATTN_INLINE V exp2v(V x, const ExpConstants& c) {
   // Below 2^-126 the result would be subnormal: it is written as exactly 0. The mask also
   // zeroes -inf (a masked key) and NaN, whose integer arithmetic below is meaningless.
-  const VI keep = x >= splat(-126.0f);
+  const VI keep = x >= c.lowest;
   // Adding 1.5 * 2^23 rounds to an integer (round-to-nearest) and leaves that integer in
   // the low mantissa bits.
-  const V magic = splat(12582912.0f);
-  const V t = x + magic;
-  const V n = t - magic;
+  const V t = x + c.magic;
+  const V n = t - c.magic;
   const V f = x - n;
-  V p = splat(1.5337580407503992e-04f);
-  p = p * f + 1.339986571110785e-03f;
-  p = p * f + 9.618519805371761e-03f;
-  p = p * f + 5.550329014658928e-02f;
-  p = p * f + 2.4022646248340607e-01f;
-  p = p * f + 6.931471824645996e-01f;
-  p = p * f + 1.0f;
-  const VU e = ((VU)t - (VU)magic) << 23;  // n in the exponent field (wraps harmlessly where masked)
+  V p = c.c6 * f + c.c5;
+  p = p * f + c.c4;
+  p = p * f + c.c3;
+  p = p * f + c.c2;
+  p = p * f + c.c1;
+  p = p * f + c.c0;
+  const VU e = ((VU)t - (VU)c.magic) << 23;  // n in the exponent field (wraps harmlessly where masked)
   return (V)(((VU)p + e) & (VU)keep);
 }
 
@@ -127,8 +167,7 @@ ATTN_INLINE V exp2v(V x) {
 // s = (m - 1) / (m + 1), |s| <= 0.172, by its series to s^9 (the next term is under 1e-9).
 // k and m come from x's bits offset by those of sqrt(1/2): the offset's exponent is k, its
 // mantissa plus sqrt(1/2)'s is m. About two ulps: m - 1 is exact, the division and m + 1
-// round once each. Its constants come in a struct the caller reads from memory once (see
-// weight_stats).
+// round once each.
 struct LogConstants {
   VI offset, mantissa;
   V one, c9, c7, c5, c3, two, ln2;
@@ -313,6 +352,7 @@ void gemm(const GemmArgs& g) {
 
 __attribute__((noinline)) void softmax_rows(const float* scores, int ld_scores, float* weights, int ld_weights,
                                             int rows, int cols, std::uint8_t* status) {
+  const ExpConstants c = opaque(exp_constants());
   for (int r = 0; r < rows; ++r) {
     const float* s = scores + static_cast<long>(r) * ld_scores;
     float* w = weights + static_cast<long>(r) * ld_weights;
@@ -344,14 +384,14 @@ __attribute__((noinline)) void softmax_rows(const float* scores, int ld_scores, 
     // 2 e^(s - m) = 2^((s - m) log2 e); masked keys (-inf) become exactly 0
     V vsum = V{};
     for (int j = 0; j < full; j += W) {
-      const V e = exp2v((load(s + j) - m) * kLog2e);
+      const V e = exp2v((load(s + j) - m) * c.log2e, c);
       store(w + j, e);
       vsum += e;
     }
     if (full < cols) {
       float tail[W];
       for (int i = 0; i < W; ++i) tail[i] = full + i < cols ? s[full + i] : kNegInf;
-      const V e = exp2v((load(tail) - m) * kLog2e);
+      const V e = exp2v((load(tail) - m) * c.log2e, c);
       store(tail, e);
       for (int j = full; j < cols; ++j) w[j] = tail[j - full];
       vsum += e;
@@ -366,12 +406,13 @@ __attribute__((noinline)) void softmax_rows(const float* scores, int ld_scores, 
 }
 
 __attribute__((noinline)) void exp_values(const float* x, float* y, int n) {
+  const ExpConstants c = opaque(exp_constants());
   int j = 0;
-  for (; j + W <= n; j += W) store(y + j, exp2v(load(x + j) * kLog2e));
+  for (; j + W <= n; j += W) store(y + j, exp2v(load(x + j) * c.log2e, c));
   if (j < n) {
     float t[W];
     for (int i = 0; i < W; ++i) t[i] = j + i < n ? x[j + i] : 0.0f;
-    store(t, exp2v(load(t) * kLog2e));
+    store(t, exp2v(load(t) * c.log2e, c));
     for (int i = j; i < n; ++i) y[i] = t[i - j];
   }
 }
@@ -404,6 +445,7 @@ ATTN_INLINE bool allowed(const AttentionArgs& g, int i, int j) {
 // 3: the online-softmax update of one tile, column vector by column vector.
 __attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, int kb, float* row_max, float* row_sum,
                                                    float* correction) {
+  const ExpConstants c = opaque(exp_constants());
   for (int g = 0; g < bq; g += W) {
     const V m_old = load(row_max + g);
     V tile_max = splat(kNegInf);
@@ -411,11 +453,11 @@ __attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, in
     const V m_new = vmax(tile_max, m_old);
     // Columns that have seen no allowed key yet keep m = -inf: there (-inf) - (-inf) is NaN,
     // which exp2v turns into 0, and their accumulators are still 0.
-    const V corr = exp2v(m_old - m_new);
+    const V corr = exp2v(m_old - m_new, c);
     V sum = V{};
     for (int r = 0; r < kb; ++r) {
       float* p = st + static_cast<long>(r) * ld + g;
-      const V e = exp2v(load(p) - m_new);
+      const V e = exp2v(load(p) - m_new, c);
       store(p, e);
       sum += e;
     }
@@ -551,9 +593,7 @@ void attention(const AttentionArgs& g) {
 
 namespace {
 
-// logv's constants and these, read once per call through a pointer the compiler cannot see
-// through: written as literals, V8 rebuilds each v128.const where it stands, inside the
-// loop (17 of them per vector of weights, which made the loop three times slower).
+// logv's constants and these, read once per call through opaque().
 struct StatsConstants {
   LogConstants log;
   V tiny, zero, step, neg_inf;
@@ -579,8 +619,7 @@ __attribute__((noinline)) void weight_stats(const float* weights, int ld, int ro
   constants.step = splat(static_cast<float>(W));
   constants.neg_inf = splat(kNegInf);
   constants.abs_mask = VU{} + 0x7fffffffu;
-  const StatsConstants* c = &constants;
-  __asm__("" : "+r"(c));  // hide where c points, so its fields are loaded, not rebuilt
+  const StatsConstants* c = &opaque(constants);
   constexpr int kBlock = 16 * W;
   V lanes;
   for (int i = 0; i < W; ++i) lanes[i] = static_cast<float>(i);
@@ -618,12 +657,169 @@ __attribute__((noinline)) void weight_stats(const float* weights, int ld, int ro
 }
 
 // ---------------------------------------------------------------------------------------
+// 7b steps 2-4 of a head with its row statistics (SoftmaxArgs), three passes a row:
+//   1 masked = raw * scale (+ mask), stored (and the scaled scores when asked); max; NaN noted
+//   2 e = 2^t, t = (masked - max) log2 e, stored; Z = sum e; sum e t
+//   3 p = e / Z (a multiply by 1/Z, as softmax_rows), stored; max p; sum p |i - j|
+// The entropy needs no log per weight: ln p = t ln 2 - ln Z, so -sum p ln p = ln Z - ln 2
+// (sum e t) / Z. A weight below 2^-126 is 0 (exp2v) and adds nothing.
+// ---------------------------------------------------------------------------------------
+
+namespace {
+
+struct FusedConstants {
+  ExpConstants exp;
+  V lowest_t, step, zero, neg_inf;
+  VU abs_mask;
+};
+
+// Pass 1 of a row, for a row with or without a mask, keeping the scaled scores or not.
+template <bool Mask, bool Keep>
+ATTN_INLINE float scale_mask_max(const SoftmaxArgs& a, int r, const FusedConstants& c, bool& any_nan) {
+  const float* __restrict raw = a.raw + static_cast<long>(r) * a.ld_raw;
+  const float* __restrict mask = Mask ? a.mask + static_cast<long>(r) * a.ld_mask : nullptr;
+  float* __restrict scaled = Keep ? a.scaled + static_cast<long>(r) * a.ld_scaled : nullptr;
+  float* __restrict masked = a.masked + static_cast<long>(r) * a.ld_masked;
+  const int cols = a.cols, full = cols / W * W;
+  const V scale = splat(a.scale);
+  V vm = c.neg_inf;
+  VI nan = VI{};
+  for (int j = 0; j < full; j += W) {
+    V x = rounded(load(raw + j) * scale);
+    if (Keep) store(scaled + j, x);
+    if (Mask) x += load(mask + j);
+    store(masked + j, x);
+    vm = vmax(x, vm);
+    nan |= x != x;
+  }
+  float m = hmax(vm);
+  for (int i = 0; i < W; ++i) any_nan |= nan[i] != 0;
+  for (int j = full; j < cols; ++j) {
+    float x = rounded(raw[j] * a.scale);
+    if (Keep) scaled[j] = x;
+    if (Mask) x += mask[j];
+    masked[j] = x;
+    any_nan |= x != x;
+    m = x > m ? x : m;
+  }
+  return m;
+}
+
+// Pass 2 of a row: its weights before the division, and their sum Z; with Stats, also
+// et = sum e t. t of a masked key is -inf, its e exactly 0, and max(t, -127) keeps e t at 0.
+template <bool Stats>
+ATTN_INLINE float exp_pass(const float* s, float* w, float m, int cols, const FusedConstants& c, double& et) {
+  constexpr int kBlock = 16 * W;  // vectors summed in float before the sum in double
+  const int full = cols / W * W;
+  const V vmx = splat(m);
+  V vsum = V{};
+  for (int j0 = 0; j0 < full; j0 += kBlock) {
+    V vet = c.zero;
+    for (int j = j0; j < imin(full, j0 + kBlock); j += W) {
+      const V t = (load(s + j) - vmx) * c.exp.log2e;
+      const V e = exp2v(t, c.exp);
+      store(w + j, e);
+      vsum += e;
+      if (Stats) vet += e * vmax(t, c.lowest_t);
+    }
+    if (Stats) et += static_cast<double>(hsum(vet));
+  }
+  if (full < cols) {
+    float tail[W];
+    for (int i = 0; i < W; ++i) tail[i] = full + i < cols ? s[full + i] : kNegInf;
+    const V t = (load(tail) - vmx) * c.exp.log2e;
+    const V e = exp2v(t, c.exp);
+    store(tail, e);
+    for (int j = full; j < cols; ++j) w[j] = tail[j - full];
+    vsum += e;
+    if (Stats) et += static_cast<double>(hsum(e * vmax(t, c.lowest_t)));
+  }
+  return hsum(vsum);
+}
+
+}  // namespace
+
+__attribute__((noinline)) void scaled_softmax_rows(const SoftmaxArgs& a) {
+  FusedConstants constants;
+  constants.exp = exp_constants();
+  constants.lowest_t = splat(-127.0f);
+  constants.step = splat(static_cast<float>(W));
+  constants.zero = V{};
+  constants.neg_inf = splat(kNegInf);
+  constants.abs_mask = VU{} + 0x7fffffffu;
+  const FusedConstants c = opaque(constants);
+  const bool stats = a.entropy != nullptr;
+  constexpr int kBlock = 16 * W;  // as in exp_pass
+  V lanes;
+  for (int i = 0; i < W; ++i) lanes[i] = static_cast<float>(i);
+  const int cols = a.cols, full = cols / W * W;
+  for (int r = 0; r < a.rows; ++r) {
+    bool any_nan = false;
+    float m;
+    if (a.mask) m = a.scaled ? scale_mask_max<true, true>(a, r, c, any_nan) : scale_mask_max<true, false>(a, r, c, any_nan);
+    else m = a.scaled ? scale_mask_max<false, true>(a, r, c, any_nan) : scale_mask_max<false, false>(a, r, c, any_nan);
+    const float* s = a.masked + static_cast<long>(r) * a.ld_masked;
+    float* w = a.weights + static_cast<long>(r) * a.ld_weights;
+    if (any_nan || m == -kNegInf) {
+      a.status[r] = kRowNeedsScalar;
+      continue;
+    }
+    if (m == kNegInf) {
+      std::memset(w, 0, sizeof(float) * cols);
+      a.status[r] = kRowFullyMasked;
+      if (stats) a.entropy[r] = a.max_weight[r] = a.distance[r] = 0.0f;
+      continue;
+    }
+    // 2
+    double et = 0.0;
+    const float sum = stats ? exp_pass<true>(s, w, m, cols, c, et) : exp_pass<false>(s, w, m, cols, c, et);
+    // 3 divide (as one multiply by the reciprocal: within an ulp of the division)
+    const V inv = splat(1.0f / sum);
+    if (!stats) {
+      for (int j = 0; j < full; j += W) store(w + j, load(w + j) * inv);
+      for (int j = full; j < cols; ++j) w[j] *= inv[0];
+      a.status[r] = kRowOk;
+      continue;
+    }
+    const V query = splat(static_cast<float>(a.row0 + r));
+    V vm = c.neg_inf, columns = lanes;
+    double d = 0.0;
+    for (int j0 = 0; j0 < full; j0 += kBlock) {
+      V vd = c.zero;
+      for (int j = j0; j < imin(full, j0 + kBlock); j += W) {
+        const V p = load(w + j) * inv;
+        store(w + j, p);
+        vm = vmax(p, vm);
+        vd += p * (V)((VU)(query - columns) & c.abs_mask);  // p |i - j|: the sign bit cleared
+        columns += c.step;
+      }
+      d += static_cast<double>(hsum(vd));
+    }
+    if (full < cols) {  // the last columns, padded as weight_stats pads them (the same sums)
+      V p, padded_max;
+      for (int i = 0; i < W; ++i) {
+        if (full + i < cols) w[full + i] *= inv[0];
+        p[i] = full + i < cols ? w[full + i] : 0.0f;
+        padded_max[i] = full + i < cols ? w[full + i] : kNegInf;
+      }
+      vm = vmax(padded_max, vm);
+      d += static_cast<double>(hsum(p * (V)((VU)(query - columns) & c.abs_mask)));
+    }
+    const float max_p = hmax(vm);
+    a.entropy[r] = static_cast<float>(__builtin_log(static_cast<double>(sum)) - 0.693147180559945309 * et / sum);
+    a.max_weight[r] = max_p;
+    a.distance[r] = static_cast<float>(d);
+    a.status[r] = kRowOk;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
 // 8 table
 // ---------------------------------------------------------------------------------------
 
 namespace {
 const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &softmax_rows, &attention, &exp_values,
-                         &weight_stats};
+                         &weight_stats, &scaled_softmax_rows};
 }  // namespace
 
 const KernelTable& table() { return kTable; }

@@ -12,7 +12,9 @@
 // What the kernels are for (legend: n_q queries, n_k keys, d_k, d_v, row-major floats,
 // every matrix given as pointer + leading dimension in floats):
 //   gemm       C = alpha A op(B) (+ C): the projections, Q K^T and weights V of the trace
-//   softmax    stable float32 softmax of whole rows (the trace path's weights)
+//   softmax    stable float32 softmax of whole rows; scaled_softmax_rows also scales and
+//              masks the raw scores first and takes the weights' row statistics on the way
+//              (the trace path's steps 2-4)
 //   attention  exact attention by online softmax over tiles: output only, memory O(n d)
 // They are tested against the plain-loop oracle (reference.cpp). Nothing here allocates
 // more than O(tile) scratch, validates input, or throws: callers check shapes first.
@@ -68,6 +70,34 @@ enum RowStatus : std::uint8_t {
   kRowNeedsScalar = 2,  // +inf or NaN among the scores: the caller redoes it with softmax_row
 };
 
+// Steps 2-4 of a head on `rows` query rows, and their statistics (scaled_softmax_rows):
+//   scaled = raw * scale          written when `scaled` is not null
+//   masked = scaled + mask        (mask null: masked = scaled), always written
+//   weights = softmax of each masked row, stable, float32: the same floats as softmax_rows
+//   when entropy is not null, per row r (the query row0 + r), from the same passes:
+//     entropy[r] = -sum p ln p (nats), max_weight[r] = max p, distance[r] = sum_j p_j |row0 + r - j|
+// status: one RowStatus per row. A kRowNeedsScalar row has masked written, but neither its
+// weights nor its statistics; a fully masked row gets zero weights and zero statistics.
+struct SoftmaxArgs {
+  int rows = 0, cols = 0;
+  const float* raw = nullptr;
+  int ld_raw = 0;
+  float scale = 1.0f;
+  const float* mask = nullptr;
+  int ld_mask = 0;
+  float* scaled = nullptr;
+  int ld_scaled = 0;
+  float* masked = nullptr;
+  int ld_masked = 0;
+  float* weights = nullptr;
+  int ld_weights = 0;
+  std::uint8_t* status = nullptr;
+  int row0 = 0;
+  float* entropy = nullptr;  // with max_weight and distance: `rows` floats each, or all null
+  float* max_weight = nullptr;
+  float* distance = nullptr;
+};
+
 struct KernelTable {
   Isa isa;
   const char* name;  // "sse2", "simd128", "avx2", "avx512"
@@ -86,6 +116,8 @@ struct KernelTable {
   // empty row), distance[r] = sum_j p_j |row0 + r - j|.
   void (*weight_stats)(const float* weights, int ld, int rows, int cols, int row0, float* entropy,
                        float* max_weight, float* distance);
+  // See SoftmaxArgs: scale, mask, softmax and row statistics in three passes over each row.
+  void (*scaled_softmax_rows)(const SoftmaxArgs& args);
 };
 
 // "baseline", "avx2", "avx512": the names ATTNLAB_KERNEL_ISA takes.
