@@ -660,7 +660,7 @@ __attribute__((noinline)) void weight_stats(const float* weights, int ld, int ro
 // 7b steps 2-4 of a head with its row statistics (SoftmaxArgs), three passes a row:
 //   1 masked = raw * scale (+ mask), stored (and the scaled scores when asked); max; NaN noted
 //   2 e = 2^t, t = (masked - max) log2 e, stored; Z = sum e; sum e t
-//   3 p = e / Z (a multiply by 1/Z, as softmax_rows), stored; max p; sum p |i - j|
+//   3 p = e / Z (a multiply by 1/Z, as softmax_rows), stored; sum p |i - j|; max p = 1 / Z
 // The entropy needs no log per weight: ln p = t ln 2 - ln Z, so -sum p ln p = ln Z - ln 2
 // (sum e t) / Z. A weight below 2^-126 is 0 (exp2v) and adds nothing.
 // ---------------------------------------------------------------------------------------
@@ -669,7 +669,7 @@ namespace {
 
 struct FusedConstants {
   ExpConstants exp;
-  V lowest_t, step, zero, neg_inf;
+  V step, zero, neg_inf;
   VU abs_mask;
 };
 
@@ -706,7 +706,8 @@ ATTN_INLINE float scale_mask_max(const SoftmaxArgs& a, int r, const FusedConstan
 }
 
 // Pass 2 of a row: its weights before the division, and their sum Z; with Stats, also
-// et = sum e t. t of a masked key is -inf, its e exactly 0, and max(t, -127) keeps e t at 0.
+// et = sum e t. Below t = -126 (a masked key's t is -inf) e is exactly 0, and t is taken as 0
+// there, so e t is 0 too (the same comparison as exp2v's, which the compiler shares).
 template <bool Stats>
 ATTN_INLINE float exp_pass(const float* s, float* w, float m, int cols, const FusedConstants& c, double& et) {
   constexpr int kBlock = 16 * W;  // vectors summed in float before the sum in double
@@ -720,7 +721,7 @@ ATTN_INLINE float exp_pass(const float* s, float* w, float m, int cols, const Fu
       const V e = exp2v(t, c.exp);
       store(w + j, e);
       vsum += e;
-      if (Stats) vet += e * vmax(t, c.lowest_t);
+      if (Stats) vet += e * (V)((VI)t & (t >= c.exp.lowest));  // t where e may be > 0, else 0
     }
     if (Stats) et += static_cast<double>(hsum(vet));
   }
@@ -732,7 +733,7 @@ ATTN_INLINE float exp_pass(const float* s, float* w, float m, int cols, const Fu
     store(tail, e);
     for (int j = full; j < cols; ++j) w[j] = tail[j - full];
     vsum += e;
-    if (Stats) et += static_cast<double>(hsum(e * vmax(t, c.lowest_t)));
+    if (Stats) et += static_cast<double>(hsum(e * (V)((VI)t & (t >= c.exp.lowest))));
   }
   return hsum(vsum);
 }
@@ -742,7 +743,6 @@ ATTN_INLINE float exp_pass(const float* s, float* w, float m, int cols, const Fu
 __attribute__((noinline)) void scaled_softmax_rows(const SoftmaxArgs& a) {
   FusedConstants constants;
   constants.exp = exp_constants();
-  constants.lowest_t = splat(-127.0f);
   constants.step = splat(static_cast<float>(W));
   constants.zero = V{};
   constants.neg_inf = splat(kNegInf);
@@ -781,31 +781,29 @@ __attribute__((noinline)) void scaled_softmax_rows(const SoftmaxArgs& a) {
       a.status[r] = kRowOk;
       continue;
     }
-    const V query = splat(static_cast<float>(a.row0 + r));
-    V vm = c.neg_inf, columns = lanes;
+    // i - j of each lane, stepped down by W a vector (exact: integers below 2^24)
+    V offset = splat(static_cast<float>(a.row0 + r)) - lanes;
     double d = 0.0;
     for (int j0 = 0; j0 < full; j0 += kBlock) {
       V vd = c.zero;
       for (int j = j0; j < imin(full, j0 + kBlock); j += W) {
         const V p = load(w + j) * inv;
         store(w + j, p);
-        vm = vmax(p, vm);
-        vd += p * (V)((VU)(query - columns) & c.abs_mask);  // p |i - j|: the sign bit cleared
-        columns += c.step;
+        vd += p * (V)((VU)offset & c.abs_mask);  // p |i - j|: the sign bit cleared
+        offset -= c.step;
       }
       d += static_cast<double>(hsum(vd));
     }
     if (full < cols) {  // the last columns, padded as weight_stats pads them (the same sums)
-      V p, padded_max;
+      V p;
       for (int i = 0; i < W; ++i) {
         if (full + i < cols) w[full + i] *= inv[0];
         p[i] = full + i < cols ? w[full + i] : 0.0f;
-        padded_max[i] = full + i < cols ? w[full + i] : kNegInf;
       }
-      vm = vmax(padded_max, vm);
-      d += static_cast<double>(hsum(p * (V)((VU)(query - columns) & c.abs_mask)));
+      d += static_cast<double>(hsum(p * (V)((VU)offset & c.abs_mask)));
     }
-    const float max_p = hmax(vm);
+    // The largest e is exactly 1 (2^0, at the maximum), so the largest weight is 1 / Z.
+    const float max_p = inv[0];
     a.entropy[r] = static_cast<float>(__builtin_log(static_cast<double>(sum)) - 0.693147180559945309 * et / sum);
     a.max_weight[r] = max_p;
     a.distance[r] = static_cast<float>(d);
