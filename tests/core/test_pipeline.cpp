@@ -153,6 +153,41 @@ TEST_CASE("pipeline: a head without its kept stages and without a mask is bit fo
       }
 }
 
+TEST_CASE("pipeline: with nothing masked the masked scores are the scaled ones, and a rescale keeps it so", "[pipeline][mask]") {
+  attn::Rng rng(37);
+  const int n = 21, d = 8, heads = 2;
+  const Mat x = rng.normal_matrix(n, d);
+  const attn::ProjectionWeights w = attn::random_projection_weights(d, heads, 5);
+  attn::PipelineConfig before = config_for(d, heads);
+  before.fill = attn::MaskFill::Finite;  // a fill that would show in mask_add if it were added
+  attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, before);
+  REQUIRE(t.status.ok);
+  for (const attn::HeadTrace& h : t.heads) {
+    REQUIRE_FALSE(h.masked);
+    REQUIRE(h.mask_add.rows() == n);
+    REQUIRE(h.mask_add.isZero(0.0f));
+    REQUIRE(h.masked_scores == h.scaled_scores);
+  }
+  attn::PipelineConfig after = before;
+  after.temperature = 0.45f;
+  REQUIRE(attn::rescale_pipeline(t, w, after));
+  const attn::PipelineTrace fresh = attn::run_pipeline(x, x, x, w, after);
+  for (int h = 0; h < heads; ++h) {
+    REQUIRE(t.heads[h].masked_scores == fresh.heads[h].masked_scores);
+    REQUIRE(t.heads[h].weights == fresh.heads[h].weights);
+    REQUIRE(t.heads[h].masked_scores == t.heads[h].scaled_scores);
+  }
+  REQUIRE(t.output == fresh.output);
+  // One padded key: the heads are masked again, and the fill is in mask_add.
+  before.mask.key_padding.assign(n, 0);
+  before.mask.key_padding[3] = 1;
+  const attn::PipelineTrace padded = attn::run_pipeline(x, x, x, w, before);
+  REQUIRE(padded.heads[0].masked);
+  REQUIRE(padded.heads[0].mask_add(0, 3) == before.finite_fill);
+  REQUIRE(padded.heads[0].weights(0, 3) == 0.0f);  // e^(-1e9) underflows
+  REQUIRE(t.heads[0].weights(0, 3) > 0.0f);
+}
+
 TEST_CASE("pipeline: rescaling a kept trace gives run_pipeline's floats for the new scaling", "[pipeline][mask]") {
   // Every scorer and position scheme, both fills, a causal and a padding mask: the rescaled
   // trace equals a fresh run bit for bit, stage by stage.

@@ -248,6 +248,7 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
   // one kernel per block, and 5 after them (finish_head).
   const bool keep = config.keep_every_stage;
   const bool masks = additive.size() || allowed.size();
+  t.masked = masks;
   if (keep) {
     t.scaled_scores.resize(n_q, n_k);
     t.mask_add.resize(n_q, n_k);
@@ -262,7 +263,10 @@ HeadTrace run_head(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& 
       a.scaled = t.scaled_scores.row(i0).data();
       a.ld_scaled = static_cast<int>(t.scaled_scores.outerStride());
     }
-    if (!keep && !masks) return;
+    if (!masks) {  // nothing to add: masked = scaled
+      if (keep) t.mask_add.middleRows(i0, rows).setZero();
+      return;
+    }
     Mat& mask = keep ? t.mask_add : block_mask;
     const int first = keep ? i0 : 0;
     for (int r = 0; r < rows; ++r)
@@ -348,6 +352,10 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   if (w.bv.size()) v.rowwise() += w.bv;
   const int d_k = d / config.heads;
   trace.concat.resize(n_q, d);
+  // A mask that allows every pair is no mask to the heads (their masked scores are then the
+  // scaled ones, with nothing to add).
+  const BoolMat no_mask;
+  const BoolMat& allowed = trace.allowed.all() ? no_mask : trace.allowed;
   // ALiBi: head h gets the paper's slope m_h for this many heads.
   const std::vector<float> slopes =
       config.attention_positions.kind == PositionalKind::Alibi ? alibi_slopes(config.heads) : std::vector<float>();
@@ -357,11 +365,11 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
       additive = additive.size() ? Mat(additive + config.head_additive_masks[h]) : config.head_additive_masks[h];
     const auto qh = q.middleCols(h * d_k, d_k), kh = k.middleCols(h * d_k, d_k), vh = v.middleCols(h * d_k, d_k);
     if (config.attention_positions.kind == PositionalKind::None) {
-      trace.heads.push_back(run_head(qh, kh, vh, trace.allowed, additive, config, &w, h));
+      trace.heads.push_back(run_head(qh, kh, vh, allowed, additive, config, &w, h));
     } else {
       PositionalOptions positions = config.attention_positions;
       if (!slopes.empty()) positions.alibi_slope = slopes[h];
-      trace.heads.push_back(run_head_positioned(qh, kh, vh, trace.allowed, additive, config, positions, config.mask.causal));
+      trace.heads.push_back(run_head_positioned(qh, kh, vh, allowed, additive, config, positions, config.mask.causal));
     }
     trace.concat.middleCols(h * d_k, d_k) = trace.heads.back().output;
   }
@@ -383,8 +391,10 @@ bool rescale_pipeline(PipelineTrace& trace, const ProjectionWeights& w, const Pi
     finish_head(t, t.v, config, [&t](int i0, int, kernels::SoftmaxArgs& a) {
       a.raw = t.raw_scores.row(i0).data();
       a.ld_raw = static_cast<int>(t.raw_scores.outerStride());
-      a.mask = t.mask_add.row(i0).data();
-      a.ld_mask = static_cast<int>(t.mask_add.outerStride());
+      if (t.masked) {  // else mask_add is 0, and masked = scaled as run_head has it
+        a.mask = t.mask_add.row(i0).data();
+        a.ld_mask = static_cast<int>(t.mask_add.outerStride());
+      }
       a.scaled = t.scaled_scores.row(i0).data();
       a.ld_scaled = static_cast<int>(t.scaled_scores.outerStride());
     });
@@ -433,7 +443,7 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
   if (trace.status.ok) trace.status = validate_positional(config.attention_positions, static_cast<int>(q.cols()));
   if (!trace.status.ok) return trace;
   trace.allowed = build_mask(config.mask, n_q, n_k);
-  trace.heads.push_back(run_head_positioned(q, k, v, trace.allowed, config.additive_mask, one_head,
+  trace.heads.push_back(run_head_positioned(q, k, v, trace.allowed.all() ? BoolMat() : trace.allowed, config.additive_mask, one_head,
                                             config.attention_positions, config.mask.causal));
   trace.concat = trace.heads[0].output;
   trace.output = trace.concat;

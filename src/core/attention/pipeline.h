@@ -83,6 +83,7 @@ struct HeadTrace {
   float scale = 1.0f;     // the multiplier of step 2 (scale / temperature)
   Mat scaled_scores;      // 2
   Mat mask_add;           // 3 what was added: 0, the fill, or the float mask
+  bool masked = true;     // false: nothing masked or added (mask_add is 0, masked_scores = scaled_scores)
   Mat masked_scores;      // 3
   Mat weights;            // 4 (n_q, n_k)
   Mat output;             // 5 (n_q, d_v)
