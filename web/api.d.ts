@@ -86,8 +86,11 @@ export interface LabHandle {
   framesDrawn(): number;
   heapStats(): Record<string, number> | null;
   frameMs(): number;
-  /** CPU time of frames, split (ms): the last frame and the last that recomputed the results. */
-  frameTimings(): { last: FrameTimings; lastRecompute: FrameTimings } | null;
+  /**
+   * CPU time of frames, split (ms): the last frame and the last that recomputed the results;
+   * and how many frames so far showed the picture already on the canvas, so drew nothing.
+   */
+  frameTimings(): { last: FrameTimings; lastRecompute: FrameTimings; unchangedFrames: number } | null;
   /** The settings as a URL fragment. */
   link(): string;
   /** Loads a fragment; a bad link gives the defaults, and the notice is returned. */

@@ -85,12 +85,14 @@ val frame_timings_of(const attn::ui::FrameTimings& t) {
   return out;
 }
 
-// {last, lastRecompute}: the split of the last frame and of the last that recomputed.
+// {last, lastRecompute, unchangedFrames}: the split of the last frame and of the last that
+// recomputed; how many frames had the picture already shown, so drew nothing.
 val frame_timings() {
   if (!g_app) return val::null();
   val out = val::object();
   out.set("last", frame_timings_of(g_app->ui().timings));
   out.set("lastRecompute", frame_timings_of(g_app->ui().last_recompute));
+  out.set("unchangedFrames", static_cast<double>(g_app->frames_unchanged()));
   return out;
 }
 

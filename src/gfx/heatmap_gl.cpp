@@ -7,6 +7,13 @@
 
 namespace attn::gfx {
 
+namespace {
+std::uint64_t g_texture_uploads = 0;
+}  // namespace
+
+std::uint64_t texture_uploads() { return g_texture_uploads; }
+void note_texture_upload() { ++g_texture_uploads; }
+
 MatrixTexture::~MatrixTexture() {
   if (texture_) glDeleteTextures(1, &texture_);
 }
@@ -25,6 +32,7 @@ void MatrixTexture::upload(const float* values, int rows, int cols, std::uint64_
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, values);
   glBindTexture(GL_TEXTURE_2D, 0);
+  note_texture_upload();
   rows_ = rows;
   cols_ = cols;
   revision_ = revision;
@@ -57,6 +65,7 @@ bool HeatmapProgram::init(std::string& error) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, kLutSize, kColormapCount, 0, GL_RGBA, GL_UNSIGNED_BYTE, lut.data());
   glBindTexture(GL_TEXTURE_2D, 0);
+  note_texture_upload();
   return true;
 }
 

@@ -16,6 +16,12 @@
 
 namespace attn::gfx {
 
+// How many times this process has written a texture (matrix textures, the colormap table,
+// and whatever else calls note_texture_upload(): the font atlas). A picture that reads
+// textures is the picture drawn before only if none was written in between.
+std::uint64_t texture_uploads();
+void note_texture_upload();
+
 struct HeatmapStyle {
   float range_lo = 0.0f, range_hi = 1.0f;
   Colormap colormap = Colormap::Sequential;

@@ -144,6 +144,7 @@ int main() {
   attn::ui::AppOptions options;
   options.controls.sentence_in_html_field = true;  // IMEs and paste need a real text field
   options.controls.model_files_in_page = true;     // download button and file picker (web/train-ui.mjs)
+  options.skip_unchanged_frames = true;            // the canvas keeps its last picture (ui/frame_picture.h)
   g_host = std::make_unique<attn::platform::ImGuiHost>(g_window, g_app);
   if (!g_app.init(*g_host, dpr, options, error)) {
     std::fprintf(stderr, "attnlab: %s\n", error.c_str());

@@ -5,8 +5,10 @@
 #include "app/tour.h"
 #include "core/base/utf8.h"
 #include "gfx/gl.h"
+#include "gfx/heatmap_gl.h"
 #include "ui/drawn_text.h"
 #include "ui/font_coverage.h"
+#include "ui/frame_picture.h"
 #include "ui/keys.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
@@ -54,6 +56,7 @@ void App::shutdown() {
 }
 
 void App::release_gl() {
+  picture_shown_ = false;
   ctx_.draws.clear();
   ctx_.program.shutdown();
   host_->stop_renderer();
@@ -157,6 +160,7 @@ void App::rebuild_fonts() {
   }
   io.Fonts->Build();
   host_->upload_fonts();
+  gfx::note_texture_upload();  // the atlas may come back under the same texture name
   fonts_built_for_ = scale;
   fonts_dirty_ = false;
   glyphs_checked_revision_ = ~0ull;  // recount what is missing
@@ -455,8 +459,20 @@ void App::render_frame() {
   host_->framebuffer_size(fb_w, fb_h);
   ctx_.framebuffer_w = fb_w;
   ctx_.framebuffer_h = fb_h;
-  glViewport(0, 0, fb_w, fb_h);
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  if (options_.skip_unchanged_frames && capture_scale_ == 0) {
+    describe_picture(*ImGui::GetDrawData(), fb_w, fb_h, bg, gfx::texture_uploads(), picture_);
+    if (picture_shown_ && picture_ == shown_picture_) {  // the page shows this picture already
+      ++frames_unchanged_;
+      ctx_.program.end_frame();
+      return;
+    }
+    std::swap(picture_, shown_picture_);
+    picture_shown_ = true;
+  } else {
+    picture_shown_ = false;  // a capture draws into its own framebuffer, then the next frame anew
+  }
+  glViewport(0, 0, fb_w, fb_h);
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   host_->render(ImGui::GetDrawData());

@@ -20,6 +20,12 @@ namespace attn::ui {
 struct AppOptions {
   ControlsOptions controls;
   bool ignore_mouse = false;  // screenshots: wherever the pointer is, no hover or tooltip
+  // A frame whose picture is the one last drawn (the same draw lists, heatmaps, textures and
+  // framebuffer) is not drawn again: the page keeps showing it, and the GPU (SwiftShader, a
+  // CPU rasteriser, on many machines) rests while the lab is idle. The web build only: a
+  // browser shows a canvas's last picture until it is drawn again; a desktop window would
+  // swap in a stale buffer.
+  bool skip_unchanged_frames = false;
 };
 
 class App {
@@ -40,6 +46,9 @@ class App {
   // Results computed outside frame() (setState): counted in the next frame's timings.
   void add_compute_ms(double ms) { ctx_.pending_compute_ms += ms; }
   std::uint64_t frames_drawn() const { return frames_drawn_; }
+  // Frames whose picture was the last one drawn, so nothing was sent to the GPU
+  // (AppOptions::skip_unchanged_frames).
+  std::uint64_t frames_unchanged() const { return frames_unchanged_; }
   void set_content_scale(float scale);
   // A key pressed (or repeating) in the window, numbered as GLFW numbers keys (ui/keys.h).
   // Presses are queued as they arrive, so a press and release between two slow frames (a
@@ -136,6 +145,12 @@ class App {
   bool controls_drawn_ = true;     // the controls window was drawn in the last frame
   float preferred_height_ = 0.0f;
   std::uint64_t frames_drawn_ = 0;
+  // What the last frame drew and what this one would draw, as bytes (ui/frame_picture.h);
+  // picture_shown_ is false when the framebuffer may show something else (a start, a lost
+  // context, a capture).
+  std::vector<unsigned char> picture_, shown_picture_;
+  bool picture_shown_ = false;
+  std::uint64_t frames_unchanged_ = 0;
   int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)
   float panel_rect_[4] = {0, 0, 0, 0};  // the panel window in the last frame: x, y, w, h
 };

@@ -12,7 +12,6 @@
 #include <string>
 
 namespace attn::ui {
-namespace {
 
 void heatmap_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   const auto* d = static_cast<const HeatmapDraw*>(cmd->UserCallbackData);
@@ -32,6 +31,8 @@ void heatmap_callback(const ImDrawList*, const ImDrawCmd* cmd) {
             static_cast<int>(clip.z - clip.x), static_cast<int>(clip.w - clip.y));
   d->program->draw(*d->texture, fb_w, fb_h, x, static_cast<float>(fb_h) - y_from_top - h, w, h, d->view, d->style);
 }
+
+namespace {
 
 ImU32 to_u32(Rgb8 c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 

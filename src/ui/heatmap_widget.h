@@ -34,6 +34,9 @@ struct HeatmapResult {
 
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size);
 
+// The ImDrawList callback that draws a queued heatmap (its user data is a HeatmapDraw).
+void heatmap_callback(const ImDrawList* list, const ImDrawCmd* cmd);
+
 // A heatmap under its title (wrapped to the heatmap's width), token labels on both axes.
 HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
                              std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,

@@ -206,6 +206,37 @@ test('n = 1024: the heatmap zooms with the wheel; over the cap the text is refus
   await page.close();
 });
 
+test('an idle lab sends nothing to the GPU: the canvas keeps its picture, and the next change is drawn', async () => {
+  const { page, errors } = await suite.openLab();
+  await page.mouse.move(5, 300);  // away from every widget: nothing hovered
+  await page.evaluate(() => window.attnlab.setState({ sentence: 'the cat sat on the mat', cursor: -1, panel: 'pipeline' }));
+  await page.waitForTimeout(300);
+  const idle = () => page.evaluate(() => {
+    const t = window.attnlab.frameTimings();
+    return { frames: t.last.frame, unchanged: t.unchangedFrames };
+  });
+  const a = await idle();
+  await page.waitForTimeout(800);
+  const b = await idle();
+  // The loop kept running (frames counted), and every one of those frames had the picture
+  // already on the canvas.
+  assert.ok(b.frames - a.frames >= 5, `only ${b.frames - a.frames} frames in 0.8 s`);
+  assert.equal(b.unchanged - a.unchanged, b.frames - a.frames);
+  const png = await screenshot(page, 'explorer-idle.png');
+  await assertHeatmapShows(page, png, 'pipeline/weights', await matrix(page, 'weights'));
+  // A change: the frame that recomputed drew (its GL time), and the canvas shows the new weights.
+  const cold = await matrix(page, 'weights');
+  await page.evaluate(() => window.attnlab.setState({ temperature: 0.3 }));
+  const t = await page.evaluate(() => window.attnlab.frameTimings());
+  assert.ok(t.lastRecompute.drawMs > 0 && t.lastRecompute.frame > b.frames, JSON.stringify(t));
+  assert.ok(t.unchangedFrames >= b.unchanged);
+  const sharp = await matrix(page, 'weights');
+  assert.ok(Math.max(...sharp.data) > Math.max(...cold.data), 'a lower temperature sharpens the weights');
+  await assertHeatmapShows(page, await screenshot(page, 'explorer-idle-changed.png'), 'pipeline/weights', sharp);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a resize keeps the picture right', async () => {
   const { page, errors } = await suite.openLab();
   await page.evaluate(() => window.attnlab.setState({ sentence: 'a b c d', cursor: -1, panel: 'pipeline' }));
