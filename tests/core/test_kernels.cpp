@@ -201,6 +201,30 @@ TEST_CASE("kernels: weight_stats gives each row's entropy, largest weight and di
   }
 }
 
+namespace {
+
+// Arguments of scaled_softmax_rows over whole matrices (rows of `raw`, leading dimension its
+// width), with the row statistics into h, mx and d.
+kernels::SoftmaxArgs softmax_args(const Mat& raw, Mat& masked, Mat& w, std::uint8_t* status, std::vector<float>& h,
+                                  std::vector<float>& mx, std::vector<float>& d) {
+  kernels::SoftmaxArgs a;
+  a.rows = static_cast<int>(raw.rows());
+  a.cols = static_cast<int>(raw.cols());
+  a.raw = raw.data();
+  a.ld_raw = a.cols;
+  a.masked = masked.data();
+  a.ld_masked = a.cols;
+  a.weights = w.data();
+  a.ld_weights = a.cols;
+  a.status = status;
+  a.entropy = h.data();
+  a.max_weight = mx.data();
+  a.distance = d.data();
+  return a;
+}
+
+}  // namespace
+
 TEST_CASE("kernels: scaled_softmax_rows scales, masks and normalises as the separate steps do, with the row statistics",
           "[kernels][softmax]") {
   // Widths with tails of every length; with and without a mask and kept scaled scores.
@@ -226,23 +250,11 @@ TEST_CASE("kernels: scaled_softmax_rows scales, masks and normalises as the sepa
           Mat scaled = Mat::Constant(rows, cols, 42.0f), masked(rows, cols), w(rows, cols);
           std::vector<float> h(rows, -1.0f), mx(rows, -1.0f), d(rows, -1.0f);
           std::vector<std::uint8_t> status(rows, 99);
-          kernels::SoftmaxArgs a;
-          a.rows = rows;
-          a.cols = cols;
-          a.raw = raw.data();
-          a.ld_raw = cols;
+          kernels::SoftmaxArgs a = softmax_args(raw, masked, w, status.data(), h, mx, d);
           a.scale = scale;
           if (with_mask) a.mask = mask.data(), a.ld_mask = cols;
           if (keep) a.scaled = scaled.data(), a.ld_scaled = cols;
-          a.masked = masked.data();
-          a.ld_masked = cols;
-          a.weights = w.data();
-          a.ld_weights = cols;
-          a.status = status.data();
           a.row0 = row0;
-          a.entropy = h.data();
-          a.max_weight = mx.data();
-          a.distance = d.data();
           t.scaled_softmax_rows(a);
           Mat want_masked(rows, cols), want_w(rows, cols);
           for (int i = 0; i < rows; ++i)
@@ -286,19 +298,7 @@ TEST_CASE("kernels: scaled_softmax_rows scales, masks and normalises as the sepa
     Mat masked(3, cols), w(3, cols);
     std::vector<float> h(3, -1.0f), mx(3, -1.0f), d(3, -1.0f);
     std::uint8_t status[3];
-    kernels::SoftmaxArgs a;
-    a.rows = 3;
-    a.cols = cols;
-    a.raw = raw.data();
-    a.ld_raw = cols;
-    a.masked = masked.data();
-    a.ld_masked = cols;
-    a.weights = w.data();
-    a.ld_weights = cols;
-    a.status = status;
-    a.entropy = h.data();
-    a.max_weight = mx.data();
-    a.distance = d.data();
+    kernels::SoftmaxArgs a = softmax_args(raw, masked, w, status, h, mx, d);
     t.scaled_softmax_rows(a);
     REQUIRE(status[0] == kernels::kRowOk);
     REQUIRE(h[0] == Approx(std::log(static_cast<double>(cols))).epsilon(2e-6));
