@@ -58,7 +58,9 @@ ATTN_INLINE V load(const float* p) {
   return v;
 }
 ATTN_INLINE void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
-ATTN_INLINE V splat(float x) { return V{} + x; }
+// x in every lane. Written as x - 0, which the compiler folds away: V{} + x would stay an
+// addition (x + 0 is not x for x = -0) and cost an add and a shuffle per broadcast.
+ATTN_INLINE V splat(float x) { return x - V{}; }
 ATTN_INLINE V select(VI mask, V a, V b) { return (V)(((VI)a & mask) | ((VI)b & ~mask)); }
 // max that ignores a NaN in a (a NaN score is caught separately, see softmax_rows).
 ATTN_INLINE V vmax(V a, V b) { return select(a > b, a, b); }
@@ -82,6 +84,16 @@ ATTN_INLINE T rounded(T x) {
   __asm__("" : "+x"(x));
 #endif
   return x;
+}
+// a * b + c. In the site's relaxed-SIMD build one f32x4.relaxed_madd (fused where the CPU
+// has FMA, as V8 emits it on x86 with FMA3); elsewhere a multiply and an add, which the
+// x86 sets with FMA contract on their own and SIMD128 keeps apart.
+ATTN_INLINE V madd(V a, V b, V c) {
+#if defined(__wasm_relaxed_simd__)
+  return __builtin_wasm_fma_f32x4(a, b, c);
+#else
+  return a * b + c;
+#endif
 }
 ATTN_INLINE int imin(int a, int b) { return a < b ? a : b; }
 ATTN_INLINE int imax(int a, int b) { return a > b ? a : b; }
@@ -153,12 +165,12 @@ ATTN_INLINE V exp2v(V x, const ExpConstants& c) {
   const V t = x + c.magic;
   const V n = t - c.magic;
   const V f = x - n;
-  V p = c.c6 * f + c.c5;
-  p = p * f + c.c4;
-  p = p * f + c.c3;
-  p = p * f + c.c2;
-  p = p * f + c.c1;
-  p = p * f + c.c0;
+  V p = madd(c.c6, f, c.c5);
+  p = madd(p, f, c.c4);
+  p = madd(p, f, c.c3);
+  p = madd(p, f, c.c2);
+  p = madd(p, f, c.c1);
+  p = madd(p, f, c.c0);
   const VU e = ((VU)t - (VU)c.magic) << 23;  // n in the exponent field (wraps harmlessly where masked)
   return (V)(((VU)p + e) & (VU)keep);
 }
@@ -193,11 +205,11 @@ ATTN_INLINE V logv(V x, const LogConstants& c) {
   const V m = (V)((offset_bits & c.mantissa) + c.offset);
   const V s = (m - c.one) / (m + c.one);
   const V z = s * s;
-  V p = c.c9 * z + c.c7;
-  p = p * z + c.c5;
-  p = p * z + c.c3;
-  p = p * z + c.two;
-  return s * p + __builtin_convertvector(k, V) * c.ln2;
+  V p = madd(c.c9, z, c.c7);
+  p = madd(p, z, c.c5);
+  p = madd(p, z, c.c3);
+  p = madd(p, z, c.two);
+  return madd(__builtin_convertvector(k, V), c.ln2, s * p);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -215,9 +227,9 @@ ATTN_INLINE void rank1(V (&acc)[MR][NRV], const float* b, const float* const (&a
   for (int v = 0; v < NRV; ++v) bv[v] = load(b + v * W);
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i) {
-    const float ai = ARows ? ar[i][p] : a[i];
+    const V ai = splat(ARows ? ar[i][p] : a[i]);
 #pragma GCC unroll 4
-    for (int v = 0; v < NRV; ++v) acc[i][v] += bv[v] * ai;
+    for (int v = 0; v < NRV; ++v) acc[i][v] = madd(bv[v], ai, acc[i][v]);
   }
 }
 
