@@ -5,7 +5,12 @@
 // a value out of range (the caps in README, "Limits") a RangeError.
 
 /** Options of the module's factory, passed on to Emscripten (wasmBinary: the .wasm's bytes). */
+export type CoreBuild = 'relaxed' | 'simd' | 'scalar';
+
 export interface CoreModuleOptions {
+  /** The build to load instead of the one the engine's probe picks ('simd' or 'scalar'); 'relaxed' is loaded only when asked for. One the engine cannot run is a RangeError. */
+  build?: CoreBuild;
+  /** That build's .wasm bytes, read beside the module when absent. */
   wasmBinary?: ArrayBuffer | Uint8Array;
   [option: string]: unknown;
 }
@@ -265,7 +270,7 @@ export interface SoftmaxPrecisionArgs extends SoftmaxOptions {
 // ---- kernels --------------------------------------------------------------------------
 
 export interface KernelInfo {
-  /** 'simd128' in the browser's SIMD build. */
+  /** 'simd128' in the SIMD build, 'simd128-relaxed' in the relaxed-SIMD one, 'wasm32-scalar' without SIMD. */
   isa: string;
   lanes: number;
   tileRows: number;
@@ -448,8 +453,8 @@ export interface LanguageModel {
 // ---- the module -----------------------------------------------------------------------
 
 export interface AttnlabCore {
-  /** Which WebAssembly build was loaded. */
-  readonly build: 'simd' | 'scalar';
+  /** Which WebAssembly build was loaded: relaxed SIMD (fused multiply-adds), SIMD, or neither. */
+  readonly build: CoreBuild;
   attention(args: AttentionArgs & { returnWeights?: true }): AttentionResult;
   /** Streaming attention (online softmax over tiles, memory O(n*d)): the output alone. */
   attention(args: AttentionArgs & { returnWeights: false }): { output: Float32Array };

@@ -19,6 +19,10 @@
 //   for long inputs (n = 32768 fits in a fresh instance under 64 MiB); with weights,
 //   nq*nk is capped at 2^24.
 //   Throws a TypeError / RangeError naming the argument on bad input.
+// createAttnlabCore({build}) loads that build instead of the one the engine's probe picks
+//   ('simd' or 'scalar'): 'relaxed' is the SIMD build with relaxed SIMD's fused multiply-adds,
+//   faster in Node 20 with --experimental-wasm-relaxed-simd, not in Chromium 156 (builds.mjs);
+//   a build the engine cannot run is a RangeError.
 // randomNormal({seed, rows, cols}) -> Float32Array of N(0, 1) draws from the project's
 //   generator: the same numbers the desktop build draws for that seed; rows*cols <= 2^26.
 // tokenize(text) -> [{text, start, end, kind}]: words and punctuation for alphabetic
@@ -39,15 +43,19 @@ import lmApi from './attnlab-core-lm.mjs';
 import modernApi, { positionalOption } from './attnlab-core-modern.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
-import { BUILDS, chooseBuild } from './builds.mjs';
+import { BUILDS, buildRuns, chooseBuild } from './builds.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
 const ATTENTION_ARGS = ['q', 'k', 'v', 'nq', 'nk', 'dk', 'dv', 'causal', 'scale', 'returnWeights', 'positional'];
 
 export default async function createAttnlabCore(moduleOptions = {}) {
-  const options = { ...moduleOptions };
-  // With WebAssembly SIMD or without it (older browsers): the same choice as the page's.
-  const build = chooseBuild();
+  const { build: asked, ...options } = moduleOptions ?? {};
+  // With WebAssembly SIMD or without it (older browsers), by the same probe as the page's; or
+  // the build asked for (the relaxed-SIMD one only so: builds.mjs says why).
+  const build = asked ?? chooseBuild();
+  if (!Object.hasOwn(BUILDS, build) || !BUILDS[build].core)
+    throw new RangeError(`unknown build '${build}' (relaxed, simd or scalar)`);
+  if (!buildRuns(build)) throw new RangeError(`this engine cannot run the '${build}' build`);
   const { glue, wasm: wasmName } = BUILDS[build].core;
   if (!options.wasmBinary) {
     // The bytes are read here, beside this file: Node's fetch cannot read file paths, and a
@@ -66,7 +74,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
   const wasm = await factory(options);
 
   return {
-    build,  // 'simd' or 'scalar': which WebAssembly build was loaded
+    build,  // 'relaxed', 'simd' or 'scalar': which WebAssembly build was loaded
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
     ...lmApi(wasm),

@@ -5,6 +5,14 @@
 #   attnlab-nosimd, attnlab-core-wasm-nosimd   the same sources and link options as attnlab and
 #       attnlab-core-wasm, with the math compiled without -msimd128 (their own copies of the
 #       core and app-state libraries; the UI, ImGui and zlib carry no SIMD and are shared).
+#   attnlab-core-wasm-relaxed   the math module's SIMD build again, with kernels whose
+#       multiply-adds are relaxed SIMD's f32x4.relaxed_madd (fused where the CPU has FMA),
+#       loaded when asked for by name (web/builds.mjs says why). Only src/core/kernels/relaxed.cpp is
+#       compiled anew (with -mrelaxed-simd); its object defines the kernel table that
+#       baseline.cpp defines inside libattnlab_core.a, so the linker takes it and never loads
+#       the archive's. Emscripten 3.1.6 writes the proposal's draft opcode for the
+#       multiply-add; scripts/relaxed-simd-opcodes.mjs renumbers it to the standard's after
+#       each link.
 #   site   scripts/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
 #       content-hashed asset names, the third-party licence notices and the single-file
 #       offline pages (the figure's also into python/attnlab/static/). Runs on every build (a
@@ -24,34 +32,75 @@ add_library(attnlab_state_nosimd STATIC ${ATTNLAB_STATE_SRC})
 target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
 target_compile_options(attnlab_state_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 
-# A twin of `target` (same sources, compile and link options) whose math libraries are the
-# scalar ones; `export_name` replaces -sEXPORT_NAME where the original sets one.
-function(attnlab_scalar_twin target twin)
+# A twin of `target` (same sources, compile and link options and libraries, written beside
+# it): attnlab_twin(target twin [EXPORT_NAME name] [NO_SIMD] [NO_LIBRARIES] [EXTRA_SOURCES ...]).
+# EXPORT_NAME replaces -sEXPORT_NAME; NO_SIMD drops -msimd128; NO_LIBRARIES leaves the
+# libraries to the caller (the scalar twins link scalar copies).
+function(attnlab_twin target twin)
+  cmake_parse_arguments(PARSE_ARGV 2 TWIN "NO_SIMD;NO_LIBRARIES" "EXPORT_NAME" "EXTRA_SOURCES")
   get_target_property(sources ${target} SOURCES)
   get_target_property(compile_options ${target} COMPILE_OPTIONS)
   get_target_property(link_options ${target} LINK_OPTIONS)
   get_target_property(suffix ${target} SUFFIX)
-  add_executable(${twin} ${sources})
-  list(FILTER compile_options EXCLUDE REGEX "^-msimd128$")
+  add_executable(${twin} ${sources} ${TWIN_EXTRA_SOURCES})
+  if(TWIN_NO_SIMD)
+    list(FILTER compile_options EXCLUDE REGEX "^-msimd128$")
+  endif()
   if(compile_options)
     target_compile_options(${twin} PRIVATE ${compile_options})
   endif()
-  if(ARGN)
-    list(TRANSFORM link_options REPLACE "^-sEXPORT_NAME=.*" "-sEXPORT_NAME=${ARGN}")
+  if(TWIN_EXPORT_NAME)
+    list(TRANSFORM link_options REPLACE "^-sEXPORT_NAME=.*" "-sEXPORT_NAME=${TWIN_EXPORT_NAME}")
   endif()
   target_link_options(${twin} PRIVATE ${link_options})
+  if(NOT TWIN_NO_LIBRARIES)
+    get_target_property(libraries ${target} LINK_LIBRARIES)
+    target_link_libraries(${twin} PRIVATE ${libraries})
+  endif()
   set_target_properties(${twin} PROPERTIES SUFFIX "${suffix}" RUNTIME_OUTPUT_DIRECTORY "${ATTNLAB_DIST}")
 endfunction()
 
 # The app: the UI library (no SIMD in it) is linked as its archive, so its objects are built
 # once; its interface (include folders, ImGui's definitions) comes from ImGui and the state.
-attnlab_scalar_twin(attnlab attnlab-nosimd createAttnlabAppNoSimd)
+attnlab_twin(attnlab attnlab-nosimd EXPORT_NAME createAttnlabAppNoSimd NO_SIMD NO_LIBRARIES)
 add_dependencies(attnlab-nosimd attnlab_ui)
 target_include_directories(attnlab-nosimd PRIVATE "${CMAKE_BINARY_DIR}/generated")
 target_link_libraries(attnlab-nosimd PRIVATE $<TARGET_FILE:attnlab_ui> attnlab_state_nosimd imgui_backends)
 
-attnlab_scalar_twin(attnlab-core-wasm attnlab-core-wasm-nosimd)
+attnlab_twin(attnlab-core-wasm attnlab-core-wasm-nosimd NO_SIMD NO_LIBRARIES)
 target_link_libraries(attnlab-core-wasm-nosimd PRIVATE attnlab_core_nosimd)
+
+# ---- the relaxed-SIMD build --------------------------------------------------------------
+add_library(attnlab_kernels_relaxed OBJECT src/core/kernels/relaxed.cpp)
+target_include_directories(attnlab_kernels_relaxed PRIVATE src)
+target_compile_options(attnlab_kernels_relaxed PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_MATH_FLAGS} -mrelaxed-simd)
+attnlab_twin(attnlab-core-wasm attnlab-core-wasm-relaxed EXTRA_SOURCES $<TARGET_OBJECTS:attnlab_kernels_relaxed>)
+target_link_options(attnlab-core-wasm-relaxed PRIVATE -mrelaxed-simd)
+add_custom_command(TARGET attnlab-core-wasm-relaxed POST_BUILD
+  COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+          "${ATTNLAB_DIST}/attnlab-core-wasm-relaxed.wasm" --expect-some
+  VERBATIM)
+
+# The kernels' Catch2 tests ([kernels]) once more, on the relaxed build's kernels, under Node
+# with relaxed SIMD switched on (Node 20 has it behind a flag). The opcodes are renumbered
+# before the tests are listed (POST_BUILD commands run in the order they are added).
+if(ATTNLAB_TESTS)
+  add_executable(attnlab_tests_relaxed tests/core/main.cpp tests/core/test_kernels.cpp
+                 $<TARGET_OBJECTS:attnlab_kernels_relaxed>)
+  target_link_libraries(attnlab_tests_relaxed PRIVATE attnlab_core attnlab_syshdr)
+  target_include_directories(attnlab_tests_relaxed PRIVATE "${CMAKE_SOURCE_DIR}/tests")
+  target_compile_definitions(attnlab_tests_relaxed PRIVATE ATTNLAB_EXPECTED_WASM_KERNELS="simd128-relaxed")
+  target_compile_options(attnlab_tests_relaxed PRIVATE ${ATTNLAB_WARNINGS} -fexceptions)
+  target_link_options(attnlab_tests_relaxed PRIVATE -mrelaxed-simd -fexceptions -sDISABLE_EXCEPTION_CATCHING=0
+    -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1 -O2)
+  set_target_properties(attnlab_tests_relaxed PROPERTIES SUFFIX ".js"
+    CROSSCOMPILING_EMULATOR "/usr/bin/node;--experimental-wasm-relaxed-simd;--no-experimental-fetch")
+  add_custom_command(TARGET attnlab_tests_relaxed POST_BUILD
+    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+            "$<TARGET_FILE_DIR:attnlab_tests_relaxed>/attnlab_tests_relaxed.wasm" --expect-some
+    VERBATIM)
+  catch_discover_tests(attnlab_tests_relaxed TEST_SPEC "[kernels]" TEST_PREFIX "${ATTNLAB_TEST_PREFIX}relaxed: ")
+endif()
 
 # ---- dist/ -----------------------------------------------------------------------------
 set(ATTNLAB_SITE "${CMAKE_BINARY_DIR}/dist")

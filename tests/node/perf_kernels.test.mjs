@@ -10,26 +10,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { distDir, distFile, nativeDir } from '../support/paths.mjs';
+import { wasmFunctions } from '../support/wasm.mjs';
 
 // ---- 1 the shipped .wasm ----------------------------------------------------------------
-
-// Function name -> its disassembly, from wasm-objdump (names demangled by c++filt).
-function wasmFunctions(file) {
-  const listing = execFileSync('wasm-objdump', ['-d', file], { maxBuffer: 1 << 30, encoding: 'utf8' });
-  const demangled = execFileSync('c++filt', [], { input: listing, maxBuffer: 1 << 30, encoding: 'utf8' });
-  const functions = new Map();
-  let name = null;
-  for (const line of demangled.split('\n')) {
-    const header = line.match(/^[0-9a-f]+ func\[\d+\] <(.*)>:$/);
-    if (header) {
-      name = header[1];
-      functions.set(name, []);
-    } else if (name) {
-      functions.get(name).push(line);
-    }
-  }
-  return functions;
-}
 
 const HOT_KERNELS = [
   // name in attn::kernels::simd128, and the f32x4 operations it must contain

@@ -17,7 +17,7 @@ test('every asset name carries the hash of its content; pages and API entries ke
     assert.equal(manifest[stable], stable);
   const hashed = Object.entries(manifest).filter(([from, to]) => from !== to);
   for (const name of ['attnlab.wasm', 'attnlab.js', 'attnlab-nosimd.wasm', 'attnlab-nosimd.js', 'app.js', 'loader.mjs',
-    'style.css', 'attnlab-core-wasm.wasm', 'attnlab-core-wasm-nosimd.wasm', 'fonts/cjk.ttf'])
+    'style.css', 'attnlab-core-wasm.wasm', 'attnlab-core-wasm-relaxed.wasm', 'attnlab-core-wasm-nosimd.wasm', 'fonts/cjk.ttf'])
     assert.ok(hashed.some(([from]) => from === name), `${name} is not published under a hashed name`);
   for (const [from, to] of hashed) {
     const ext = path.extname(from);
