@@ -4,6 +4,7 @@
 import * as ort from '/ort/ort.wasm.min.mjs';
 import createAttnlabCore from '/core/attnlab-core.mjs';
 import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
+import { buildRuns } from '/core/builds.mjs';
 import createCeiling from '/ceiling/attnlab-bench-ceiling.mjs';
 import { SHAPES, fusedModelKey, modelKey, runSuite } from './wasm-suite.mjs';
 
@@ -42,17 +43,26 @@ window.runBenchmark = async ({ rounds }) => {
   await tf.setBackend('wasm');
   await tf.ready();
   const core = await createAttnlabCore();
+  // Where the engine runs relaxed SIMD, the relaxed-SIMD build too (an extra row), and the
+  // relaxed_madd ceiling beside the multiply-add one.
+  const coreRelaxed = buildRuns('relaxed') ? await createAttnlabCore({ build: 'relaxed' }) : null;
   const ceilingModule = await createCeiling();
   const ceiling = { multiplyAdd: (n) => ceilingModule._ceiling_multiply_add(n) };
+  let fusedCeiling = null;
+  if (buildRuns('relaxed')) {
+    const { default: createCeilingRelaxed } = await import('/ceiling/attnlab-bench-ceiling-relaxed.mjs');
+    const relaxedModule = await createCeilingRelaxed();
+    fusedCeiling = { multiplyAdd: (n) => relaxedModule._ceiling_multiply_add(n) };
+  }
   const models = {};
   for (const s of SHAPES)
     for (const key of [modelKey(s), fusedModelKey(s)]) {
       const response = await fetch(`/models/${key}.onnx`);
       if (response.ok) models[key] = new Uint8Array(await response.arrayBuffer());
     }
-  const suite = await runSuite({ core, ceiling, ort, tf, models, rounds, log });
+  const suite = await runSuite({ core, coreRelaxed, ceiling, fusedCeiling, ort, tf, models, rounds, log });
   const streaming = await streaming32k();
   log(`32k streaming in a worker: ${(streaming.ms / 1000).toFixed(2)} s, wasm memory ${(streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
-  return { ...suite, streaming, kernels: core.kernelInfo(), tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
+  return { ...suite, streaming, build: core.build, kernels: core.kernelInfo(), tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
     crossOriginIsolated: self.crossOriginIsolated };
 };

@@ -14,6 +14,8 @@
 //               (bench/latency.mjs); with --latency-before DIST also that of another build
 //               of the site (an earlier commit's), measured the same way just before
 // Every figure is a median; ratios compare implementations measured in the same run.
+//   --only node|chromium   that suite alone, its rows printed and no report written (for a
+//                          quick look while working; the report needs every suite)
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as ortNode from 'onnxruntime-node';
 import { FUSED_OPERATOR, multiHeadFusedModel, multiHeadModel, singleHeadFusedModel, singleHeadModel } from './onnx-models.mjs';
-import { RESULT_ARRAYS, SHAPES, fusedModelKey, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
+import { RESULT_ARRAYS, SHAPES, RELAXED, fusedModelKey, makeInputs, modelKey, shapeFlops, shapeName } from './wasm-suite.mjs';
 import { latencySuite } from './latency.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -33,6 +35,11 @@ const webDir = path.resolve(option('--web', 'build/bench-web'));
 const rounds = Number(option('--rounds', '7'));
 const outFile = path.resolve(option('--out', path.join(root, 'docs', 'PERFORMANCE.md')));
 const latencyBefore = option('--latency-before', '') ? path.resolve(option('--latency-before', '')) : '';
+const only = option('--only', '');
+if (only && !['node', 'chromium'].includes(only)) {
+  console.error(`bench/run.mjs: --only takes node or chromium, not '${only}'`);
+  process.exit(2);
+}
 const log = (line) => console.log(line);
 
 function median(a) {
@@ -139,7 +146,7 @@ function ortNodeVersion() {
 
 function nodeSuite() {
   const out = path.join(webDir, 'bench-node.json');
-  const r = spawnSync('node', [path.join(benchDir, 'wasm-node.mjs'), path.join(webDir, 'site-raw'), path.join(webDir, 'bench'), out],
+  const r = spawnSync('node', ['--experimental-wasm-relaxed-simd', path.join(benchDir, 'wasm-node.mjs'), path.join(webDir, 'site-raw'), path.join(webDir, 'bench'), out],
     { stdio: 'inherit', cwd: benchDir, env: { ...process.env, ROUNDS: String(rounds) } });
   if (r.status !== 0) throw new Error('the Node suite failed');
   return JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -197,7 +204,7 @@ async function chromiumSuite() {
 
 const PEERS = {
   native: ['onnxruntime-node', 'eigen/sse2', 'eigen/avx2', 'eigen/avx512', 'reference', 'attnlab-trace'],
-  wasm: ['ONNX Runtime Web', 'ONNX Runtime Web (fused attention)', 'TensorFlow.js wasm', 'attnlab trace (all stages kept)'],
+  wasm: ['ONNX Runtime Web', 'ONNX Runtime Web (fused attention)', 'TensorFlow.js wasm', 'attnlab trace (all stages kept)', RELAXED],
 };
 
 // What the fused-attention row is, or why a run has none (result.fused of bench/wasm-suite.mjs).
@@ -221,6 +228,21 @@ function fusedNote(node, chromium) {
     lines.push(`ONNX Runtime Web's wasm backend ran no fused attention operator in ${where} (${FUSED_OPERATOR} was tried), ` +
       `so that table has no such row; ONNX Runtime said: ${r?.fused?.error ? `"${r.fused.error.replace(/\.$/, '')}"` : 'nothing (not tried in this run)'}.`);
   return lines.join('\n\n');
+}
+
+// What the relaxed-SIMD row is, and how it compares with the build the engine picks.
+function relaxedNote(where, result) {
+  const rows = SHAPES.map((s) => {
+    const name = shapeName(s);
+    const mine = result.rows.find((r) => r.shape === name && r.impl === 'attnlab SIMD (streaming)');
+    const relaxed = result.rows.find((r) => r.shape === name && r.impl === RELAXED);
+    return mine && relaxed ? `${(mine.ms / relaxed.ms).toFixed(2)}× (${name})` : null;
+  }).filter(Boolean);
+  if (!rows.length) return `\n${where} ran no relaxed-SIMD row (the engine does not validate relaxed SIMD).\n`;
+  return `\nThe row ${RELAXED} is the math module's relaxed-SIMD build, which a caller gets with
+\`createAttnlabCore({build: 'relaxed'})\` and never by default: its kernels' multiply-adds are f32x4.relaxed_madd
+(one fused multiply-add where the CPU has FMA), register tile 4×8. Its speed-up over the build ${where} picks
+(the bold row): ${rows.join(', ')}.${where === 'Node' ? ' (This Node runs it because the suite passes --experimental-wasm-relaxed-simd.)' : ''}\n`;
 }
 
 function table(rows, ours, peers, ceiling, ceilingName) {
@@ -312,7 +334,7 @@ peer's time divided by ours: above 1 we are faster.
 | Node | ${process.version} |
 | Chromium | ${chromium.chromiumVersion ?? 'not run'} (headless) |
 | peers | onnxruntime-web ${peerVersion('onnxruntime-web')}, onnxruntime-node ${native.ortVersion}, @tensorflow/tfjs-backend-wasm ${peerVersion('@tensorflow/tfjs-backend-wasm')} (backend: ${node.tfBackend}) |
-| our kernels | native: ${activeIsa} chosen at run time (the binary is built for baseline x86-64); WebAssembly: ${node.kernels.isa}, register tile ${node.kernels.tileRows}×${node.kernels.tileCols} |
+| our kernels | native: ${activeIsa} chosen at run time (the binary is built for baseline x86-64); WebAssembly: ${node.kernels.isa} (Node), ${chromium.kernels?.isa ?? '—'} (Chromium), register tile ${node.kernels.tileRows}×${node.kernels.tileCols}; the relaxed-SIMD build (by name only) 4×8 |
 
 ## Acceptance
 
@@ -354,8 +376,9 @@ ${latencySection(latency, latencyBeforeResult)}
 
 ## WebAssembly in Node (${process.version})
 
-Ceiling: a tight loop of independent f32x4 multiply-adds, ${node.ceiling.toFixed(1)} GFLOP/s in this run.
-
+Ceiling: a tight loop of independent f32x4 multiply-adds, ${node.ceiling.toFixed(1)} GFLOP/s in this run${node.fusedCeiling ? `; the
+same loop as f32x4.relaxed_madd (one fused instruction per multiply-add), ${node.fusedCeiling.toFixed(1)} GFLOP/s` : ''}.
+${relaxedNote('Node', node)}
 ${fusedNote(node, chromium)}
 
 "attnlab trace (all stages kept)" is the public \`attention({q, k, v, ...})\` with its weights: the
@@ -367,8 +390,9 @@ ${table(node.rows, wasmOurs, PEERS.wasm, node.ceiling, 'f32x4')}
 
 ## WebAssembly in headless Chromium
 
-Ceiling: the same loop, ${chromium.ceiling.toFixed(1)} GFLOP/s in this run.
-
+Ceiling: the same loop, ${chromium.ceiling.toFixed(1)} GFLOP/s in this run${chromium.fusedCeiling ? `; the same loop as
+f32x4.relaxed_madd, ${chromium.fusedCeiling.toFixed(1)} GFLOP/s` : ''}.
+${relaxedNote('Chromium', chromium)}
 ${table(chromium.rows, wasmOurs, PEERS.wasm, chromium.ceiling, 'f32x4')}
 
 ## Native (Google Benchmark; onnxruntime-node from Node, alternating with it)
@@ -401,6 +425,19 @@ function peerVersion(name) {
   return JSON.parse(fs.readFileSync(path.join(benchDir, 'node_modules', ...name.split('/'), 'package.json'), 'utf8')).version;
 }
 
+if (only) {
+  // The suites log their rows as they go; the ratios to ONNX Runtime Web follow.
+  const result = only === 'node' ? nodeSuite() : await chromiumSuite();
+  for (const s of SHAPES) {
+    const name = shapeName(s);
+    const ours = result.rows.find((r) => r.shape === name && r.impl === 'attnlab SIMD (streaming)');
+    const peers = result.rows.filter((r) => r.shape === name && r !== ours && r.impl !== RESULT_ARRAYS);
+    log(`${name}: ${peers.map((r) => `${r.impl} ${(r.ms / ours.ms).toFixed(2)}x`).join(', ')}`);
+  }
+  log(`ceiling ${result.ceiling.toFixed(1)} GFLOP/s${result.fusedCeiling ? `, relaxed_madd ceiling ${result.fusedCeiling.toFixed(1)}` : ''}; ` +
+    `build ${result.build}, kernels ${result.kernels?.isa}`);
+  process.exit(0);
+}
 const started = new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
 const t0 = Date.now();
 log('== native (Google Benchmark and onnxruntime-node, alternating)');

@@ -1,9 +1,13 @@
 // The WebAssembly benchmark, shared by Node (bench/wasm-node.mjs) and Chromium
 // (bench/page.mjs): every implementation on every shape, alternating, one thread, f32.
 //
-//   runSuite({core, ceiling, ort, tf, models, shapes, rounds, log}) -> {rows, ceiling, fused}
-//     core     attnlab-core.mjs instance (ours)
+//   runSuite({core, coreRelaxed, ceiling, fusedCeiling, ort, tf, models, shapes, rounds, log})
+//       -> {rows, ceiling, fusedCeiling, fused}
+//     core     attnlab-core.mjs instance (ours), the build the engine's probe picks
+//     coreRelaxed  where the engine runs relaxed SIMD: the relaxed-SIMD build (loaded by name
+//              only), as an extra row
 //     ceiling  {multiplyAdd(iterations)}: the tight f32x4 loop (12 chains x 4 lanes x 2 flops)
+//     fusedCeiling  the same loop of f32x4.relaxed_madd, where the engine runs relaxed SIMD
 //     ort      onnxruntime-web (wasm backend, numThreads = 1), models: name -> ONNX bytes:
 //              modelKey(s) the plain graph, fusedModelKey(s) the one with the fused attention
 //              operator (bench/onnx-models.mjs; if absent or refused, that row is left out and
@@ -66,11 +70,16 @@ function ortFeeds(ort, s, x, fused) {
 }
 
 // Each implementation: name -> (shape, inputs) -> async () => a number read from the result.
-function implementations({ core, ort, tf, sessions, fusedSessions }) {
+export const RELAXED = 'attnlab relaxed-SIMD build, by name (streaming)';
+
+function implementations({ core, coreRelaxed, ort, tf, sessions, fusedSessions }) {
   const impls = {};
-  impls['attnlab SIMD (streaming)'] = (s, x) => s.kind === 'single'
-    ? () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d, returnWeights: false }).output[7]
-    : () => core.multiHeadAttentionOutput({ ...x, nq: s.n, dModel: s.dModel, heads: s.heads }).output[7];
+  const streaming = (c) => (s, x) => s.kind === 'single'
+    ? () => c.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d, returnWeights: false }).output[7]
+    : () => c.multiHeadAttentionOutput({ ...x, nq: s.n, dModel: s.dModel, heads: s.heads }).output[7];
+  impls['attnlab SIMD (streaming)'] = streaming(core);
+  // Not a peer: the build a caller gets by asking for it, to show what relaxed SIMD gives here.
+  if (coreRelaxed) impls[RELAXED] = streaming(coreRelaxed);
   impls['attnlab trace (all stages kept)'] = (s, x) => s.kind === 'single'
     ? () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d }).output[7]
     : () => core.multiHeadAttention({ ...x, nq: s.n, dModel: s.dModel, heads: s.heads }).output[7];
@@ -143,13 +152,13 @@ function median(a) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-export async function measureCeiling(ceiling, { rounds = 7, log = () => {} } = {}) {
+export async function measureCeiling(ceiling, { rounds = 7, log = () => {}, what = 'f32x4 multiply-add loop' } = {}) {
   const iterations = 200000;
   for (let i = 0; i < 5; i++) ceiling.multiplyAdd(iterations);
   const samples = [];
   for (let r = 0; r < rounds; r++) samples.push(await batch(() => ceiling.multiplyAdd(iterations), 10));
   const gflops = iterations * 12 * 4 * 2 / median(samples) / 1e9;
-  log(`ceiling (f32x4 multiply-add loop): ${gflops.toFixed(1)} GFLOP/s`);
+  log(`ceiling (${what}): ${gflops.toFixed(1)} GFLOP/s`);
   return gflops;
 }
 
@@ -182,7 +191,8 @@ async function fusedSessionsChecked(ort, models, shapes, sessions, options, log)
   return { sessions: fusedSessions, maxAbsDiff };
 }
 
-export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES, rounds = 7, minMs = 5, log = () => {} }) {
+export async function runSuite({ core, coreRelaxed = null, ceiling, fusedCeiling = null, ort, tf, models, shapes = SHAPES, rounds = 7,
+  minMs = 5, log = () => {} }) {
   const sessions = new Map();
   let fused = null;
   if (ort) {
@@ -190,7 +200,7 @@ export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES
     for (const s of shapes) sessions.set(modelKey(s), await ort.InferenceSession.create(models[modelKey(s)], options));
     fused = await fusedSessionsChecked(ort, models, shapes, sessions, options, log);
   }
-  const impls = implementations({ core, ort, tf, sessions, fusedSessions: fused?.sessions });
+  const impls = implementations({ core, coreRelaxed, ort, tf, sessions, fusedSessions: fused?.sessions });
   const names = Object.keys(impls);
   const cases = shapes.map((s) => {
     const x = makeInputs(s);
@@ -204,7 +214,7 @@ export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES
     }
   // Rounds outermost, so a burst of load elsewhere on the machine spreads over every shape
   // and implementation instead of spoiling one of them.
-  const ceilingSamples = [];
+  const ceilingSamples = [], fusedCeilingSamples = [];
   for (let r = 0; r < rounds; r++) {
     for (const { fns, samples } of cases)
       for (let i = 0; i < names.length; i++) {
@@ -213,6 +223,7 @@ export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES
       }
     // The ceiling once per round too, so it sees the same machine as the kernels.
     ceilingSamples.push(await measureCeiling(ceiling, { rounds: 1 }));
+    if (fusedCeiling) fusedCeilingSamples.push(await measureCeiling(fusedCeiling, { rounds: 1 }));
     log(`round ${r + 1}/${rounds} done`);
   }
   const rows = [];
@@ -223,5 +234,6 @@ export async function runSuite({ core, ceiling, ort, tf, models, shapes = SHAPES
       rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl: names[j], ms: seconds * 1e3, gflops: shapeFlops(s) / seconds / 1e9 });
       log(`${shapeName(s).padEnd(36)} ${names[j].padEnd(36)} ${(seconds * 1e3).toFixed(3).padStart(9)} ms ${(shapeFlops(s) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
     }
-  return { rows, ceiling: median(ceilingSamples), fused: fused && { error: fused.error, maxAbsDiff: fused.maxAbsDiff } };
+  return { rows, ceiling: median(ceilingSamples), fusedCeiling: fusedCeiling ? median(fusedCeilingSamples) : null,
+    fused: fused && { error: fused.error, maxAbsDiff: fused.maxAbsDiff } };
 }

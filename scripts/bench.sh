@@ -47,7 +47,7 @@ if [ ! -f "$web_dir/build.ninja" ]; then
 fi
 # site-raw/ holds the math module under its own name; dist/ (target site) is the lab the
 # latency suite opens.
-cmake --build "$web_dir" -j2 --target attnlab-core-wasm web_static attnlab-bench-ceiling site
+cmake --build "$web_dir" -j2 --target attnlab-core-wasm attnlab-core-wasm-relaxed web_static attnlab-bench-ceiling attnlab-bench-ceiling-relaxed site
 
 nice_cmd=()
 if [ "$(id -u)" -eq 0 ]; then nice_cmd=(nice -n -10); fi

@@ -8,7 +8,8 @@
 #   attnlab_bench       (native, not built by default) Google Benchmark of the kernels
 #       beside Eigen and the plain-loop reference: scripts/bench.sh.
 #   attnlab-bench-ceiling  (web, not built by default) a tight f32x4 multiply-add loop:
-#       the SIMD128 ceiling that scripts/bench.sh measures in Node and Chromium.
+#       the SIMD128 ceiling that scripts/bench.sh measures in Node and Chromium; -relaxed, the
+#       same loop of relaxed_madd (the relaxed-SIMD build's ceiling, Chromium only).
 
 if(NOT EMSCRIPTEN AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   # The wide kernels contract a*b+c into FMA: -ffp-contract=fast for these two files only
@@ -29,6 +30,16 @@ if(EMSCRIPTEN)
   target_link_options(attnlab-bench-ceiling PRIVATE
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0
     "-sEXPORTED_FUNCTIONS=['_ceiling_multiply_add']" -O3)
+  add_executable(attnlab-bench-ceiling-relaxed EXCLUDE_FROM_ALL "${CMAKE_SOURCE_DIR}/bench/wasm/ceiling.cpp")
+  target_compile_options(attnlab-bench-ceiling-relaxed PRIVATE -msimd128 -mrelaxed-simd -O3)
+  set_target_properties(attnlab-bench-ceiling-relaxed PROPERTIES SUFFIX ".mjs" RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/bench")
+  target_link_options(attnlab-bench-ceiling-relaxed PRIVATE -mrelaxed-simd
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sEXPORT_NAME=createCeilingRelaxed
+    "-sEXPORTED_FUNCTIONS=['_ceiling_multiply_add']" -O3)
+  add_custom_command(TARGET attnlab-bench-ceiling-relaxed POST_BUILD
+    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+            "${CMAKE_BINARY_DIR}/bench/attnlab-bench-ceiling-relaxed.wasm" --expect-some
+    VERBATIM)
 else()
   find_package(benchmark QUIET)
   if(benchmark_FOUND)
