@@ -300,6 +300,11 @@ void pack_b(const GemmArgs& g, int pc, int kc, int jc, int nc, float* panels) {
       float* row = panel + p * NR;
       if (g.b_transposed) {
         for (int j = 0; j < cols; ++j) row[j] = g.b[static_cast<long>(jc + jr + j) * g.ldb + pc + p];
+      } else if (cols == NR) {
+        // A whole panel row by vectors: memcpy of 32 to 64 bytes is a call per row in wasm.
+        const float* src = g.b + static_cast<long>(pc + p) * g.ldb + jc + jr;
+#pragma GCC unroll 4
+        for (int v = 0; v < NRV; ++v) store(row + v * W, load(src + v * W));
       } else {
         std::memcpy(row, g.b + static_cast<long>(pc + p) * g.ldb + jc + jr, sizeof(float) * cols);
       }
