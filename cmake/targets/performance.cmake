@@ -9,7 +9,7 @@
 #       beside Eigen and the plain-loop reference: scripts/bench.sh.
 #   attnlab-bench-ceiling  (web, not built by default) a tight f32x4 multiply-add loop:
 #       the SIMD128 ceiling that scripts/bench.sh measures in Node and Chromium; -relaxed, the
-#       same loop of relaxed_madd (the relaxed-SIMD build's ceiling, Chromium only).
+#       same loop of relaxed_madd (the relaxed-SIMD build's ceiling, where the engine runs it).
 
 if(NOT EMSCRIPTEN AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
   # The wide kernels contract a*b+c into FMA: -ffp-contract=fast for these two files only

@@ -85,9 +85,9 @@ ATTN_INLINE T rounded(T x) {
 #endif
   return x;
 }
-// a * b + c. In the site's relaxed-SIMD build one f32x4.relaxed_madd (fused where the CPU
-// has FMA, as V8 emits it on x86 with FMA3); elsewhere a multiply and an add, which the
-// x86 sets with FMA contract on their own and SIMD128 keeps apart.
+// a * b + c. In the math module's relaxed-SIMD build (relaxed.cpp) one f32x4.relaxed_madd,
+// fused where the CPU has FMA; elsewhere a multiply and an add, which the x86 sets with FMA
+// contract on their own and SIMD128 keeps apart.
 ATTN_INLINE V madd(V a, V b, V c) {
 #if defined(__wasm_relaxed_simd__)
   return __builtin_wasm_fma_f32x4(a, b, c);

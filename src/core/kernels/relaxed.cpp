@@ -1,9 +1,10 @@
 // The kernels of the math module's relaxed-SIMD build (loaded only when asked for by name:
 // web/builds.mjs): baseline.cpp's SIMD128 kernels with each multiply-add one
-// f32x4.relaxed_madd (body.h, madd), which V8 runs as a fused multiply-add on CPUs with FMA. Compiled with -mrelaxed-simd only for the relaxed twins of the app and
-// the math module (cmake/targets/site.cmake): there this object's simd128::table() stands in
-// for baseline.cpp's, which the linker then never takes from the core library. Everywhere
-// else (native, the other wasm builds, the glob that lists the core's sources) it is empty.
+// f32x4.relaxed_madd (body.h, madd), which V8 runs as a fused multiply-add on CPUs with FMA.
+// Compiled with -mrelaxed-simd only for that build and its kernel tests
+// (cmake/targets/site.cmake): there this object's simd128::table() stands in for
+// baseline.cpp's, which the linker then never takes from the core library. Everywhere else
+// (native, the other wasm builds, the glob that lists the core's sources) it is empty.
 #include "core/kernels/dispatch.h"
 
 #if defined(__wasm_relaxed_simd__)
