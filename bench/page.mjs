@@ -49,7 +49,7 @@ window.runBenchmark = async ({ rounds }) => {
   const ceilingModule = await createCeiling();
   const ceiling = { multiplyAdd: (n) => ceilingModule._ceiling_multiply_add(n) };
   let fusedCeiling = null;
-  if (buildRuns('relaxed')) {
+  if (coreRelaxed) {
     const { default: createCeilingRelaxed } = await import('/ceiling/attnlab-bench-ceiling-relaxed.mjs');
     const relaxedModule = await createCeilingRelaxed();
     fusedCeiling = { multiplyAdd: (n) => relaxedModule._ceiling_multiply_add(n) };
@@ -63,6 +63,6 @@ window.runBenchmark = async ({ rounds }) => {
   const suite = await runSuite({ core, coreRelaxed, ceiling, fusedCeiling, ort, tf, models, rounds, log });
   const streaming = await streaming32k();
   log(`32k streaming in a worker: ${(streaming.ms / 1000).toFixed(2)} s, wasm memory ${(streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
-  return { ...suite, streaming, build: core.build, kernels: core.kernelInfo(), tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
+  return { ...suite, streaming, build: core.build, kernels: core.kernelInfo(), relaxedKernels: coreRelaxed?.kernelInfo() ?? null, tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
     crossOriginIsolated: self.crossOriginIsolated };
 };

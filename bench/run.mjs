@@ -241,7 +241,7 @@ function relaxedNote(where, result) {
   if (!rows.length) return `\n${where} ran no relaxed-SIMD row (the engine does not validate relaxed SIMD).\n`;
   return `\nThe row ${RELAXED} is the math module's relaxed-SIMD build, which a caller gets with
 \`createAttnlabCore({build: 'relaxed'})\` and never by default: its kernels' multiply-adds are f32x4.relaxed_madd
-(one fused multiply-add where the CPU has FMA), register tile 4×8. Its speed-up over the build ${where} picks
+(one fused multiply-add where the CPU has FMA), register tile ${result.relaxedKernels.tileRows}×${result.relaxedKernels.tileCols}. Its speed-up over the build ${where} picks
 (the bold row): ${rows.join(', ')}.${where === 'Node' ? ' (This Node runs it because the suite passes --experimental-wasm-relaxed-simd.)' : ''}\n`;
 }
 
@@ -334,7 +334,7 @@ peer's time divided by ours: above 1 we are faster.
 | Node | ${process.version} |
 | Chromium | ${chromium.chromiumVersion ?? 'not run'} (headless) |
 | peers | onnxruntime-web ${peerVersion('onnxruntime-web')}, onnxruntime-node ${native.ortVersion}, @tensorflow/tfjs-backend-wasm ${peerVersion('@tensorflow/tfjs-backend-wasm')} (backend: ${node.tfBackend}) |
-| our kernels | native: ${activeIsa} chosen at run time (the binary is built for baseline x86-64); WebAssembly: ${node.kernels.isa} (Node), ${chromium.kernels?.isa ?? '—'} (Chromium), register tile ${node.kernels.tileRows}×${node.kernels.tileCols}; the relaxed-SIMD build (by name only) 4×8 |
+| our kernels | native: ${activeIsa} chosen at run time (the binary is built for baseline x86-64); WebAssembly: ${node.kernels.isa} (Node), ${chromium.kernels?.isa ?? '—'} (Chromium), register tile ${node.kernels.tileRows}×${node.kernels.tileCols}${node.relaxedKernels ? `; the relaxed-SIMD build (by name only) ${node.relaxedKernels.tileRows}×${node.relaxedKernels.tileCols}` : ''} |
 
 ## Acceptance
 

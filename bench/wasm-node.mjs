@@ -40,4 +40,4 @@ for (const s of SHAPES) {
 }
 const rounds = Number(process.env.ROUNDS ?? 7);
 const result = await runSuite({ core, coreRelaxed, ceiling, fusedCeiling, ort, tf, models, rounds, log: (line) => console.log(`[node] ${line}`) });
-fs.writeFileSync(outFile, JSON.stringify({ ...result, build: core.build, kernels: core.kernelInfo(), node: process.version, tfBackend: tf.getBackend() }, null, 1));
+fs.writeFileSync(outFile, JSON.stringify({ ...result, build: core.build, kernels: core.kernelInfo(), relaxedKernels: coreRelaxed?.kernelInfo() ?? null, node: process.version, tfBackend: tf.getBackend() }, null, 1));

@@ -152,13 +152,13 @@ function median(a) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-export async function measureCeiling(ceiling, { rounds = 7, log = () => {}, what = 'f32x4 multiply-add loop' } = {}) {
+export async function measureCeiling(ceiling, { rounds = 7, log = () => {} } = {}) {
   const iterations = 200000;
   for (let i = 0; i < 5; i++) ceiling.multiplyAdd(iterations);
   const samples = [];
   for (let r = 0; r < rounds; r++) samples.push(await batch(() => ceiling.multiplyAdd(iterations), 10));
   const gflops = iterations * 12 * 4 * 2 / median(samples) / 1e9;
-  log(`ceiling (${what}): ${gflops.toFixed(1)} GFLOP/s`);
+  log(`ceiling (f32x4 multiply-add loop): ${gflops.toFixed(1)} GFLOP/s`);
   return gflops;
 }
 
