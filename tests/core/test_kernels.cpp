@@ -38,6 +38,24 @@ Mat gemm_oracle(const Mat& a, const Mat& b, bool b_transposed, float alpha, cons
   return c;
 }
 
+// C = alpha A op(B) (+ C) on whole row-major matrices, as GemmArgs.
+kernels::GemmArgs gemm_args(const Mat& a, const Mat& b, bool b_transposed, Mat& c, float alpha, bool accumulate) {
+  kernels::GemmArgs g;
+  g.m = static_cast<int>(a.rows());
+  g.n = static_cast<int>(c.cols());
+  g.k = static_cast<int>(a.cols());
+  g.a = a.data();
+  g.lda = g.k;
+  g.b = b.data();
+  g.ldb = static_cast<int>(b.cols());
+  g.b_transposed = b_transposed;
+  g.c = c.data();
+  g.ldc = g.n;
+  g.alpha = alpha;
+  g.accumulate = accumulate;
+  return g;
+}
+
 std::string isa_label(const kernels::KernelTable& t) { return std::string("kernels: ") + t.name; }
 
 }  // namespace
@@ -76,22 +94,48 @@ TEST_CASE("kernels: gemm equals the double-precision oracle, every shape and lay
         const Mat c0 = rng.normal_matrix(m, n);
         for (bool accumulate : {false, true}) {
           Mat c = c0;
-          kernels::GemmArgs g;
-          g.m = m;
-          g.n = n;
-          g.k = k;
-          g.a = a.data();
-          g.lda = k;
-          g.b = b.data();
-          g.ldb = static_cast<int>(b.cols());
-          g.b_transposed = transposed;
-          g.c = c.data();
-          g.ldc = n;
-          g.alpha = 0.75f;
-          g.accumulate = accumulate;
-          t.gemm(g);
+          t.gemm(gemm_args(a, b, transposed, c, 0.75f, accumulate));
           INFO("m " << m << " n " << n << " k " << k << " transposed " << transposed << " accumulate " << accumulate);
           REQUIRE_MATRIX_NEAR(c, gemm_oracle(a, b, transposed, 0.75f, accumulate ? &c0 : nullptr), 2e-4f * std::sqrt(static_cast<float>(k)));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("kernels: gemm on B packed once gives the same floats as packing it per call", "[kernels]") {
+  attn::Rng rng(29);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    // Past one depth block (k > 256), past one column block (n > 512), partial panels.
+    for (const auto& [m, n, k] : std::vector<std::tuple<int, int, int>>{
+             {1, 1, 1}, {7, 13, 5}, {37, 530, 300}, {130, 768, 256}, {6, 1100, 513}}) {
+      for (bool transposed : {false, true}) {
+        const Mat a = rng.normal_matrix(m, k);
+        const Mat b = transposed ? rng.normal_matrix(n, k) : rng.normal_matrix(k, n);
+        const Mat c0 = rng.normal_matrix(m, n);
+        Mat per_call = c0, once = c0;
+        kernels::GemmArgs g = gemm_args(a, b, transposed, per_call, 0.5f, false);
+        std::vector<float> packed(static_cast<std::size_t>(t.packed_b_floats(k, n)), -1.0f);
+        REQUIRE(packed.size() >= static_cast<std::size_t>(k) * n);
+        t.pack_b(g, packed.data());
+        for (bool accumulate : {false, true}) {
+          INFO("m " << m << " n " << n << " k " << k << " transposed " << transposed << " accumulate " << accumulate);
+          per_call = c0;
+          once = c0;
+          g.accumulate = accumulate;
+          g.b_packed = nullptr;
+          g.c = per_call.data();
+          t.gemm(g);
+          g.b_packed = packed.data();
+          g.b = nullptr;  // not read
+          g.c = once.data();
+          t.gemm(g);
+          g.b = b.data();
+          REQUIRE((once.array() == per_call.array()).all());
+          REQUIRE_MATRIX_NEAR(once, gemm_oracle(a, b, transposed, 0.5f, accumulate ? &c0 : nullptr),
+                              2e-4f * std::sqrt(static_cast<float>(k)));
         }
       }
     }
@@ -508,4 +552,43 @@ TEST_CASE("streaming multi-head attention equals the pipeline's output", "[kerne
   const attn::ProjectionWeights w = attn::random_projection_weights(6, 1, 1);
   REQUIRE_FALSE(attn::streaming_multi_head_attention(x, x, x, w, 4).status.ok);  // 6 % 4 != 0
   REQUIRE_FALSE(attn::streaming_multi_head_attention(x, x, x, attn::random_projection_weights(8, 1, 1), 1).status.ok);
+}
+
+TEST_CASE("a packed self-attention layer gives the floats of streaming multi-head attention", "[kernels][streaming]") {
+  attn::Rng rng(12);
+  for (const auto& [n, d_model, heads, causal, biases] : std::vector<std::tuple<int, int, int, bool, int>>{
+           {9, 16, 2, false, 0}, {40, 32, 4, true, 1}, {130, 256, 8, false, 2}, {3, 200, 5, true, 3}}) {
+    INFO("n " << n << " d_model " << d_model << " heads " << heads << " causal " << causal << " biases " << biases);
+    const Mat x = rng.normal_matrix(n, d_model);
+    attn::ProjectionWeights w = attn::random_projection_weights(d_model, heads, 23);
+    if (biases >= 1) w.bk = rng.normal_matrix(1, d_model);  // one projection with a bias, the others without
+    if (biases >= 2) w.bo = rng.normal_matrix(1, d_model);
+    if (biases >= 3) w.bq = rng.normal_matrix(1, d_model), w.bv = rng.normal_matrix(1, d_model);
+    attn::PackedMultiHead layer;
+    REQUIRE(attn::pack_multi_head(w, d_model, heads, layer).ok);
+    attn::StreamingOptions so;
+    so.causal = causal;
+    const attn::StreamingResult want = attn::streaming_multi_head_attention(x, x, x, w, heads, so);
+    const attn::StreamingResult got = attn::streaming_self_attention(x, layer, so);
+    REQUIRE(want.status.ok);
+    REQUIRE(got.status.ok);
+    REQUIRE(got.output.rows() == n);
+    REQUIRE(got.output.cols() == d_model);
+    REQUIRE((got.output.array() == want.output.array()).all());
+    // A second call on the same layer is the same again: the packed weights are read only.
+    REQUIRE((attn::streaming_self_attention(x, layer, so).output.array() == want.output.array()).all());
+  }
+  attn::PackedMultiHead layer;
+  const attn::ProjectionWeights w6 = attn::random_projection_weights(6, 1, 1);
+  REQUIRE_FALSE(attn::pack_multi_head(w6, 6, 4, layer).ok);  // 6 % 4 != 0
+  REQUIRE_FALSE(attn::pack_multi_head(w6, 8, 1, layer).ok);  // weights are (6, 6)
+  attn::ProjectionWeights bad_bias = w6;
+  bad_bias.bv = attn::RowVec::Ones(5);
+  REQUIRE_FALSE(attn::pack_multi_head(bad_bias, 6, 2, layer).ok);
+  REQUIRE_FALSE(attn::streaming_self_attention(rng.normal_matrix(3, 6), layer).status.ok);  // never packed
+  REQUIRE(attn::pack_multi_head(w6, 6, 2, layer).ok);
+  const attn::StreamingResult wrong = attn::streaming_self_attention(rng.normal_matrix(3, 5), layer);
+  REQUIRE_FALSE(wrong.status.ok);
+  REQUIRE(wrong.status.message == "embeddings must have d_model = 6 columns");
+  REQUIRE(attn::streaming_self_attention(rng.normal_matrix(3, 6), layer).status.ok);
 }

@@ -283,8 +283,9 @@ __attribute__((noinline)) void gemm_micro_kernel_cols(int kc, const float* a, in
 }
 
 // ---------------------------------------------------------------------------------------
-// 4 gemm: B packed into panels of NR columns (kc x NR each, zero-padded), A read in
-// place by rows (a partial last row block is copied into a zero-padded tile).
+// 4 gemm: B packed into panels of NR columns (kc x NR each, zero-padded), per call or once
+// by the caller (pack_b_all, GemmArgs::b_packed); A read in place by rows (a partial last
+// row block is copied into a zero-padded tile).
 // ---------------------------------------------------------------------------------------
 
 namespace {
@@ -315,6 +316,24 @@ void pack_b(const GemmArgs& g, int pc, int kc, int jc, int nc, float* panels) {
 
 }  // namespace
 
+// The panels of every (jc, pc) block, in the order gemm visits them.
+long packed_b_floats(int k, int n) {
+  long floats = 0;
+  for (int jc = 0; jc < n; jc += kNc) floats += static_cast<long>(k) * round_up(imin(kNc, n - jc), NR);
+  return floats;
+}
+
+void pack_b_all(const GemmArgs& g, float* packed) {
+  for (int jc = 0; jc < g.n; jc += kNc) {
+    const int nc = imin(kNc, g.n - jc);
+    for (int pc = 0; pc < g.k; pc += kKc) {
+      const int kc = imin(kKc, g.k - pc);
+      pack_b(g, pc, kc, jc, nc, packed);
+      packed += static_cast<long>(kc) * round_up(nc, NR);
+    }
+  }
+}
+
 void gemm(const GemmArgs& g) {
   if (g.m <= 0 || g.n <= 0) return;
   if (g.k <= 0) {
@@ -323,13 +342,22 @@ void gemm(const GemmArgs& g) {
     return;
   }
   const int nc_max = imin(kNc, round_up(g.n, NR));
-  Scratch panels(static_cast<long>(kKc) * nc_max), a_tail(static_cast<long>(MR) * kKc), c_tile(MR * NR);
+  // Packed by the caller, or here, block by block, into scratch.
+  const float* packed = g.b_packed;
+  Scratch panels(packed ? 1 : static_cast<long>(kKc) * nc_max), a_tail(static_cast<long>(MR) * kKc),
+      c_tile(MR * NR);
   if (!panels.ok() || !a_tail.ok() || !c_tile.ok()) return;
   for (int jc = 0; jc < g.n; jc += kNc) {
     const int nc = imin(kNc, g.n - jc);
     for (int pc = 0; pc < g.k; pc += kKc) {
       const int kc = imin(kKc, g.k - pc);
-      pack_b(g, pc, kc, jc, nc, panels.get());
+      const float* block = packed;
+      if (packed) {
+        packed += static_cast<long>(kc) * round_up(nc, NR);
+      } else {
+        pack_b(g, pc, kc, jc, nc, panels.get());
+        block = panels.get();
+      }
       const bool accumulate = g.accumulate || pc > 0;
       for (int ir = 0; ir < g.m; ir += MR) {
         const int rows = imin(MR, g.m - ir);
@@ -344,7 +372,7 @@ void gemm(const GemmArgs& g) {
         }
         for (int jr = 0; jr < nc; jr += NR) {
           const int cols = imin(NR, nc - jr);
-          const float* panel = panels.get() + static_cast<long>(jr / NR) * kc * NR;
+          const float* panel = block + static_cast<long>(jr / NR) * kc * NR;
           float* c = g.c + static_cast<long>(ir) * g.ldc + jc + jr;
           if (rows == MR && cols == NR) {
             gemm_micro_kernel_rows(kc, a, lda, panel, NR, c, g.ldc, g.alpha, accumulate);
@@ -833,8 +861,8 @@ __attribute__((noinline)) void scaled_softmax_rows(const SoftmaxArgs& a) {
 // ---------------------------------------------------------------------------------------
 
 namespace {
-const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &softmax_rows, &attention, &exp_values,
-                         &weight_stats, &scaled_softmax_rows};
+const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &packed_b_floats, &pack_b_all,
+                         &softmax_rows, &attention, &exp_values, &weight_stats, &scaled_softmax_rows};
 }  // namespace
 
 const KernelTable& table() { return kTable; }

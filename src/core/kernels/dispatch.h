@@ -29,6 +29,9 @@ enum class Isa { Baseline, Avx2, Avx512 };
 
 // C (m, n) = alpha * A (m, k) * op(B) (+ C when accumulate); op(B) = B (k, n), or the
 // transpose of B (n, k) when b_transposed. k may be 0 (C = 0, or unchanged).
+// b_packed: op(B) as the same table's pack_b wrote it for this k and n (then b, ldb and
+// b_transposed are not read): a constant B, such as a layer's weights, packed once. The
+// result is the same floats as with B unpacked.
 struct GemmArgs {
   int m = 0, n = 0, k = 0;
   const float* a = nullptr;
@@ -40,6 +43,7 @@ struct GemmArgs {
   int ldc = 0;
   float alpha = 1.0f;
   bool accumulate = false;
+  const float* b_packed = nullptr;
 };
 
 // output (n_q, d_v) = softmax(q k^T * scale, masked) v, one query block at a time.
@@ -104,6 +108,10 @@ struct KernelTable {
   int lanes;         // floats per vector register
   int tile_rows, tile_cols;  // the register tile of the GEMM micro-kernel (MR, NR)
   void (*gemm)(const GemmArgs& args);
+  // op(B) of a GemmArgs (b, ldb, b_transposed, k, n) in the panels gemm reads, into
+  // `packed`: packed_b_floats(k, n) floats, for GemmArgs::b_packed of this table only.
+  long (*packed_b_floats)(int k, int n);
+  void (*pack_b)(const GemmArgs& args, float* packed);
   // weights = softmax of each row of scores (rows, cols), stable, float32.
   // status: `rows` bytes, one RowStatus per row.
   void (*softmax_rows)(const float* scores, int ld_scores, float* weights, int ld_weights, int rows,
