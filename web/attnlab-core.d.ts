@@ -121,6 +121,26 @@ export interface MultiHeadAttentionArgs {
   causal?: boolean;
 }
 
+export interface MultiHeadLayerArgs {
+  /** Each (dModel, dModel), row-major, finite; copied and packed once. */
+  wq: Float32Array;
+  wk: Float32Array;
+  wv: Float32Array;
+  wo: Float32Array;
+  dModel: number;
+  heads: number;
+}
+
+/** Self-attention with its weights held in the module: multiHeadAttentionOutput without passing them. */
+export interface MultiHeadLayer {
+  readonly dModel: number;
+  readonly heads: number;
+  /** x (nq, dModel) -> output (nq*dModel), a fresh array; throws once disposed. */
+  output(args: { x: Float32Array; nq: number; causal?: boolean }): { output: Float32Array };
+  /** Frees the packed weights; a second call does nothing. */
+  dispose(): void;
+}
+
 export interface Token {
   text: string;
   /** UTF-8 byte offsets. */
@@ -462,6 +482,8 @@ export interface AttnlabCore {
   softmax(row: Float32Array | number[], options?: SoftmaxOptions): SoftmaxResult;
   multiHeadAttention(args: MultiHeadAttentionArgs): { output: Float32Array; weights: Float32Array[] };
   multiHeadAttentionOutput(args: MultiHeadAttentionArgs): { output: Float32Array };
+  /** The weights packed once; layer.output({x, nq}) is multiHeadAttentionOutput on them. */
+  multiHeadLayer(args: MultiHeadLayerArgs): MultiHeadLayer;
   groupedQueryAttention(args: GroupedQueryArgs): GroupedQueryResult;
   /** FlashAttention's forward pass tile by tile, every step recorded; at most 65,536 steps. */
   flashAttention(args: FlashArgs): FlashResult;

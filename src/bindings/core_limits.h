@@ -134,13 +134,19 @@ inline MultiHeadShape multi_head_shape(const emscripten::val& args, ArgumentChec
   return s;
 }
 
-inline void multi_head_matrices(const emscripten::val& args, const MultiHeadShape& s, ArgumentCheck& check, Mat& x,
+// wq, wk, wv, wo (dModel, dModel); multi_head_matrices also x (nq, dModel).
+inline void projection_matrices(const emscripten::val& args, const MultiHeadShape& s, ArgumentCheck& check,
                                 ProjectionWeights& w) {
-  check.matrix("x", args["x"], s.nq, s.d_model, x);
   check.matrix("wq", args["wq"], s.d_model, s.d_model, w.wq);
   check.matrix("wk", args["wk"], s.d_model, s.d_model, w.wk);
   check.matrix("wv", args["wv"], s.d_model, s.d_model, w.wv);
   check.matrix("wo", args["wo"], s.d_model, s.d_model, w.wo);
+}
+
+inline void multi_head_matrices(const emscripten::val& args, const MultiHeadShape& s, ArgumentCheck& check, Mat& x,
+                                ProjectionWeights& w) {
+  check.matrix("x", args["x"], s.nq, s.d_model, x);
+  projection_matrices(args, s, check, w);
 }
 
 }  // namespace attn::bindings

@@ -2,7 +2,8 @@
 //   1 the shipped .wasm keeps function names, and each hot kernel holds f32x4 arithmetic
 //   2 the native binaries use AVX2/AVX-512 only inside the kernels chosen at run time, and
 //     run on the baseline path when ATTNLAB_KERNEL_ISA=baseline caps the choice
-//   3 the JS API: attention({returnWeights: false}) streams, multiHeadAttentionOutput
+//   3 the JS API: attention({returnWeights: false}) streams, multiHeadAttentionOutput, and
+//     multiHeadLayer, which packs the weights once
 // Speed is measured by scripts/bench.sh, never here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -163,4 +164,63 @@ test('multiHeadAttentionOutput equals multiHeadAttention output; bad input is re
     (e) => e instanceof TypeError && /wv/.test(e.message));
   assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 2, causal: 1 }),
     (e) => e instanceof TypeError && /causal/.test(e.message));
+});
+
+test('multiHeadLayer gives the floats of multiHeadAttentionOutput, call after call, until disposed', () => {
+  for (const [nq, dModel, heads, causal] of [[9, 16, 2, false], [70, 64, 8, true], [130, 256, 8, false]]) {
+    const w = (s) => core.randomNormal({ seed: s, rows: dModel, cols: dModel }).map((e) => e / Math.sqrt(dModel));
+    const weights = { wq: w(2), wk: w(3), wv: w(4), wo: w(5) };
+    const layer = core.multiHeadLayer({ ...weights, dModel, heads });
+    assert.equal(layer.dModel, dModel);
+    assert.equal(layer.heads, heads);
+    // Packed copies: changing the caller's arrays afterwards changes nothing.
+    const kept = { ...weights };
+    weights.wq = weights.wq.slice();
+    kept.wq.fill(0);
+    for (const seed of [6, 7]) {
+      const x = core.randomNormal({ seed, rows: nq, cols: dModel });
+      const want = core.multiHeadAttentionOutput({ x, ...weights, nq, dModel, heads, causal }).output;
+      const got = layer.output({ x, nq, causal });
+      assert.deepEqual(Object.keys(got), ['output']);
+      assert.equal(got.output.length, nq * dModel);
+      assert.deepEqual(got.output, want, `nq ${nq} seed ${seed}`);
+      assert.ok(got.output.some((e) => e !== 0));
+      // The caller owns the result: the next call does not overwrite it.
+      const copy = got.output.slice();
+      layer.output({ x: core.randomNormal({ seed: 99, rows: nq, cols: dModel }), nq, causal });
+      assert.deepEqual(got.output, copy);
+    }
+    layer.dispose();
+    layer.dispose();  // twice is harmless
+    assert.throws(() => layer.output({ x: new Float32Array(nq * dModel), nq }), /disposed/);
+  }
+});
+
+test('multiHeadLayer refuses bad weights and bad inputs, and the layer keeps working', () => {
+  const w = new Float32Array(36).fill(0.1);
+  const x = new Float32Array(12).fill(1);
+  assert.throws(() => core.multiHeadLayer({ wq: w, wk: w, wv: w, wo: w, dModel: 6, heads: 4 }),
+    (e) => e instanceof RangeError && /heads/.test(e.message));
+  assert.throws(() => core.multiHeadLayer({ wq: w, wk: w, wv: [1], wo: w, dModel: 6, heads: 2 }),
+    (e) => e instanceof TypeError && /wv/.test(e.message));
+  assert.throws(() => core.multiHeadLayer({ wq: w, wk: w, wv: new Float32Array(35), wo: w, dModel: 6, heads: 2 }),
+    (e) => e instanceof RangeError && /wv must hold 36 numbers, got 35/.test(e.message));
+  const nan = w.slice();
+  nan[7] = NaN;
+  assert.throws(() => core.multiHeadLayer({ wq: w, wk: w, wv: w, wo: nan, dModel: 6, heads: 2 }),
+    (e) => e instanceof RangeError && /NaN/.test(e.message));
+  assert.throws(() => core.multiHeadLayer({ wq: w, wk: w, wv: w, wo: w, dModel: 6, heads: 2, bias: 1 }),
+    (e) => e instanceof TypeError && /unknown argument 'bias'/.test(e.message));
+  const layer = core.multiHeadLayer({ wq: w, wk: w, wv: w, wo: w, dModel: 6, heads: 2 });
+  const good = layer.output({ x, nq: 2 }).output;
+  assert.throws(() => layer.output({ x, nq: 3 }), (e) => e instanceof RangeError && /x must hold 18 numbers, got 12/.test(e.message));
+  assert.throws(() => layer.output({ x: [1, 2], nq: 2 }), (e) => e instanceof TypeError && /\bx\b/.test(e.message));
+  assert.throws(() => layer.output({ x, nq: 2, causal: 'yes' }), (e) => e instanceof TypeError && /causal/.test(e.message));
+  assert.throws(() => layer.output({ x, nq: 2, heads: 2 }), (e) => e instanceof TypeError && /unknown argument 'heads'/.test(e.message));
+  const bad = x.slice();
+  bad[3] = Infinity;
+  assert.throws(() => layer.output({ x: bad, nq: 2 }), (e) => e instanceof RangeError && /x contains NaN or Inf/.test(e.message));
+  assert.deepEqual(layer.output({ x, nq: 2 }).output, good);
+  assert.deepEqual(good, core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 2 }).output);
+  layer.dispose();
 });
