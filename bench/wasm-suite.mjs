@@ -71,6 +71,7 @@ function ortFeeds(ort, s, x, fused) {
 
 // Each implementation: name -> (shape, inputs) -> async () => a number read from the result.
 export const RELAXED = 'attnlab relaxed-SIMD build, by name (streaming)';
+export const LAYER = 'attnlab multiHeadLayer (weights packed once, streaming)';
 
 function implementations({ core, coreRelaxed, ort, tf, sessions, fusedSessions }) {
   const impls = {};
@@ -80,6 +81,13 @@ function implementations({ core, coreRelaxed, ort, tf, sessions, fusedSessions }
   impls['attnlab SIMD (streaming)'] = streaming(core);
   // Not a peer: the build a caller gets by asking for it, to show what relaxed SIMD gives here.
   if (coreRelaxed) impls[RELAXED] = streaming(coreRelaxed);
+  // Multi-head with the weights given once, as the ONNX Runtime sessions hold theirs: the
+  // layer is made before the timing, each call passes x alone.
+  impls[LAYER] = (s, x) => {
+    if (s.kind === 'single') return null;
+    const layer = core.multiHeadLayer({ wq: x.wq, wk: x.wk, wv: x.wv, wo: x.wo, dModel: s.dModel, heads: s.heads });
+    return () => layer.output({ x: x.x, nq: s.n }).output[7];
+  };
   impls['attnlab trace (all stages kept)'] = (s, x) => s.kind === 'single'
     ? () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d }).output[7]
     : () => core.multiHeadAttention({ ...x, nq: s.n, dModel: s.dModel, heads: s.heads }).output[7];
