@@ -9,7 +9,7 @@
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // multiHeadLayer({wq, wk, wv, wo, dModel, heads}) -> layer: the weights of
 //   multiHeadAttentionOutput copied into the module and packed for its GEMM once, as an
-//   inference session holds a model's weights (Wq, Wk, Wv become one product). Then
+//   inference session holds a model's weights. Then
 //   layer.output({x, nq, causal = false}) -> {output: Float32Array (nq*dModel)}: the same
 //   floats as multiHeadAttentionOutput with these weights, without passing them again; the
 //   call for running one layer on many inputs. layer.dispose() frees the weights (so does
