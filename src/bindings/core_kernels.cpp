@@ -57,13 +57,12 @@ val multi_head_layer_create_js(val args) {
   attn::bindings::MultiHeadShape shape;
   shape.d_model = check.dimension("dModel", args["dModel"]);
   shape.heads = check.dimension("heads", args["heads"]);
-  if (!check.refused() && shape.d_model % shape.heads != 0)
-    check.refuse("dModel " + std::to_string(shape.d_model) + " is not divisible by heads " + std::to_string(shape.heads));
   attn::ProjectionWeights w;
   attn::bindings::projection_matrices(args, shape, check, w);
   if (check.refused()) return check.error();
   if (!w.wq.allFinite() || !w.wk.allFinite() || !w.wv.allFinite() || !w.wo.allFinite())
     return error_result("the weights contain NaN or Inf");
+  // pack_multi_head checks that heads divides dModel.
   auto layer = std::make_unique<attn::PackedMultiHead>();
   const attn::Status packed = attn::pack_multi_head(w, shape.d_model, shape.heads, *layer);
   if (!packed.ok) return error_result(packed.message);

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <string>
 #include <utility>
-#include <vector>
 
 namespace attn {
 
@@ -99,8 +98,7 @@ PackedPanels pack(const Mat& w) {
   g.b = w.data();
   g.ldb = g.n;
   PackedPanels p;
-  p.floats = t.packed_b_floats(g.k, g.n);
-  const std::size_t bytes = (static_cast<std::size_t>(p.floats) * sizeof(float) + 63) / 64 * 64;
+  const std::size_t bytes = (static_cast<std::size_t>(t.packed_b_floats(g.k, g.n)) * sizeof(float) + 63) / 64 * 64;
   p.data.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
   if (!p.data) return {};
   t.pack_b(g, p.data.get());

@@ -52,7 +52,6 @@ struct PackedPanels {
     void operator()(float* p) const { std::free(p); }
   };
   std::unique_ptr<float[], Free> data;  // 64-byte aligned, as the GEMM's own scratch
-  long floats = 0;
 };
 
 struct PackedMultiHead {
