@@ -74,7 +74,9 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
     }
     await page.keyboard.press('ArrowLeft');
     await waitFor(page, (n) => window.attnlab.getState().tour === n, steps.length - 1);
-    // And by the card's own Next button, clicked where layout() says it is.
+    // And by the card's own Next button, clicked where layout() says it is, once a frame of
+    // step 13 has laid out its card (the state changes before the card is drawn there).
+    await frames(page, 2);
     const next = (await page.evaluate(() => window.attnlab.layout().tour)).nextBox;
     assert.ok(next.w > 20 && next.h > 10, `the Next button (${JSON.stringify(next)})`);
     await page.mouse.move(next.x + next.w / 2, next.y + next.h / 2);
