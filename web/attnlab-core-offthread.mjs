@@ -12,7 +12,8 @@
 //     path (returnWeights: false): resolves to {output: Float32Array (nq*dv), milliseconds,
 //     wasmMemoryBytes, isa} (see attnlab-core-worker.mjs). q, k and v are copied to the
 //     worker (the caller keeps them). A bad argument rejects with the worker's TypeError /
-//     RangeError, named as attention() names it.
+//     RangeError, named as attention() names it; `into` is refused (a TypeError), as the
+//     worker cannot write this thread's arrays.
 //   terminate(): stops the worker; calls still pending reject.
 export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs', import.meta.url) } = {}) {
   const worker = new Worker(url, { type: 'module' });
@@ -37,6 +38,9 @@ export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs
   worker.onerror = (event) => failAll(new Error(`attention worker failed: ${event.message ?? 'could not start'}`));
   return {
     attention(args) {
+      // The worker's output comes back transferred; it cannot write an array of this thread.
+      if (args?.into !== undefined)
+        return Promise.reject(new TypeError('into is not taken by the worker: its output comes back as a fresh array'));
       const id = next++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });

@@ -33,6 +33,17 @@ export interface AttentionArgs {
   positional?: RopeOptions | AlibiOptions | null;
 }
 
+/**
+ * The caller's arrays that attention() writes and returns instead of fresh ones: scores and
+ * weights of nq*nk floats, output of nq*dv. Two of them may not share memory. Written only
+ * when the call succeeds.
+ */
+export interface AttentionInto {
+  scores?: Float32Array;
+  weights?: Float32Array;
+  output?: Float32Array;
+}
+
 export interface RopeOptions {
   kind: 'rope';
   /** theta_i = base^(-2i/dk); 10000 when absent. */
@@ -475,9 +486,9 @@ export interface LanguageModel {
 export interface AttnlabCore {
   /** Which WebAssembly build was loaded: relaxed SIMD (fused multiply-adds), SIMD, or neither. */
   readonly build: CoreBuild;
-  attention(args: AttentionArgs & { returnWeights?: true }): AttentionResult;
+  attention(args: AttentionArgs & { returnWeights?: true; into?: AttentionInto }): AttentionResult;
   /** Streaming attention (online softmax over tiles, memory O(n*d)): the output alone. */
-  attention(args: AttentionArgs & { returnWeights: false }): { output: Float32Array };
+  attention(args: AttentionArgs & { returnWeights: false; into?: { output?: Float32Array } }): { output: Float32Array };
   tokenize(text: string): Token[];
   softmax(row: Float32Array | number[], options?: SoftmaxOptions): SoftmaxResult;
   multiHeadAttention(args: MultiHeadAttentionArgs): { output: Float32Array; weights: Float32Array[] };

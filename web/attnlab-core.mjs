@@ -18,6 +18,11 @@
 //   over tiles, memory O(n*d), nothing of size nq*nk) and returns {output} only: the path
 //   for long inputs (n = 32768 fits in a fresh instance under 64 MiB); with weights,
 //   nq*nk is capped at 2^24.
+//   into: {scores, weights, output}, any of them: Float32Arrays of the caller's, of the
+//   lengths above, that the call writes and returns instead of fresh arrays (returnWeights:
+//   false writes output only). A page that calls again and again saves the fresh arrays:
+//   in Chromium a fresh n x n array costs more than the copy into it (its memory is new
+//   to the process, page by page). They are written only when the call succeeds.
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // createAttnlabCore({build}) loads that build instead of the one the engine's probe picks
 //   ('simd' or 'scalar'): 'relaxed' is the SIMD build with relaxed SIMD's fused multiply-adds,
@@ -36,7 +41,7 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 //   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
-import { checkFloat32, refused } from './attnlab-core-checks.mjs';
+import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import lmApi from './attnlab-core-lm.mjs';
@@ -46,7 +51,7 @@ import trainApi from './attnlab-core-train.mjs';
 import { BUILDS, buildRuns, chooseBuild } from './builds.mjs';
 
 const isNode = typeof process === 'object' && !!process.versions?.node;
-const ATTENTION_ARGS = ['q', 'k', 'v', 'nq', 'nk', 'dk', 'dv', 'causal', 'scale', 'returnWeights', 'positional'];
+const ATTENTION_ARGS = ['q', 'k', 'v', 'nq', 'nk', 'dk', 'dv', 'causal', 'scale', 'returnWeights', 'positional', 'into'];
 
 export default async function createAttnlabCore(moduleOptions = {}) {
   const { build: asked, ...options } = moduleOptions ?? {};
@@ -89,7 +94,10 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
       const positional = positionalOption(args?.positional);
-      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights, positional }));
+      const whole = (...n) => (n.every((x) => Number.isSafeInteger(x) && x > 0) ? n.reduce((a, b) => a * b) : null);
+      const sizes = returnWeights ? { scores: whole(nq, nk), weights: whole(nq, nk), output: whole(nq, dv) } : { output: whole(nq, dv) };
+      const into = intoOption(args?.into, sizes, returnWeights ? 'attention' : 'attention with returnWeights: false');
+      return refused(wasm.attention({ q, k, v, nq, nk, dk, dv, causal: !!causal, scale: scale ?? null, returnWeights, positional, into }));
     },
     tokenize(text) {
       if (typeof text !== 'string') throw new TypeError('text must be a string');

@@ -24,6 +24,7 @@ using emscripten::val;
 using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
 using attn::bindings::float32_copy;
+using attn::bindings::float32_result;
 
 namespace {
 
@@ -45,8 +46,9 @@ attn::PositionalOptions positional_options(const val& p) {
   return out;
 }
 
-// attention({q, k, v, nq, nk, dk, dv, causal, scale, returnWeights, positional})
+// attention({q, k, v, nq, nk, dk, dv, causal, scale, returnWeights, positional, into})
 //   -> {scores, weights, output, scale} | {error}
+//   into: undefined or the caller's arrays to write results into (float32_result)
 //   returnWeights false: streaming attention (online softmax, no n x n matrix) -> {output}
 val attention_js(val args) {
   ArgumentCheck check;
@@ -82,15 +84,16 @@ val attention_js(val args) {
     const attn::StreamingResult r = attn::streaming_attention(q, k, v, so);
     if (!r.status.ok) return error_result(r.status.message);
     val out = val::object();
-    out.set("output", float32_copy(r.output.data(), r.output.size()));
+    out.set("output", float32_result(args["into"], "output", r.output.data(), r.output.size()));
     return out;
   }
   const attn::AttentionResult r = attn::attention(q, k, v, options);
   if (!r.status.ok) return error_result(r.status.message);
   val out = val::object();
-  out.set("scores", float32_copy(r.scores.data(), r.scores.size()));
-  out.set("weights", float32_copy(r.weights.data(), r.weights.size()));
-  out.set("output", float32_copy(r.output.data(), r.output.size()));
+  const val into = args["into"];
+  out.set("scores", float32_result(into, "scores", r.scores.data(), r.scores.size()));
+  out.set("weights", float32_result(into, "weights", r.weights.data(), r.weights.size()));
+  out.set("output", float32_result(into, "output", r.output.data(), r.output.size()));
   out.set("scale", r.scale);
   return out;
 }

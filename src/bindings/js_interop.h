@@ -17,6 +17,18 @@ inline emscripten::val float32_copy(const float* data, size_t count) {
   return emscripten::val::global("Float32Array").new_(emscripten::typed_memory_view(count, data));
 }
 
+// The result `name` of a call: written into into[name], the caller's Float32Array of
+// `count` floats, when the JS wrapper passed one (it checked the type and the length), else
+// a fresh copy.
+inline emscripten::val float32_result(const emscripten::val& into, const char* name, const float* data,
+                                      size_t count) {
+  if (into.isUndefined()) return float32_copy(data, count);
+  emscripten::val dst = into[name];
+  if (dst.isUndefined()) return float32_copy(data, count);
+  dst.call<void>("set", emscripten::typed_memory_view(count, data));
+  return dst;
+}
+
 // {error: message}; the JS wrapper turns it into a thrown Error.
 inline emscripten::val error_result(const std::string& message) {
   emscripten::val out = emscripten::val::object();

@@ -48,6 +48,8 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
       clearInterval(timer);
       // A bad argument comes back as the API's own error.
       const refusal = await worker.attention({ q, k, v, nq: n, nk: n, dk: 63, dv: d }).then(() => null, (e) => `${e.name}: ${e.message}`);
+      const intoRefusal = await worker.attention({ q, k, v, nq: n, nk: n, dk: d, dv: d, into: { output: new Float32Array(n * d) } })
+        .then(() => null, (e) => `${e.name}: ${e.message}`);
       worker.terminate();
       // Exact rows in double: softmax(q_i k^T / 8) v.
       const rows = [0, 1, 4097, 20000, n - 1];
@@ -72,7 +74,7 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
         for (let c = 0; c < d; c++) worst = Math.max(worst, Math.abs(o[c] / sum - result.output[i * d + c]));
       }
       return { length: result.output.length, milliseconds: result.milliseconds, wall, wasmMemoryBytes: result.wasmMemoryBytes,
-        isa: result.isa, ticks, worstGap, worst, finite, refusal };
+        isa: result.isa, ticks, worstGap, worst, finite, refusal, intoRefusal };
     });
     console.log(`# 32k streaming attention in a worker: ${(r.milliseconds / 1000).toFixed(2)} s in the worker ` +
       `(${(4 * 32768 ** 2 * 64 / r.milliseconds / 1e6).toFixed(1)} GFLOP/s), wasm memory ${(r.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB, ` +
@@ -83,6 +85,7 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
     assert.ok(r.worst < 1e-5, `sampled rows differ from exact attention by ${r.worst}`);
     assert.ok(r.wasmMemoryBytes < 64 * 2 ** 20, `wasm memory ${r.wasmMemoryBytes} bytes`);
     assert.match(r.refusal, /^RangeError: q must hold/);
+    assert.match(r.intoRefusal, /^TypeError: into is not taken by the worker/);
     // Responsive: the page's timer kept firing through the whole run. A page blocked by the
     // computation would show one gap as long as the run itself; load on a shared 2-core
     // machine (the worker, SwiftShader and the renderer share it) can delay single ticks by

@@ -2,8 +2,8 @@
 //   1 the shipped .wasm keeps function names, and each hot kernel holds f32x4 arithmetic
 //   2 the native binaries use AVX2/AVX-512 only inside the kernels chosen at run time, and
 //     run on the baseline path when ATTNLAB_KERNEL_ISA=baseline caps the choice
-//   3 the JS API: attention({returnWeights: false}) streams, multiHeadAttentionOutput, and
-//     multiHeadLayer, which packs the weights once
+//   3 the JS API: attention({returnWeights: false}) streams, attention({into}) writes the
+//     caller's arrays, multiHeadAttentionOutput, and multiHeadLayer, which packs the weights once
 // Speed is measured by scripts/bench.sh, never here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -144,6 +144,62 @@ test('attention: bad returnWeights and oversized weight matrices are refused wit
   const nan = new Float32Array([1, NaN, 0, 0]);
   assert.throws(() => core.attention({ q: nan, k: x, v: x, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }),
     (e) => e instanceof RangeError && /q contains NaN/.test(e.message));
+});
+
+test('attention({into}) writes the same floats into the caller\'s arrays and returns them', () => {
+  const [nq, nk, dk, dv] = [37, 53, 24, 16];
+  const q = core.randomNormal({ seed: 5, rows: nq, cols: dk });
+  const k = core.randomNormal({ seed: 6, rows: nk, cols: dk });
+  const v = core.randomNormal({ seed: 7, rows: nk, cols: dv });
+  const args = { q, k, v, nq, nk, dk, dv, causal: true };
+  const fresh = core.attention(args);
+  const into = { scores: new Float32Array(nq * nk).fill(7), weights: new Float32Array(nq * nk).fill(7), output: new Float32Array(nq * dv).fill(7) };
+  for (let call = 0; call < 2; call++) {  // the second call overwrites the first in place
+    const r = core.attention({ ...args, into });
+    assert.equal(r.scores, into.scores);
+    assert.equal(r.weights, into.weights);
+    assert.equal(r.output, into.output);
+    assert.deepEqual([...r.scores], [...fresh.scores]);
+    assert.deepEqual([...r.weights], [...fresh.weights]);
+    assert.deepEqual([...r.output], [...fresh.output]);
+    assert.equal(r.scale, fresh.scale);
+  }
+  assert.equal(into.scores[1], -Infinity, 'causal: key 1 is masked for query 0');
+  // Some of them: the others come back fresh. Views into a larger buffer are written in place.
+  const buffer = new Float32Array(nq * dv + 8).fill(9);
+  const view = buffer.subarray(4, 4 + nq * dv);
+  const some = core.attention({ ...args, into: { output: view } });
+  assert.equal(some.output, view);
+  assert.notEqual(some.weights, into.weights);
+  assert.deepEqual([...some.weights], [...fresh.weights]);
+  assert.deepEqual([...buffer.subarray(0, 4), ...buffer.subarray(4 + nq * dv)], new Array(8).fill(9), 'written outside the view');
+  // The streaming path writes output only.
+  const streamed = core.attention({ ...args, returnWeights: false });
+  const out = new Float32Array(nq * dv);
+  assert.equal(core.attention({ ...args, returnWeights: false, into: { output: out } }).output, out);
+  assert.deepEqual([...out], [...streamed.output]);
+});
+
+test('attention({into}) refuses wrong arrays by name and leaves them untouched when the call fails', () => {
+  const [nq, nk, dk, dv] = [3, 4, 2, 5];
+  const q = new Float32Array(nq * dk).fill(0.5), k = new Float32Array(nk * dk).fill(0.25), v = new Float32Array(nk * dv).fill(1);
+  const args = { q, k, v, nq, nk, dk, dv };
+  const refuse = (into, Kind, pattern, extra = {}) =>
+    assert.throws(() => core.attention({ ...args, ...extra, into }), (e) => e instanceof Kind && pattern.test(e.message), JSON.stringify(Object.keys(into ?? {})));
+  refuse({ weights: new Float32Array(nq * nk + 1) }, RangeError, /into\.weights has 13 floats; this call writes 12/);
+  refuse({ output: new Float64Array(nq * dv) }, TypeError, /into\.output must be a Float32Array/);
+  refuse({ attention: new Float32Array(12) }, TypeError, /unknown key 'attention' of into \(attention writes scores, weights, output\)/);
+  refuse({ weights: new Float32Array(12) }, TypeError, /unknown key 'weights' of into \(attention with returnWeights: false writes output\)/, { returnWeights: false });
+  refuse([new Float32Array(12)], TypeError, /into of attention must be an object/);
+  const shared = new Float32Array(24);
+  refuse({ scores: shared.subarray(0, 12), weights: shared.subarray(6, 18) }, RangeError, /into\.weights and into\.scores share memory/);
+  // Side by side in one buffer is fine.
+  const r = core.attention({ ...args, into: { scores: shared.subarray(0, 12), weights: shared.subarray(12, 24) } });
+  assert.deepEqual([...r.weights], new Array(12).fill(0.25));
+  // A call the module refuses writes nothing.
+  const kept = { output: new Float32Array(nq * dv).fill(3) };
+  assert.throws(() => core.attention({ ...args, q: new Float32Array([NaN, 0, 0, 0, 0, 0]), into: kept }), (e) => e instanceof RangeError && /q contains NaN/.test(e.message));
+  assert.deepEqual([...kept.output], new Array(nq * dv).fill(3));
 });
 
 test('multiHeadAttentionOutput equals multiHeadAttention output; bad input is refused', () => {

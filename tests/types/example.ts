@@ -17,6 +17,9 @@ async function mathModule(): Promise<number> {
   const streamed: Float32Array = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false }).output;
   const rope = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, positional: { kind: 'rope', base: 500, pairing: 'interleaved' } });
   const alibi = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, positional: { kind: 'alibi', slope: 0.5 } });
+  const mine = { scores: new Float32Array(4), weights: new Float32Array(4) };
+  const reused: Float32Array = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, into: mine }).weights;
+  const reusedOut: Float32Array = core.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, returnWeights: false, into: { output: new Float32Array(4) } }).output;
   const gqa = core.groupedQueryAttention({ q: new Float32Array(16), k: k, v: v, n: 2, dk: 2, dv: 2, heads: 4, kvHeads: 1, causal: true });
   const flash = core.flashAttention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, blockQ: 1, blockK: 1 });
   const flashM: number = flash.steps[flash.steps.length - 1].m[0] + flash.workingFloats + gqa.kvHeadOf[3] + gqa.weights.length;
@@ -48,7 +51,7 @@ async function mathModule(): Promise<number> {
   const config = again.config();
   trainer.dispose();
   again.dispose();
-  return rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + kinds.length + sm.weights[0] + mha.weights.length +
+  return rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + sm.weights[0] + mha.weights.length +
     mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
     histogram.counts.length + curve[0].entropy + precision.weights[1] + lanes + isa.length + bytes + tasks.length +
     (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
