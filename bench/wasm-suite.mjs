@@ -49,7 +49,8 @@ export function makeInputs(s) {
   return { x: fill(s.n * s.dModel), wq: fill(s.dModel ** 2, w), wk: fill(s.dModel ** 2, w), wv: fill(s.dModel ** 2, w), wo: fill(s.dModel ** 2, w) };
 }
 
-export const RESULT_ARRAYS = 'two n×n result arrays alone (JS copies)';
+export const TRACE = 'attnlab trace (all stages kept)';
+export const TRACE_INTO = "attnlab trace into the caller's arrays (all stages kept)";
 
 export function modelKey(s) {
   return s.kind === 'single' ? `single-${s.n}-${s.d}` : `multi-${s.n}-${s.dModel}-${s.heads}`;
@@ -88,16 +89,17 @@ function implementations({ core, coreRelaxed, ort, tf, sessions, fusedSessions }
     const layer = core.multiHeadLayer({ wq: x.wq, wk: x.wk, wv: x.wv, wo: x.wo, dModel: s.dModel, heads: s.heads });
     return () => layer.output({ x: x.x, nq: s.n }).output[7];
   };
-  impls['attnlab trace (all stages kept)'] = (s, x) => s.kind === 'single'
+  // The public call with its weights: the scores, weights and output come back as fresh arrays.
+  impls[TRACE] = (s, x) => s.kind === 'single'
     ? () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d }).output[7]
     : () => core.multiHeadAttention({ ...x, nq: s.n, dModel: s.dModel, heads: s.heads }).output[7];
-  // Not a peer: what the trace row spends outside the math, in the same run. The public call
-  // returns its n x n scores and weights as fresh arrays the caller owns; these are two such
-  // copies, from arrays of that size, and nothing else. (Multi-head: no such row.)
-  impls[RESULT_ARRAYS] = (s) => {
+  // The same call writing into three arrays the caller made once (`into`), as a page that
+  // redraws on every change would: the same math and the same copies out of the module, minus
+  // fresh n x n arrays (in Chromium their new memory costs more than the copy into it).
+  impls[TRACE_INTO] = (s, x) => {
     if (s.kind !== 'single') return null;
-    const scores = new Float32Array(s.n * s.n).fill(0.5), weights = new Float32Array(s.n * s.n).fill(0.25);
-    return () => new Float32Array(scores)[7] + new Float32Array(weights)[7];
+    const into = { scores: new Float32Array(s.n * s.n), weights: new Float32Array(s.n * s.n), output: new Float32Array(s.n * s.d) };
+    return () => core.attention({ q: x.q, k: x.k, v: x.v, nq: s.n, nk: s.n, dk: s.d, dv: s.d, into }).output[7];
   };
   if (ort) {
     impls['ONNX Runtime Web'] = (s, x) => {
