@@ -11,6 +11,7 @@
 #include "core/attention/streaming.h"
 #include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
+#include "core/base/finite.h"
 
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
@@ -36,7 +37,7 @@ val multi_head_attention_output_js(val args) {
   attn::ProjectionWeights w;
   attn::bindings::multi_head_matrices(args, shape, check, x, w);
   if (check.refused()) return check.error();
-  if (!x.allFinite()) return error_result("x contains NaN or Inf");
+  if (!attn::all_finite(x)) return error_result("x contains NaN or Inf");
   attn::StreamingOptions options;
   options.causal = args["causal"].as<bool>();
   const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, shape.heads, options);
@@ -60,7 +61,7 @@ val multi_head_layer_create_js(val args) {
   attn::ProjectionWeights w;
   attn::bindings::projection_matrices(args, shape, check, w);
   if (check.refused()) return check.error();
-  if (!w.wq.allFinite() || !w.wk.allFinite() || !w.wv.allFinite() || !w.wo.allFinite())
+  if (!attn::all_finite(w.wq) || !attn::all_finite(w.wk) || !attn::all_finite(w.wv) || !attn::all_finite(w.wo))
     return error_result("the weights contain NaN or Inf");
   // pack_multi_head checks that heads divides dModel.
   auto layer = std::make_unique<attn::PackedMultiHead>();
@@ -83,7 +84,7 @@ val multi_head_layer_output_js(int id, val args) {
   attn::Mat x;
   check.matrix("x", args["x"], nq, layer.d_model, x);
   if (check.refused()) return check.error();
-  if (!x.allFinite()) return error_result("x contains NaN or Inf");
+  if (!attn::all_finite(x)) return error_result("x contains NaN or Inf");
   attn::StreamingOptions options;
   options.causal = args["causal"].as<bool>();
   const attn::StreamingResult r = attn::streaming_self_attention(x, layer, options);

@@ -1,5 +1,6 @@
 #include "core/attention/attention.h"
 #include "core/attention/reference.h"
+#include "core/base/finite.h"
 #include "core/base/rng.h"
 #include "support/matrix_compare.h"
 
@@ -98,6 +99,30 @@ TEST_CASE("bad inputs are refused with a message, never computed", "[attention]"
   attn::AttentionOptions options;
   options.allowed = attn::BoolMat::Constant(3, 3, true);
   REQUIRE_FALSE(attn::attention(q, k, v, options).status.ok);
+}
+
+TEST_CASE("all_finite finds every NaN and infinity, wherever it is, and nothing else", "[attention]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(), inf, -inf};
+  const float fine[] = {0.0f, -0.0f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                        std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::min(), 1.0f, -3.5f};
+  Mat m(7, 13);  // 91 floats: whole vectors and a tail
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = fine[i % 8];
+  REQUIRE(attn::all_finite(m));
+  for (const float x : specials)
+    for (const Eigen::Index at : {Eigen::Index{0}, Eigen::Index{5}, Eigen::Index{44}, m.size() - 1}) {
+      Mat bad = m;
+      bad.data()[at] = x;
+      REQUIRE_FALSE(attn::all_finite(bad));
+      REQUIRE(!bad.allFinite());  // the same answer as Eigen's
+    }
+  // A block with a row stride reads its own columns only.
+  Mat wide = m;
+  wide(3, 12) = inf;
+  REQUIRE_FALSE(attn::all_finite(wide));
+  REQUIRE(attn::all_finite(wide.leftCols(12)));
+  REQUIRE_FALSE(attn::all_finite(wide.middleRows(2, 3).rightCols(4)));
+  REQUIRE(attn::all_finite(Mat(0, 4)));
 }
 
 TEST_CASE("the project's generator is deterministic and standard normal", "[rng]") {

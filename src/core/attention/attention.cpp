@@ -1,6 +1,7 @@
 #include "core/attention/attention.h"
 
 #include "core/attention/pipeline.h"
+#include "core/base/finite.h"
 
 #include <cmath>
 #include <string>
@@ -39,9 +40,9 @@ Status validate_attention_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Re
   if (!std::isnan(options.scale) && !std::isfinite(options.scale))
     return Status::error("scale must be a finite number");
   if (Status s = validate_positional(options.positional, static_cast<int>(q.cols())); !s.ok) return s;
-  if (!q.allFinite()) return Status::error("q contains NaN or Inf");
-  if (!k.allFinite()) return Status::error("k contains NaN or Inf");
-  if (!v.allFinite()) return Status::error("v contains NaN or Inf");
+  if (!all_finite(q)) return Status::error("q contains NaN or Inf");
+  if (!all_finite(k)) return Status::error("k contains NaN or Inf");
+  if (!all_finite(v)) return Status::error("v contains NaN or Inf");
   return Status::success();
 }
 

@@ -3,6 +3,7 @@
 #include "core/attention/attention_messages.h"
 #include "core/kernels/dispatch.h"
 #include "core/base/rng.h"
+#include "core/base/finite.h"
 
 #include <algorithm>
 #include <cmath>
@@ -297,7 +298,7 @@ Status check_shapes(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<const Mat
     return Status::error(msg::att_values_keys, x_v.rows(), x_k.rows());
   if (x_q.cols() != config.d_model || x_k.cols() != config.d_model || x_v.cols() != config.d_model)
     return Status::error(msg::att_embedding_width, config.d_model);
-  if (!x_q.allFinite() || !x_k.allFinite() || !x_v.allFinite()) return Status::error(msg::att_embedding_values);
+  if (!all_finite(x_q) || !all_finite(x_k) || !all_finite(x_v)) return Status::error(msg::att_embedding_values);
   const int n_q = static_cast<int>(x_q.rows()), n_k = static_cast<int>(x_k.rows());
   if (config.additive_mask.size() &&
       (config.additive_mask.rows() != n_q || config.additive_mask.cols() != n_k))

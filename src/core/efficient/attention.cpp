@@ -9,6 +9,7 @@
 #include "core/attention/masks.h"
 #include "core/base/rng.h"
 #include "core/attention/streaming.h"
+#include "core/base/finite.h"
 
 #include <algorithm>
 #include <cmath>
@@ -105,9 +106,9 @@ Status validate_efficient_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Re
                          ", " + std::to_string(k.cols()) + ")");
   if (v.rows() != q.rows())
     return Status::error("v must have n = " + std::to_string(q.rows()) + " rows, got " + std::to_string(v.rows()));
-  if (!q.allFinite()) return Status::error("q contains NaN or Inf");
-  if (!k.allFinite()) return Status::error("k contains NaN or Inf");
-  if (!v.allFinite()) return Status::error("v contains NaN or Inf");
+  if (!all_finite(q)) return Status::error("q contains NaN or Inf");
+  if (!all_finite(k)) return Status::error("k contains NaN or Inf");
+  if (!all_finite(v)) return Status::error("v contains NaN or Inf");
   return Status::success();
 }
 
