@@ -6,11 +6,13 @@
 //   x W, head h on columns [h*dk, (h+1)*dk), concat W^O) with every head computed by
 //   streaming attention (online softmax, no nq x nq matrix, no weights returned).
 //   x: Float32Array (nq*dModel), each W: Float32Array (dModel*dModel), row-major.
+//   into: {output}, the caller's Float32Array (nq*dModel) to write and return instead of a
+//   fresh one, as attention()'s into (attnlab-core.mjs); written only when the call succeeds.
 //   Throws a TypeError / RangeError naming the argument on bad input.
 // multiHeadLayer({wq, wk, wv, wo, dModel, heads}) -> layer: the weights of
 //   multiHeadAttentionOutput copied into the module and packed for its GEMM once, as an
 //   inference session holds a model's weights. Then
-//   layer.output({x, nq, causal = false}) -> {output: Float32Array (nq*dModel)}: the same
+//   layer.output({x, nq, causal = false, into}) -> {output: Float32Array (nq*dModel)}: the same
 //   floats as multiHeadAttentionOutput with these weights, without passing them again; the
 //   call for running one layer on many inputs. layer.dispose() frees the weights (so does
 //   garbage collection of the layer); a disposed layer's output() throws an Error.
@@ -19,10 +21,14 @@
 //   ('simd128' in the browser), floats per vector, the GEMM register tile.
 // wasmMemoryBytes() -> number: the size of this instance's WebAssembly memory in bytes
 //   (it only grows: after a call it is that call's high-water mark, plus what came before).
-import { checkFloat32, refused } from './attnlab-core-checks.mjs';
+import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
 
 const LAYER_ARGS = ['wq', 'wk', 'wv', 'wo', 'dModel', 'heads'];
-const LAYER_OUTPUT_ARGS = ['x', 'nq', 'causal'];
+const LAYER_OUTPUT_ARGS = ['x', 'nq', 'causal', 'into'];
+const OUTPUT_ARGS = ['x', 'wq', 'wk', 'wv', 'wo', 'nq', 'dModel', 'heads', 'causal', 'into'];
+
+// {output: nq*dModel floats}, or null while they are not whole numbers (the module names them).
+const outputSize = (nq, dModel) => ({ output: [nq, dModel].every((n) => Number.isSafeInteger(n) && n > 0) ? nq * dModel : null });
 
 function knownArguments(args, known, what) {
   for (const key of Object.keys(args ?? {}))
@@ -34,10 +40,13 @@ export default function kernelsApi(wasm) {
   const finalizer = typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry((id) => wasm.multiHeadLayerDispose(id)) : null;
   return {
-    multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = {}) {
+    multiHeadAttentionOutput(args = {}) {
+      knownArguments(args, OUTPUT_ARGS, 'multiHeadAttentionOutput');
+      const { x, wq, wk, wv, wo, nq, dModel, heads, causal = false } = args ?? {};
       if (typeof causal !== 'boolean') throw new TypeError('causal must be true or false');
       for (const [name, m] of [['x', x], ['wq', wq], ['wk', wk], ['wv', wv], ['wo', wo]]) checkFloat32(name, m);
-      return refused(wasm.multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal }));
+      const into = intoOption(args?.into, outputSize(nq, dModel), 'multiHeadAttentionOutput');
+      return refused(wasm.multiHeadAttentionOutput({ x, wq, wk, wv, wo, nq, dModel, heads, causal, into }));
     },
     multiHeadLayer(args = {}) {
       knownArguments(args, LAYER_ARGS, 'multiHeadLayer');
@@ -53,7 +62,8 @@ export default function kernelsApi(wasm) {
           if (id === null) throw new Error('this layer was disposed');
           if (typeof causal !== 'boolean') throw new TypeError('causal must be true or false');
           checkFloat32('x', x);
-          return refused(wasm.multiHeadLayerOutput(id, { x, nq, causal }));
+          const into = intoOption(outputArgs?.into, outputSize(nq, dModel), 'layer.output');
+          return refused(wasm.multiHeadLayerOutput(id, { x, nq, causal, into }));
         },
         dispose() {
           if (id === null) return;

@@ -146,8 +146,8 @@ export interface MultiHeadLayerArgs {
 export interface MultiHeadLayer {
   readonly dModel: number;
   readonly heads: number;
-  /** x (nq, dModel) -> output (nq*dModel), a fresh array; throws once disposed. */
-  output(args: { x: Float32Array; nq: number; causal?: boolean }): { output: Float32Array };
+  /** x (nq, dModel) -> output (nq*dModel), a fresh array or into.output; throws once disposed. */
+  output(args: { x: Float32Array; nq: number; causal?: boolean; into?: { output?: Float32Array } }): { output: Float32Array };
   /** Frees the packed weights; a second call does nothing. */
   dispose(): void;
 }
@@ -492,7 +492,7 @@ export interface AttnlabCore {
   tokenize(text: string): Token[];
   softmax(row: Float32Array | number[], options?: SoftmaxOptions): SoftmaxResult;
   multiHeadAttention(args: MultiHeadAttentionArgs): { output: Float32Array; weights: Float32Array[] };
-  multiHeadAttentionOutput(args: MultiHeadAttentionArgs): { output: Float32Array };
+  multiHeadAttentionOutput(args: MultiHeadAttentionArgs & { into?: { output?: Float32Array } }): { output: Float32Array };
   /** The weights packed once; layer.output({x, nq}) is multiHeadAttentionOutput on them. */
   multiHeadLayer(args: MultiHeadLayerArgs): MultiHeadLayer;
   groupedQueryAttention(args: GroupedQueryArgs): GroupedQueryResult;

@@ -24,7 +24,7 @@
 using emscripten::val;
 using attn::bindings::ArgumentCheck;
 using attn::bindings::error_result;
-using attn::bindings::float32_copy;
+using attn::bindings::float32_result;
 
 namespace {
 
@@ -43,7 +43,7 @@ val multi_head_attention_output_js(val args) {
   const attn::StreamingResult r = attn::streaming_multi_head_attention(x, x, x, w, shape.heads, options);
   if (!r.status.ok) return error_result(r.status.message);
   val out = val::object();
-  out.set("output", float32_copy(r.output.data(), r.output.size()));
+  out.set("output", float32_result(args["into"], "output", r.output.data(), r.output.size()));
   return out;
 }
 
@@ -90,7 +90,7 @@ val multi_head_layer_output_js(int id, val args) {
   const attn::StreamingResult r = attn::streaming_self_attention(x, layer, options);
   if (!r.status.ok) return error_result(r.status.message);
   val out = val::object();
-  out.set("output", float32_copy(r.output.data(), r.output.size()));
+  out.set("output", float32_result(args["into"], "output", r.output.data(), r.output.size()));
   return out;
 }
 

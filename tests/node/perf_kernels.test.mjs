@@ -220,6 +220,34 @@ test('multiHeadAttentionOutput equals multiHeadAttention output; bad input is re
     (e) => e instanceof TypeError && /wv/.test(e.message));
   assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 2, causal: 1 }),
     (e) => e instanceof TypeError && /causal/.test(e.message));
+  assert.throws(() => core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 2, dModel: 6, heads: 2, head: 1 }),
+    (e) => e instanceof TypeError && /unknown argument 'head' of multiHeadAttentionOutput/.test(e.message));
+});
+
+test('multiHeadAttentionOutput and layer.output write into.output, the caller\'s array, and return it', () => {
+  const [nq, dModel, heads] = [11, 16, 4];
+  const x = core.randomNormal({ seed: 1, rows: nq, cols: dModel });
+  const w = (s) => core.randomNormal({ seed: s, rows: dModel, cols: dModel }).map((e) => e / 4);
+  const weights = { wq: w(2), wk: w(3), wv: w(4), wo: w(5) };
+  const want = core.multiHeadAttentionOutput({ x, ...weights, nq, dModel, heads }).output;
+  const out = new Float32Array(nq * dModel).fill(7);
+  assert.equal(core.multiHeadAttentionOutput({ x, ...weights, nq, dModel, heads, into: { output: out } }).output, out);
+  assert.deepEqual(out, want);
+  const layer = core.multiHeadLayer({ ...weights, dModel, heads });
+  out.fill(7);
+  assert.equal(layer.output({ x, nq, into: { output: out } }).output, out);
+  assert.deepEqual(out, want);
+  assert.throws(() => layer.output({ x, nq, into: { output: new Float32Array(nq * dModel - 1) } }),
+    (e) => e instanceof RangeError && /into\.output has 175 floats; this call writes 176/.test(e.message));
+  assert.throws(() => core.multiHeadAttentionOutput({ x, ...weights, nq, dModel, heads, into: { weights: out } }),
+    (e) => e instanceof TypeError && /unknown key 'weights' of into \(multiHeadAttentionOutput writes output\)/.test(e.message));
+  // Refused by the module (a NaN in x): the caller's array keeps what it held.
+  out.fill(7);
+  const bad = x.slice();
+  bad[3] = NaN;
+  assert.throws(() => layer.output({ x: bad, nq, into: { output: out } }), (e) => e instanceof RangeError && /x contains NaN/.test(e.message));
+  assert.ok(out.every((e) => e === 7));
+  layer.dispose();
 });
 
 test('multiHeadLayer gives the floats of multiHeadAttentionOutput, call after call, until disposed', () => {

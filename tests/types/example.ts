@@ -29,7 +29,7 @@ async function mathModule(): Promise<number> {
   const x = core.randomNormal({ seed: 1, rows: 4, cols: 8 });
   const w = core.randomNormal({ seed: 2, rows: 8, cols: 8 });
   const mha = core.multiHeadAttention({ x, wq: w, wk: w, wv: w, wo: w, nq: 4, dModel: 8, heads: 2, causal: true });
-  const mhaOut = core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 4, dModel: 8, heads: 2 });
+  const mhaOut = core.multiHeadAttentionOutput({ x, wq: w, wk: w, wv: w, wo: w, nq: 4, dModel: 8, heads: 2, into: { output: new Float32Array(32) } });
   const eff = core.efficientAttention({ variant: 'window', q: x, k: x, v: x, n: 4, dk: 8, dv: 8, window: 1, display: true });
   const chart = core.costChart({ variants: ['exact', 'linear'], ns: [64, 128], dk: 16, dv: 16, measurements: 1 });
   const variance: number = core.dotProductVariance({ dk: 64, samples: 1000, scaled: true });
