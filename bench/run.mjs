@@ -32,7 +32,7 @@ const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const nativeDir = path.resolve(option('--native', 'build/bench-native'));
 const webDir = path.resolve(option('--web', 'build/bench-web'));
-const rounds = Number(option('--rounds', '7'));
+const rounds = Number(option('--rounds', '15'));
 const outFile = path.resolve(option('--out', path.join(root, 'docs', 'PERFORMANCE.md')));
 const latencyBefore = option('--latency-before', '') ? path.resolve(option('--latency-before', '')) : '';
 const only = option('--only', '');
@@ -46,6 +46,25 @@ function median(a) {
   const s = [...a].sort((x, y) => x - y);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
+
+// The q-quantile of a, linear between the two nearest ranks.
+function quantile(a, q) {
+  const s = [...a].sort((x, y) => x - y);
+  const at = (s.length - 1) * q, lo = Math.floor(at), hi = Math.ceil(at);
+  return s[lo] + (s[hi] - s[lo]) * (at - lo);
+}
+
+// How many times `fast`'s time `slow`'s is: the median over rounds of slow's time ÷ fast's in
+// the same round, with the quartiles of those per-round ratios. Pairing by round cancels load
+// that drifts over the run (on a shared machine two medians can come from different minutes);
+// the quartiles show how far one round's verdict moves.
+function ratioOf(slow, fast) {
+  const a = slow.perRoundMs, b = fast.perRoundMs;
+  if (!a?.length || a.length !== b?.length) throw new Error(`${slow.impl} and ${fast.impl} (${slow.shape}) have no rounds to pair`);
+  const r = a.map((x, i) => x / b[i]);
+  return { ratio: median(r), q1: quantile(r, 0.25), q3: quantile(r, 0.75) };
+}
+const spread = ({ q1, q3 }) => `${q1.toFixed(2)}–${q3.toFixed(2)}`;
 
 const cpuFlags = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^flags\s*:(.*)$/m)[1].trim().split(/\s+/);
 const cpuModel = (fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:(.*)$/m)?.[1] ?? 'unknown').trim();
@@ -129,7 +148,7 @@ async function nativeSuite() {
   for (const [impl, byShape] of Object.entries(samples.rows))
     for (const [key, ms] of Object.entries(byShape)) {
       const s = SHAPES[NATIVE_SHAPES[key]];
-      rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl, ms: median(ms), gflops: shapeFlops(s) / median(ms) / 1e6 });
+      rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl, ms: median(ms), gflops: shapeFlops(s) / median(ms) / 1e6, perRoundMs: ms });
     }
   const ceiling = Object.fromEntries(Object.entries(samples.ceiling).map(([isa, g]) => [isa, median(g)]));
   return { rows, ceiling, ortVersion: ortNodeVersion() };
@@ -236,7 +255,7 @@ function relaxedNote(where, result) {
     const name = shapeName(s);
     const mine = result.rows.find((r) => r.shape === name && r.impl === 'attnlab SIMD (streaming)');
     const relaxed = result.rows.find((r) => r.shape === name && r.impl === RELAXED);
-    return mine && relaxed ? `${(mine.ms / relaxed.ms).toFixed(2)}× (${name})` : null;
+    return mine && relaxed ? `${ratioOf(mine, relaxed).ratio.toFixed(2)}× (${name})` : null;
   }).filter(Boolean);
   if (!rows.length) return `\n${where} ran no relaxed-SIMD row (the engine does not validate relaxed SIMD).\n`;
   return `\nThe row ${RELAXED} is the math module's relaxed-SIMD build, which a caller gets with
@@ -248,16 +267,17 @@ function relaxedNote(where, result) {
 function table(rows, ours, peers, ceiling, ceilingName) {
   const lines = [];
   const present = peers.filter((p) => rows.some((r) => r.impl === p));
-  lines.push(`| shape | implementation | median ms | GFLOP/s | of the ${ceilingName} ceiling | ours ÷ it (speed-up) |`);
-  lines.push('|---|---|---:|---:|---:|---:|');
+  lines.push(`| shape | implementation | median ms | GFLOP/s | of the ${ceilingName} ceiling | ours ÷ it (speed-up) | middle half of the rounds |`);
+  lines.push('|---|---|---:|---:|---:|---:|---:|');
   for (const s of SHAPES) {
     const name = shapeName(s);
     const mine = rows.find((r) => r.shape === name && r.impl === ours);
     if (!mine) continue;
     const shapeRows = [mine, ...present.map((p) => rows.find((r) => r.shape === name && r.impl === p)).filter(Boolean)];
     for (const r of shapeRows) {
-      const ratio = r === mine ? '—' : `**${(r.ms / mine.ms).toFixed(2)}×**`;
-      lines.push(`| ${name} | ${r.impl === ours ? `**${r.impl}**` : r.impl} | ${r.ms.toFixed(3)} | ${r.gflops.toFixed(1)} | ${(100 * r.gflops / ceiling).toFixed(0)} % | ${ratio} |`);
+      const paired = r === mine ? null : ratioOf(r, mine);
+      const ratio = paired ? `**${paired.ratio.toFixed(2)}×**` : '—';
+      lines.push(`| ${name} | ${r.impl === ours ? `**${r.impl}**` : r.impl} | ${r.ms.toFixed(3)} | ${r.gflops.toFixed(1)} | ${(100 * r.gflops / ceiling).toFixed(0)} % | ${ratio} | ${paired ? spread(paired) : '—'} |`);
     }
   }
   return lines.join('\n');
@@ -271,10 +291,11 @@ function acceptance(rows, ours, peer, label, shapesWanted, target, ceiling = nul
     const mine = rows.find((r) => r.shape === shape && r.impl === ours);
     const theirs = rows.find((r) => r.shape === shape && r.impl === peer);
     if (!mine || !theirs) return `| ${shape} | ${label} | — | ≥ ${target}× | not measured |`;
-    const ratio = theirs.ms / mine.ms;
+    const paired = ratioOf(theirs, mine), ratio = paired.ratio;
     const share = (gflops) => `${(100 * gflops / ceiling).toFixed(0)} %`;
-    const bound = ceiling ? `: ${target}× needs ${share(target * theirs.gflops)} of the f32x4 ceiling (we ran at ${share(mine.gflops)}, the peer at ${share(theirs.gflops)})` : '';
-    return `| ${shape} | ${label} | ${ratio.toFixed(2)}× | ≥ ${target}× | ${ratio >= target ? 'met' : `missed by ${((1 - ratio / target) * 100).toFixed(0)} %${bound}`} |`;
+    const bound = ceiling ? `: ${target}× needs ${share(mine.gflops * target / ratio)} of the f32x4 ceiling (we ran at ${share(mine.gflops)}, the peer at ${share(theirs.gflops)})` : '';
+    const verdict = ratio >= target ? 'met' : `missed by ${((1 - ratio / target) * 100).toFixed(0)} %${bound}`;
+    return `| ${shape} | ${label} | ${ratio.toFixed(2)}× (${spread(paired)}) | ≥ ${target}× | ${verdict} |`;
   });
 }
 
@@ -295,10 +316,10 @@ function traceRatio(rows, label, shape, target) {
   const into = rows.find((r) => r.shape === shape && r.impl === TRACE_INTO);
   const fresh = rows.find((r) => r.shape === shape && r.impl === TRACE);
   if (!fast || !into) return `| ${shape} | ${label} | — | ≤ ${target}× | not measured |`;
-  const ratio = into.ms / fast.ms;
+  const paired = ratioOf(into, fast), ratio = paired.ratio;
   const status = ratio <= target ? 'met' : `missed by ${((ratio / target - 1) * 100).toFixed(0)} %`;
-  const note = fresh ? `; returning fresh arrays instead ${(fresh.ms / fast.ms).toFixed(2)}×` : '';
-  return `| ${shape} | ${label} | ${ratio.toFixed(2)}× | ≤ ${target}× | ${status}${note} |`;
+  const note = fresh ? `; returning fresh arrays instead ${ratioOf(fresh, fast).ratio.toFixed(2)}×` : '';
+  return `| ${shape} | ${label} | ${ratio.toFixed(2)}× (${spread(paired)}) | ≤ ${target}× | ${status}${note} |`;
 }
 
 const fmt = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
@@ -329,7 +350,9 @@ Generated by \`scripts/bench.sh\` on ${started} (${Math.round(seconds / 60)} min
 One thread, float32, every figure a median over ${rounds} rounds in which the implementations
 alternate. GFLOP/s count the two products only (4·n²·d for one head; plus 8·n·d_model² of
 projections for multi-head), the same count for every implementation. "ours ÷ it" is the
-peer's time divided by ours: above 1 we are faster.
+peer's time divided by ours in the same round, the median over rounds: above 1 we are faster.
+Beside it, the middle half of those per-round ratios (their quartiles): how far one round's
+verdict moves on this shared machine.
 
 ## Machine
 
@@ -449,7 +472,7 @@ if (only) {
     const name = shapeName(s);
     const ours = result.rows.find((r) => r.shape === name && r.impl === 'attnlab SIMD (streaming)');
     const peers = result.rows.filter((r) => r.shape === name && r !== ours);
-    log(`${name}: ${peers.map((r) => `${r.impl} ${(r.ms / ours.ms).toFixed(2)}x`).join(', ')}`);
+    log(`${name}: ${peers.map((r) => { const p = ratioOf(r, ours); return `${r.impl} ${p.ratio.toFixed(2)}x (${spread(p)})`; }).join(', ')}`);
   }
   log(`ceiling ${result.ceiling.toFixed(1)} GFLOP/s${result.fusedCeiling ? `, relaxed_madd ceiling ${result.fusedCeiling.toFixed(1)}` : ''}; ` +
     `build ${result.build}, kernels ${result.kernels?.isa}`);

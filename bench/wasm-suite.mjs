@@ -241,7 +241,10 @@ export async function runSuite({ core, coreRelaxed = null, ceiling, fusedCeiling
     for (let j = 0; j < names.length; j++) {
       if (!samples[j].length) continue;
       const seconds = median(samples[j]);
-      rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl: names[j], ms: seconds * 1e3, gflops: shapeFlops(s) / seconds / 1e9 });
+      // perRoundMs: one batch's ms per call for each round, in round order (the report pairs
+      // them with ours from the same round).
+      rows.push({ shape: shapeName(s), kind: s.kind, n: s.n, impl: names[j], ms: seconds * 1e3, gflops: shapeFlops(s) / seconds / 1e9,
+        perRoundMs: samples[j].map((x) => x * 1e3) });
       log(`${shapeName(s).padEnd(36)} ${names[j].padEnd(36)} ${(seconds * 1e3).toFixed(3).padStart(9)} ms ${(shapeFlops(s) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
     }
   return { rows, ceiling: median(ceilingSamples), fusedCeiling: fusedCeiling ? median(fusedCeilingSamples) : null,

@@ -2,7 +2,7 @@
 # The benchmark of Attention Lab's kernels (issues 10 and 23): native, WebAssembly in Node and
 # in headless Chromium, each beside its peers in the same run, the knob-to-picture latency of
 # the lab, then docs/PERFORMANCE.md.
-#   scripts/bench.sh [--rounds N]        (default 7 rounds; about 15-25 minutes)
+#   scripts/bench.sh [--rounds N]        (default 15 rounds: the suites about 3 minutes, the first builds 15-25 more)
 # Not part of scripts/test.sh. Installs what it needs, idempotently:
 #   apt   what scripts/setup.sh installs, plus libbenchmark-dev (Google Benchmark)
 #   npm   the peers in bench/ (npm ci --ignore-scripts: onnxruntime-node's install script
@@ -15,7 +15,7 @@ cd "$top"
 export NODE_PATH=/usr/share/nodejs
 native_dir=${BENCH_NATIVE_DIR:-build/bench-native}
 web_dir=${BENCH_WEB_DIR:-build/bench-web}
-rounds=7
+rounds=15
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds=$2; shift 2 ;;
