@@ -11,10 +11,12 @@
 #include "core/attention/streaming.h"
 #include "support/matrix_compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using attn::Mat;
@@ -199,6 +201,97 @@ TEST_CASE("kernels: vectorised exp is within 2e-7 + 8e-8 |x| relative of std::ex
     INFO("worst relative error on [-1, 0] " << worst);
     REQUIRE(worst < 2e-7);
     REQUIRE(worst > 0.0);  // a polynomial, not a call to std::exp
+  }
+}
+
+TEST_CASE("kernels: vectorised tanh is within 3e-7 relative of tanh in double, odd, and keeps the sign of zero", "[kernels]") {
+  std::vector<float> x;
+  for (int i = -24000; i <= 24000; ++i) x.push_back(static_cast<float>(i) * 5e-4f);  // [-12, 12]
+  for (float t = 1e-30f; t < 1.0f; t *= 1.7f) x.push_back(t);                         // tiny to 1
+  for (float t : {8.99f, 9.0f, 9.01f, 20.0f, 1e30f}) x.push_back(t);                  // the cap and past it
+  const size_t positive = x.size();
+  for (size_t i = 0; i < positive; ++i) x.push_back(-x[i]);
+  for (kernels::Isa isa : kernels::available_isas()) {
+    const kernels::KernelTable& t = *kernels::kernel_table(isa);
+    INFO(isa_label(t));
+    std::vector<float> y(x.size());
+    t.tanh(x.data(), y.data(), static_cast<int>(x.size()));
+    double worst = 0.0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double want = std::tanh(static_cast<double>(x[i]));
+      INFO("x " << x[i] << " tanh " << want << " kernel " << y[i]);
+      if (want == 0.0) {
+        REQUIRE(y[i] == 0.0f);
+        REQUIRE(std::signbit(y[i]) == std::signbit(x[i]));
+        continue;
+      }
+      const double relative = std::fabs(y[i] - want) / std::fabs(want);
+      REQUIRE(relative <= 3e-7);
+      worst = std::max(worst, relative);
+    }
+    for (size_t i = 0; i < positive; ++i) REQUIRE(y[positive + i] == -y[i]);
+    INFO("worst relative error " << worst);
+    REQUIRE(worst > 0.0);  // a polynomial, not a call to std::tanh
+  }
+}
+
+// scores(i, j) = sum_a v[a] tanh(qp(i, a) + kp(j, a)) in double, the oracle of additive_scores.
+Mat additive_oracle(const Mat& qp, const Mat& kp, const std::vector<float>& v) {
+  Mat s(qp.rows(), kp.rows());
+  for (int i = 0; i < qp.rows(); ++i)
+    for (int j = 0; j < kp.rows(); ++j) {
+      double sum = 0.0;
+      for (int a = 0; a < qp.cols(); ++a) sum += v[a] * std::tanh(static_cast<double>(qp(i, a)) + kp(j, a));
+      s(i, j) = static_cast<float>(sum);
+    }
+  return s;
+}
+
+TEST_CASE("kernels: additive scores equal v . tanh(qp + kp) in double, factored and pair by pair, strided", "[kernels]") {
+  attn::Rng rng(31);
+  // (n_q, n_k, d_a, scale of the entries): 22 and beyond leaves the factored form for tanhv.
+  for (const auto& [n_q, n_k, d_a, spread] : std::vector<std::tuple<int, int, int, float>>{
+           {1, 1, 1, 1.0f}, {7, 37, 13, 1.0f}, {20, 64, 16, 2.0f}, {3, 130, 5, 0.05f}, {9, 45, 11, 30.0f}}) {
+    const Mat qp = rng.normal_matrix(n_q, d_a, spread), kp = rng.normal_matrix(n_k, d_a, spread);
+    const Mat vm = rng.normal_matrix(1, d_a);
+    const std::vector<float> v(vm.data(), vm.data() + d_a);
+    const Mat want = additive_oracle(qp, kp, v);
+    double v_sum = 0.0;
+    for (float x : v) v_sum += std::fabs(x);
+    // Each term within about 2e-7 of its tanh (relative near +-1, absolute near 0), and the
+    // float sum rounds once per term: the bound is a term's error plus d_a roundings, times
+    // sum |v|.
+    const double bound = (2.5e-7 + 6e-8 * d_a) * v_sum;
+    // The inputs sit in wider arrays, and the scores' rows have two floats of padding that
+    // must stay as they were.
+    Mat qw = Mat::Constant(n_q, d_a + 3, 7.0f), kw = Mat::Constant(n_k, d_a + 1, -7.0f);
+    qw.leftCols(d_a) = qp;
+    kw.leftCols(d_a) = kp;
+    for (kernels::Isa isa : kernels::available_isas()) {
+      const kernels::KernelTable& t = *kernels::kernel_table(isa);
+      INFO(isa_label(t) << " n_q " << n_q << " n_k " << n_k << " d_a " << d_a << " spread " << spread);
+      Mat out = Mat::Constant(n_q, n_k + 2, 5.0f);
+      kernels::AdditiveArgs a;
+      a.n_q = n_q;
+      a.n_k = n_k;
+      a.d_a = d_a;
+      a.qp = qw.data();
+      a.ldqp = d_a + 3;
+      a.kp = kw.data();
+      a.ldkp = d_a + 1;
+      a.v = v.data();
+      a.scores = out.data();
+      a.ld_scores = n_k + 2;
+      t.additive_scores(a);
+      double worst = 0.0;
+      for (int i = 0; i < n_q; ++i) {
+        for (int j = 0; j < n_k; ++j) worst = std::max(worst, std::fabs(static_cast<double>(out(i, j)) - want(i, j)));
+        REQUIRE(out(i, n_k) == 5.0f);
+        REQUIRE(out(i, n_k + 1) == 5.0f);
+      }
+      INFO("worst " << worst << " bound " << bound);
+      REQUIRE(worst <= bound);
+    }
   }
 }
 

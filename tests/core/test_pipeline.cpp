@@ -7,6 +7,7 @@
 #include "core/attention/tokenizer.h"
 #include "support/matrix_compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <tuple>
@@ -291,6 +292,66 @@ TEST_CASE("cosine scores lie in [-1, 1] and ignore vector length", "[pipeline][s
   // The cosine of a vector with itself is 1.
   const attn::PipelineTrace self = attn::run_pipeline_qkv(k, k, Mat::Ones(8, 2), c);
   for (int i = 0; i < 8; ++i) REQUIRE(self.heads[0].raw_scores(i, i) == Approx(1.0f).margin(1e-6));
+}
+
+TEST_CASE("cosine and additive raw scores equal their formulas in double, head by head", "[pipeline][score]") {
+  attn::Rng rng(19);
+  const int n = 70, d = 48, heads = 3, d_k = d / heads;
+  const Mat x = rng.normal_matrix(n, d);
+  const attn::ProjectionWeights w = attn::random_projection_weights(d, heads, 23);
+  for (auto score : {attn::ScoreFunction::Cosine, attn::ScoreFunction::Additive}) {
+    attn::PipelineConfig c = config_for(d, heads);
+    c.score = score;
+    const attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, c);
+    REQUIRE(t.status.ok);
+    for (int h = 0; h < heads; ++h) {
+      const Mat &q = t.heads[h].q, &k = t.heads[h].k, &got = t.heads[h].raw_scores;
+      REQUIRE(got.rows() == n);
+      REQUIRE(got.cols() == n);
+      double worst = 0.0, largest = 0.0;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+          double want = 0.0;
+          if (score == attn::ScoreFunction::Cosine) {
+            double dot = 0.0, qq = 0.0, kk = 0.0;
+            for (int p = 0; p < d_k; ++p) dot += double(q(i, p)) * k(j, p), qq += double(q(i, p)) * q(i, p), kk += double(k(j, p)) * k(j, p);
+            want = dot / std::sqrt(qq * kk);
+          } else {
+            // v . tanh(q W_aq + k W_ak), the projections in double too
+            for (int a = 0; a < d_k; ++a) {
+              double qa = 0.0, ka = 0.0;
+              for (int p = 0; p < d_k; ++p) qa += double(q(i, p)) * w.additive_wq[h](p, a), ka += double(k(j, p)) * w.additive_wk[h](p, a);
+              want += w.additive_v[h](0, a) * std::tanh(qa + ka);
+            }
+          }
+          worst = std::max(worst, std::fabs(got(i, j) - want));
+          largest = std::max(largest, std::fabs(want));
+        }
+      INFO("score " << static_cast<int>(score) << " head " << h << " worst " << worst << " largest " << largest);
+      REQUIRE(largest > 0.05);  // scores that differ from zero, so the comparison means something
+      REQUIRE(worst <= 1e-6);
+    }
+  }
+}
+
+TEST_CASE("additive parameters of the wrong shape are refused, not read past", "[pipeline][score]") {
+  attn::Rng rng(3);
+  const Mat x = rng.normal_matrix(5, 8);
+  attn::PipelineConfig c = config_for(8, 2);
+  c.score = attn::ScoreFunction::Additive;
+  const attn::ProjectionWeights good = attn::random_projection_weights(8, 2, 4);
+  REQUIRE(attn::run_pipeline(x, x, x, good, c).status.ok);
+  for (int which = 0; which < 4; ++which) {
+    attn::ProjectionWeights w = good;
+    if (which == 0) w.additive_wq[1] = Mat::Zero(3, 4);   // d_k rows wanted (4)
+    if (which == 1) w.additive_wk[0] = Mat::Zero(4, 5);   // d_a columns as W_aq's (4)
+    if (which == 2) w.additive_v[1] = Mat::Zero(1, 3);    // d_a entries
+    if (which == 3) w.additive_wk.pop_back();              // one head short
+    INFO("case " << which);
+    const attn::PipelineTrace t = attn::run_pipeline(x, x, x, w, c);
+    REQUIRE_FALSE(t.status.ok);
+    REQUIRE(t.status.message == "additive scoring needs its parameters for every head");
+  }
 }
 
 TEST_CASE("bad configurations are refused", "[pipeline]") {

@@ -21,6 +21,8 @@ const HOT_KERNELS = [
   ['softmax_rows', ['f32x4.sub', 'f32x4.mul', 'f32x4.add']],  // the trace path's softmax with vector exp
   ['attention_block', ['f32x4.mul', 'f32x4.add', 'f32x4.sub']],  // streaming: both products + online softmax
   ['exp_values', ['f32x4.mul', 'f32x4.add']],              // the vectorised exp alone
+  ['tanh_values', ['f32x4.mul', 'f32x4.add', 'f32x4.div']],  // the vectorised tanh alone
+  ['additive_scores', ['f32x4.mul', 'f32x4.add', 'f32x4.div']],  // additive scoring: a divide per pair
 ];
 
 test('the shipped .wasm names each hot kernel, and each holds f32x4 arithmetic', () => {

@@ -57,6 +57,24 @@ Status validate_config(const PipelineConfig& c) {
 
 namespace {
 
+// c = a op(b) on the SIMD GEMM kernel, op(b) = b or (b_transposed) b^T, both read in place;
+// c is resized to (rows of a, columns of op(b)) and written whole.
+void multiply_into(Mat& c, const Eigen::Ref<const Mat>& a, const Eigen::Ref<const Mat>& b, bool b_transposed) {
+  kernels::GemmArgs g;
+  g.m = static_cast<int>(a.rows());
+  g.n = static_cast<int>(b_transposed ? b.rows() : b.cols());
+  g.k = static_cast<int>(a.cols());
+  c.resize(g.m, g.n);
+  g.a = a.data();
+  g.lda = static_cast<int>(a.outerStride());
+  g.b = b.data();
+  g.ldb = static_cast<int>(b.outerStride());
+  g.b_transposed = b_transposed;
+  g.c = c.data();
+  g.ldc = g.n;
+  kernels::active_kernels().gemm(g);
+}
+
 Mat cosine_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k) {
   // Normalise rows first; a zero vector stays zero (its cosine with anything is 0).
   auto normalised = [](const Eigen::Ref<const Mat>& m) {
@@ -68,18 +86,31 @@ Mat cosine_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k
     return out;
   };
   const Mat qn = normalised(q), kn = normalised(k);
-  Mat s = qn * kn.transpose();
+  Mat s;
+  multiply_into(s, qn, kn, true);  // qn kn^T on the SIMD kernel
   return s.cwiseMax(-1.0f).cwiseMin(1.0f);  // rounding can step just past +-1
 }
 
 Mat additive_scores(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
                     const Mat& w_aq, const Mat& w_ak, const RowVec& v_a) {
-  // score_ij = v_a . tanh(q_i W_aq + k_j W_ak): project once, combine per pair.
-  const Mat qp = q * w_aq, kp = k * w_ak;  // (n_q, d_a), (n_k, d_a)
+  // score_ij = v_a . tanh(q_i W_aq + k_j W_ak): project once (the GEMM kernel), combine per
+  // pair (the additive-score kernel, W keys at a time, with its own vectorised tanh).
+  Mat qp, kp;  // (n_q, d_a), (n_k, d_a)
+  multiply_into(qp, q, w_aq, false);
+  multiply_into(kp, k, w_ak, false);
   Mat s(q.rows(), k.rows());
-  for (Eigen::Index i = 0; i < q.rows(); ++i)
-    for (Eigen::Index j = 0; j < k.rows(); ++j)
-      s(i, j) = (qp.row(i) + kp.row(j)).array().tanh().matrix().dot(v_a);
+  kernels::AdditiveArgs a;
+  a.n_q = static_cast<int>(q.rows());
+  a.n_k = static_cast<int>(k.rows());
+  a.d_a = static_cast<int>(qp.cols());
+  a.qp = qp.data();
+  a.ldqp = a.d_a;
+  a.kp = kp.data();
+  a.ldkp = a.d_a;
+  a.v = v_a.data();
+  a.scores = s.data();
+  a.ld_scores = a.n_k;
+  kernels::active_kernels().additive_scores(a);
   return s;
 }
 
@@ -119,30 +150,27 @@ void scale_and_mask_rows(const kernels::SoftmaxArgs& a) {
   }
 }
 
+// Additive scoring's parameters for every head: W_aq and W_ak (d_k, d_a), v (1, d_a), d_a >= 1.
+bool additive_parameters_fit(const ProjectionWeights& w, const PipelineConfig& config) {
+  const int heads = config.heads, d_k = config.d_model / std::max(config.heads, 1);
+  if (static_cast<int>(w.additive_wq.size()) < heads || static_cast<int>(w.additive_wk.size()) < heads ||
+      static_cast<int>(w.additive_v.size()) < heads)
+    return false;
+  for (int h = 0; h < heads; ++h) {
+    const Eigen::Index d_a = w.additive_wq[h].cols();
+    if (d_a < 1 || w.additive_wq[h].rows() != d_k || w.additive_wk[h].rows() != d_k || w.additive_wk[h].cols() != d_a ||
+        w.additive_v[h].rows() != 1 || w.additive_v[h].cols() != d_a)
+      return false;
+  }
+  return true;
+}
+
 // Step 2's multiplier: the scale (1/sqrt(d_k), a custom one or none) over the temperature.
 float step_scale(const PipelineConfig& config, int d_k) {
   float scale = 1.0f;
   if (config.scale_kind == ScaleKind::Default) scale = default_scale(d_k);
   if (config.scale_kind == ScaleKind::Custom) scale = config.custom_scale;
   return scale / config.temperature;
-}
-
-// c = a op(b) on the SIMD GEMM kernel, op(b) = b or (b_transposed) b^T, both read in place;
-// c is resized to (rows of a, columns of op(b)) and written whole.
-void multiply_into(Mat& c, const Eigen::Ref<const Mat>& a, const Eigen::Ref<const Mat>& b, bool b_transposed) {
-  kernels::GemmArgs g;
-  g.m = static_cast<int>(a.rows());
-  g.n = static_cast<int>(b_transposed ? b.rows() : b.cols());
-  g.k = static_cast<int>(a.cols());
-  c.resize(g.m, g.n);
-  g.a = a.data();
-  g.lda = static_cast<int>(a.outerStride());
-  g.b = b.data();
-  g.ldb = static_cast<int>(b.outerStride());
-  g.b_transposed = b_transposed;
-  g.c = c.data();
-  g.ldc = g.n;
-  kernels::active_kernels().gemm(g);
 }
 
 constexpr int kRowBlock = 8;  // query rows of the n x n stages worked on together
@@ -325,8 +353,7 @@ PipelineTrace run_pipeline(const Eigen::Ref<const Mat>& x_q, const Eigen::Ref<co
   if (trace.status.ok && (w.wq.rows() != d || w.wq.cols() != d || w.wk.rows() != d || w.wk.cols() != d ||
                           w.wv.rows() != d || w.wv.cols() != d || w.wo.rows() != d || w.wo.cols() != d))
     trace.status = Status::error(msg::att_projection_shape);
-  if (trace.status.ok && config.score == ScoreFunction::Additive &&
-      static_cast<int>(w.additive_v.size()) < config.heads)
+  if (trace.status.ok && config.score == ScoreFunction::Additive && !additive_parameters_fit(w, config))
     trace.status = Status::error(msg::att_additive_parameters);
   if (trace.status.ok && config.attention_positions.kind != PositionalKind::None && config.score == ScoreFunction::Additive)
     trace.status = Status::error(msg::att_positions_need_dot);

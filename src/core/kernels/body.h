@@ -15,8 +15,8 @@
 // then run on a baseline CPU; so everything below is in this file's own namespace, and
 // scratch memory comes from std::aligned_alloc.
 //
-// Sections: 1 vectors  2 exp and log  3 micro-kernel  4 gemm  5 softmax rows  6 attention
-//           7 weight statistics  8 table
+// Sections: 1 vectors  2 exp, log and tanh  3 micro-kernel  4 gemm  5 softmax rows
+//           6 attention  7 weight statistics  8 tanh and additive scores  9 table
 //
 // Legend: MR x NR register tile; A (m, k), B (k, n), C (m, n); for attention, a block of
 // bq queries (columns of the transposed score tile) meets a tile of bk keys (its rows).
@@ -210,6 +210,48 @@ ATTN_INLINE V logv(V x, const LogConstants& c) {
   p = madd(p, z, c.c3);
   p = madd(p, z, c.two);
   return madd(__builtin_convertvector(k, V), c.ln2, s * p);
+}
+
+// tanh x for finite x, from u = e^(-2|x|) - 1 in (-1, 0]: tanh |x| = -u / (2 + u), and x's
+// sign put back. u = 2^n (2^f - 1) + (2^n - 1) with n, f as in exp2v of -2|x| log2 e, and
+// 2^f - 1 as exp2v's polynomial without its constant term: for small |x| (n = 0) u keeps
+// every digit, where 1 - 2 / (e^2x + 1) would cancel them away. |x| is capped at 9, past
+// which tanh is 1 within an ulp. Within 3e-7 relative (2.5e-7 measured, near |x| = 0.09,
+// where 2^f - 1 carries the polynomial's error); tanh(+-0) = +-0.
+struct TanhConstants {
+  ExpConstants e;
+  V cap, minus_2log2e, two;
+  VU sign, one_bits;
+};
+
+ATTN_INLINE TanhConstants tanh_constants() {
+  TanhConstants c;
+  c.e = exp_constants();
+  c.cap = splat(9.0f);
+  c.minus_2log2e = splat(-2.0f * kLog2e);
+  c.two = splat(2.0f);
+  c.sign = VU{} + 0x80000000u;
+  c.one_bits = VU{} + 0x3f800000u;  // the bits of 1.0f
+  return c;
+}
+
+ATTN_INLINE V tanhv(V x, const TanhConstants& c) {
+  const VU sign = (VU)x & c.sign;
+  const V a = (V)((VU)x & ~c.sign);
+  const V y = select(a < c.cap, a, c.cap) * c.minus_2log2e;  // in [-26, 0]
+  const V t = y + c.e.magic;
+  const V n = t - c.e.magic;
+  const V f = y - n;
+  V p = madd(c.e.c6, f, c.e.c5);
+  p = madd(p, f, c.e.c4);
+  p = madd(p, f, c.e.c3);
+  p = madd(p, f, c.e.c2);
+  p = madd(p, f, c.e.c1);
+  p = p * f;                                                    // 2^f - 1
+  const V s = (V)((((VU)t - (VU)c.e.magic) << 23) + c.one_bits);  // 2^n, n in [-26, 0]
+  const V u = madd(s, p, s - c.e.c0);                             // c0 = 1
+  const V r = u / (c.two + u);                                    // -tanh |x|, or -0 or +0
+  return (V)(((VU)r & ~c.sign) | sign);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -893,12 +935,120 @@ __attribute__((noinline)) void scaled_softmax_rows(const SoftmaxArgs& a) {
 }
 
 // ---------------------------------------------------------------------------------------
-// 8 table
+// 8 tanh and additive scores. scores(i, j) = sum_a v[a] tanh(qp(i, a) + kp(j, a)), W keys a
+// vector, summed over a in order as the plain loop does. tanh of a sum needs no
+// transcendental per pair: with E = e^2q e^2k, tanh(q + k) = (E - 1) / (E + 1), so e^2q and
+// e^2k are taken once per entry (in double, then rounded: E is within two roundings) and a
+// pair costs a multiply, an add, a subtract and a divide. Near q + k = 0 that loses E's
+// relative error as absolute error (about 1e-7, where libm's tanh keeps relative digits);
+// the scores are sums of such terms, whose absolute error is what the softmax sees. Where
+// some |entry| exceeds 22, E could leave float's range: tanhv per pair instead. The
+// transposed factors of the keys, with columns past the last key, fill every key block.
+// ---------------------------------------------------------------------------------------
+
+__attribute__((noinline)) void tanh_values(const float* x, float* y, int n) {
+  const TanhConstants c = opaque(tanh_constants());
+  int j = 0;
+  for (; j + W <= n; j += W) store(y + j, tanhv(load(x + j), c));
+  if (j < n) {
+    float t[W];
+    for (int i = 0; i < W; ++i) t[i] = j + i < n ? x[j + i] : 0.0f;
+    store(t, tanhv(load(t), c));
+    for (int i = j; i < n; ++i) y[i] = t[i - j];
+  }
+}
+
+namespace {
+
+constexpr int kKeyVectors = 4;  // independent sums in flight per query row
+constexpr int kKeys = kKeyVectors * W;
+constexpr float kAdditiveFactorCap = 22.0f;  // e^(2 * 22) e^(2 * 22) < FLT_MAX
+
+// The scores of keys [j0, j0 + kKeys) for one query row; pair(u_vector, a) is the tanh
+// terms' vector for key vector u at depth a.
+template <typename Pair>
+ATTN_INLINE void additive_row_block(const AdditiveArgs& g, float* out, int j0, Pair pair) {
+  V acc[kKeyVectors] = {};
+  for (int a = 0; a < g.d_a; ++a) {
+    const V va = splat(g.v[a]);
+#pragma GCC unroll 4
+    for (int u = 0; u < kKeyVectors; ++u) acc[u] = madd(va, pair(u, a), acc[u]);
+  }
+  if (j0 + kKeys <= g.n_k) {
+#pragma GCC unroll 4
+    for (int u = 0; u < kKeyVectors; ++u) store(out + j0 + u * W, acc[u]);
+  } else {
+    float tail[kKeys];
+    for (int u = 0; u < kKeyVectors; ++u) store(tail + u * W, acc[u]);
+    for (int j = j0; j < g.n_k; ++j) out[j] = tail[j - j0];
+  }
+}
+
+float max_abs(const float* m, int rows, int cols, int ld) {
+  float top = 0.0f;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const float x = m[static_cast<long>(i) * ld + j];
+      top = x > top ? x : -x > top ? -x : top;
+    }
+  return top;
+}
+
+}  // namespace
+
+__attribute__((noinline)) void additive_scores(const AdditiveArgs& g) {
+  if (g.n_q <= 0 || g.n_k <= 0) return;
+  const int ld = round_up(g.n_k, kKeys), d_a = imax(g.d_a, 1);
+  const bool factored = max_abs(g.qp, g.n_q, g.d_a, g.ldqp) <= kAdditiveFactorCap &&
+                        max_abs(g.kp, g.n_k, g.d_a, g.ldkp) <= kAdditiveFactorCap;
+  // kt (d_a, ld): the keys' entries, or their factors e^2k, by columns; eq (n_q, d_a): e^2q.
+  Scratch kt_scratch(static_cast<long>(d_a) * ld), eq_scratch(factored ? static_cast<long>(g.n_q) * d_a : 1);
+  if (!kt_scratch.ok() || !eq_scratch.ok()) return;
+  float* kt = kt_scratch.get();
+  float* eq = eq_scratch.get();
+  for (int a = 0; a < g.d_a; ++a) {
+    float* row = kt + static_cast<long>(a) * ld;
+    for (int j = 0; j < g.n_k; ++j) {
+      const float k = g.kp[static_cast<long>(j) * g.ldkp + a];
+      row[j] = factored ? static_cast<float>(__builtin_exp(2.0 * k)) : k;
+    }
+    for (int j = g.n_k; j < ld; ++j) row[j] = factored ? 1.0f : 0.0f;
+  }
+  if (factored) {
+    for (int i = 0; i < g.n_q; ++i)
+      for (int a = 0; a < g.d_a; ++a)
+        eq[static_cast<long>(i) * d_a + a] = static_cast<float>(__builtin_exp(2.0 * g.qp[static_cast<long>(i) * g.ldqp + a]));
+    const V one = splat(1.0f);
+    for (int i = 0; i < g.n_q; ++i) {
+      const float* ei = eq + static_cast<long>(i) * d_a;
+      float* out = g.scores + static_cast<long>(i) * g.ld_scores;
+      for (int j0 = 0; j0 < g.n_k; j0 += kKeys)
+        additive_row_block(g, out, j0, [&](int u, int a) {
+          const V e = splat(ei[a]) * load(kt + static_cast<long>(a) * ld + j0 + u * W);
+          return (e - one) / (e + one);
+        });
+    }
+    return;
+  }
+  const TanhConstants c = opaque(tanh_constants());
+  for (int i = 0; i < g.n_q; ++i) {
+    const float* qi = g.qp + static_cast<long>(i) * g.ldqp;
+    float* out = g.scores + static_cast<long>(i) * g.ld_scores;
+    for (int j0 = 0; j0 < g.n_k; j0 += kKeys)
+      additive_row_block(g, out, j0, [&](int u, int a) {
+        return tanhv(splat(qi[a]) + load(kt + static_cast<long>(a) * ld + j0 + u * W), c);
+      });
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 9 table
 // ---------------------------------------------------------------------------------------
 
 namespace {
 const KernelTable kTable{ATTN_KERNEL_ISA, ATTN_KERNEL_NAME, W, MR, NR, &gemm, &packed_b_floats, &pack_b_all,
-                         &softmax_rows, &attention, &exp_values, &weight_stats, &scaled_softmax_rows};
+                         &softmax_rows, &attention, &exp_values, &weight_stats, &scaled_softmax_rows,
+                         &tanh_values, &additive_scores};
 }  // namespace
 
 const KernelTable& table() { return kTable; }

@@ -16,8 +16,10 @@
 //              masks the raw scores first and takes the weights' row statistics on the way
 //              (the trace path's steps 2-4)
 //   attention  exact attention by online softmax over tiles: output only, memory O(n d)
+//   additive_scores  v . tanh(qp_i + kp_j) for every pair (additive scoring's raw scores)
 // They are tested against the plain-loop oracle (reference.cpp). Nothing here allocates
-// more than O(tile) scratch, validates input, or throws: callers check shapes first.
+// more than O(tile) scratch (additive_scores: a copy of its keys), validates input, or throws:
+// callers check shapes first.
 #pragma once
 
 #include <cstdint>
@@ -102,6 +104,20 @@ struct SoftmaxArgs {
   float* distance = nullptr;
 };
 
+// Additive (Bahdanau) scores from the projected queries qp (n_q, d_a) and keys kp (n_k, d_a):
+// scores (n_q, n_k), scores(i, j) = sum_a v[a] tanh(qp(i, a) + kp(j, a)), a in order. Finite
+// inputs. Allocates a transposed copy of kp (d_a x n_k floats, rounded up).
+struct AdditiveArgs {
+  int n_q = 0, n_k = 0, d_a = 0;
+  const float* qp = nullptr;
+  int ldqp = 0;
+  const float* kp = nullptr;
+  int ldkp = 0;
+  const float* v = nullptr;  // d_a floats
+  float* scores = nullptr;
+  int ld_scores = 0;
+};
+
 struct KernelTable {
   Isa isa;
   const char* name;  // "sse2", "simd128", "avx2", "avx512"
@@ -126,6 +142,10 @@ struct KernelTable {
                        float* max_weight, float* distance);
   // See SoftmaxArgs: scale, mask, softmax and row statistics in three passes over each row.
   void (*scaled_softmax_rows)(const SoftmaxArgs& args);
+  // y[i] = tanh x[i] with the kernels' vectorised tanh (finite x; within 3e-7 relative).
+  void (*tanh)(const float* x, float* y, int n);
+  // See AdditiveArgs.
+  void (*additive_scores)(const AdditiveArgs& args);
 };
 
 // "baseline", "avx2", "avx512": the names ATTNLAB_KERNEL_ISA takes.
