@@ -12,7 +12,8 @@
 //               n = 32,768 streaming attention in a Web Worker on a fresh instance
 //   4 latency   the knob-to-picture time of the full lab in headless Chromium
 //               (bench/latency.mjs); with --latency-before DIST also that of another build
-//               of the site (an earlier commit's), measured the same way just before
+//               of the site (an earlier commit's), measured the same way just before, named
+//               in the report by --latency-before-label TEXT or else by DIST's checkout's commit
 // Every figure is a median; ratios compare implementations measured in the same run.
 //   --only node|chromium   that suite alone, its rows printed and no report written (for a
 //                          quick look while working; the report needs every suite)
@@ -35,6 +36,7 @@ const webDir = path.resolve(option('--web', 'build/bench-web'));
 const rounds = Number(option('--rounds', '15'));
 const outFile = path.resolve(option('--out', path.join(root, 'docs', 'PERFORMANCE.md')));
 const latencyBefore = option('--latency-before', '') ? path.resolve(option('--latency-before', '')) : '';
+const latencyBeforeLabel = option('--latency-before-label', '');
 const only = option('--only', '');
 if (only && !['node', 'chromium'].includes(only)) {
   console.error(`bench/run.mjs: --only takes node or chromium, not '${only}'`);
@@ -490,17 +492,21 @@ log('== knob to picture (the lab in headless Chromium)');
 let latencyBeforeResult = null;
 if (latencyBefore) {
   latencyBeforeResult = await latencySuite({ distDir: latencyBefore, rounds, log });
-  // The commit of the checkout that DIST (CHECKOUT/build/web/dist) was built from.
+  // Else the commit of the checkout that DIST (CHECKOUT/build/web/dist) was built from, when
+  // CHECKOUT is a git checkout of its own (not an exported tree inside another one).
   const checkout = path.resolve(latencyBefore, '..', '..', '..');
-  const commit = spawnSync('git', ['-C', checkout, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).stdout.trim();
-  latencyBeforeResult.label = commit ? `commit ${commit}` : latencyBefore;
+  const git = (...a) => spawnSync('git', ['-C', checkout, ...a], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  const commit = git('rev-parse', '--show-toplevel') === checkout ? git('log', '-1', '--format=%h') : '';
+  latencyBeforeResult.label = latencyBeforeLabel || (commit ? `commit ${commit}` : latencyBefore);
 }
 const latency = await latencySuite({ distDir: path.join(webDir, 'dist'), rounds, log });
 const commands = ['scripts/bench.sh [--rounds N]   # installs what it needs, builds, runs all three suites, writes this file',
   '# build folders: build/bench-native and build/bench-web, or BENCH_NATIVE_DIR / BENCH_WEB_DIR',
   `# this file: node bench/run.mjs --native ${path.relative(root, nativeDir)} --web ${path.relative(root, webDir)} --rounds ${rounds}` +
-    (latencyBefore ? ` --latency-before ${latencyBefore}` : ''),
-  '# a "before" column: BENCH_LATENCY_BEFORE=DIST (a site built from an earlier commit: git worktree add DIR REV; cd DIR; scripts/build.sh web)'];
+    (latencyBefore ? ` --latency-before ${path.relative(root, latencyBefore)}` : '') +
+    (latencyBeforeLabel ? ` --latency-before-label '${latencyBeforeLabel}'` : ''),
+  '# the "before" column: the site at BENCH_LATENCY_BEFORE_REV (default 4b8da67, where issue 23 began; none leaves it out),',
+  '# exported and built once in build/bench-before; or BENCH_LATENCY_BEFORE=DIST, a site built elsewhere'];
 fs.mkdirSync(path.dirname(outFile), { recursive: true });
 fs.writeFileSync(outFile, report({ native, node, chromium, latency, latencyBeforeResult, commands, started, seconds: (Date.now() - t0) / 1000 }));
 fs.writeFileSync(path.join(webDir, 'bench-results.json'), JSON.stringify({ native, node, chromium, latency, latencyBeforeResult }, null, 1));

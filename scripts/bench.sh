@@ -49,11 +49,33 @@ fi
 # latency suite opens.
 cmake --build "$web_dir" -j2 --target attnlab-core-wasm attnlab-core-wasm-relaxed web_static attnlab-bench-ceiling attnlab-bench-ceiling-relaxed site
 
+# The "before" column of the knob-to-picture table: the lab at BENCH_LATENCY_BEFORE_REV
+# (default 4b8da67, the commit issue 23 started from; 'none' leaves the column out),
+# exported by git archive into build/bench-before/<rev> and its site built there once
+# (about 15 minutes the first time, then cached). BENCH_LATENCY_BEFORE=DIST takes a site
+# built elsewhere instead.
+before=()
+before_rev=${BENCH_LATENCY_BEFORE_REV:-4b8da67}
+if [ -n "${BENCH_LATENCY_BEFORE:-}" ]; then
+  before=(--latency-before "$BENCH_LATENCY_BEFORE")
+elif [ "$before_rev" != none ]; then
+  before_src="build/bench-before/$before_rev"
+  if [ ! -f "$before_src/CMakeLists.txt" ]; then
+    echo "[bench] exporting $before_rev into $before_src (the knob-to-picture 'before')"
+    rm -rf "$before_src.partial"
+    mkdir -p "$before_src.partial"
+    git archive "$before_rev" | tar -x -C "$before_src.partial"
+    mv "$before_src.partial" "$before_src"
+  fi
+  ln -sfn "$top/build-deps" "$before_src/build-deps"  # the ImGui and zlib sources setup.sh unpacked
+  if [ ! -f "$before_src/build/web/build.ninja" ]; then
+    emcmake cmake -S "$before_src" -B "$before_src/build/web" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
+  fi
+  cmake --build "$before_src/build/web" -j2 --target site
+  before=(--latency-before "$before_src/build/web/dist" --latency-before-label "commit $before_rev")
+fi
+
 nice_cmd=()
 if [ "$(id -u)" -eq 0 ]; then nice_cmd=(nice -n -10); fi
-# BENCH_LATENCY_BEFORE=DIST: also the knob-to-picture times of another build of the site
-# (an earlier commit's: git worktree add DIR REV && (cd DIR && scripts/build.sh web), DIST =
-# DIR/build/web/dist), as the "before" column.
-before=()
-if [ -n "${BENCH_LATENCY_BEFORE:-}" ]; then before=(--latency-before "$BENCH_LATENCY_BEFORE"); fi
 "${nice_cmd[@]}" node bench/run.mjs --native "$native_dir" --web "$web_dir" --rounds "$rounds" "${before[@]}"
