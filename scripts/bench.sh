@@ -2,13 +2,14 @@
 # The benchmark of Attention Lab's kernels (issues 10 and 23): native, WebAssembly in Node and
 # in headless Chromium, each beside its peers in the same run, the knob-to-picture latency of
 # the lab, then docs/PERFORMANCE.md.
-#   scripts/bench.sh [--rounds N]        (default 15 rounds: the suites about 3 minutes, the first builds 15-25 more)
+#   scripts/bench.sh [--rounds N]   (default 15 rounds; the suites take about 3 minutes, the
+#                                    first builds 15-40 more)
 # Not part of scripts/test.sh. Installs what it needs, idempotently:
 #   apt   what scripts/setup.sh installs, plus libbenchmark-dev (Google Benchmark)
 #   npm   the peers in bench/ (npm ci --ignore-scripts: onnxruntime-node's install script
 #         downloads extra binaries; its CPU library is in the package)
-# Builds in build/bench-native and build/bench-web (BENCH_NATIVE_DIR / BENCH_WEB_DIR move
-# them); runs at raised priority when root, to keep other processes' noise out.
+# Builds in build/bench-native, build/bench-web (BENCH_NATIVE_DIR / BENCH_WEB_DIR move
+# them) and build/bench-before (the latency table's 'before' site, below); runs at raised priority when root, to keep other processes' noise out.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
