@@ -3,7 +3,12 @@
 // heads, on the pipeline panel (every stage of the focused head drawn as a heatmap).
 //
 //   node bench/latency.mjs DIST_DIR [--rounds N] [--json OUT]    (standalone)
-//   latencySuite({distDir, rounds, log}) -> {chromiumVersion, rows}   (from bench/run.mjs)
+//   latencySuite({distDir, rounds, log}) -> {chromiumVersion, rows, scoreRows}   (from bench/run.mjs)
+//
+// scoreRows: the same for a change that scores anew, at n = 256 and 1024: setState({score:
+// 'additive'}) from the dot score (timed), and back (not timed). Unlike a temperature change,
+// which rescales the kept raw scores, this projects and scores every head again, so it shows
+// what the scoring kernels cost.
 //
 // Each round sets a new temperature (alternating 1.0 and 1.6) and times
 //   end to end  performance.now() around `await lab.setState(...)`: the promise resolves
@@ -26,6 +31,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 
 export const LATENCY_SIZES = [64, 256, 1024];
+const SCORE_SIZES = [256, 1024];
 const word = (i) => 'w' + [...i.toString(26)].map((c) => String.fromCharCode(97 + parseInt(c, 26))).join('');
 const sentence = (n) => Array.from({ length: n }, (_, i) => word(i)).join(' ');
 
@@ -34,31 +40,49 @@ function median(a) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-// One scene in the page: `rounds` temperature changes, each timed.
-async function measureScene(page, n, rounds) {
+// One scene in the page: `rounds` timed changes of one knob.
+async function measureScene(page, n, rounds, knob = 'temperature') {
   await page.evaluate((state) => window.attnlab.setState(state),
-    { sentence: sentence(n), heads: 4, dModel: 64, panel: 'pipeline', cursor: Math.floor(n / 2), temperature: 1.0 });
-  return page.evaluate(async (count) => {
+    { sentence: sentence(n), heads: 4, dModel: 64, panel: 'pipeline', cursor: Math.floor(n / 2), temperature: 1.0, score: 'dot' });
+  return page.evaluate(async ({ count, knob }) => {
+    // Round r (round 0 warms up) sets changeOf(r); it is timed when isTimed(r).
+    const changeOf = knob === 'score' ? (r) => ({ score: r % 2 ? 'additive' : 'dot' }) : (r) => ({ temperature: r % 2 ? 1.0 : 1.6 });
+    const isTimed = knob === 'score' ? (r) => r % 2 === 1 : () => true;
     const lab = window.attnlab;
     const samples = [];
-    for (let r = 0; r < count + 1; r++) {
+    for (let r = 0; samples.length < count; r++) {
       // The frame CPU times as they come, to find the one that recomputed without frameTimings().
       const frames = [];
       let watching = true;
       const watch = () => { if (!watching) return; frames.push(lab.frameMs()); requestAnimationFrame(watch); };
       requestAnimationFrame(watch);
       const t0 = performance.now();
-      const pending = lab.setState({ temperature: r % 2 ? 1.0 : 1.6 });
+      const pending = lab.setState(changeOf(r));
       const sync = performance.now() - t0;  // setState computes before its first await
       await pending;
       const endToEnd = performance.now() - t0;
       watching = false;
       const split = lab.frameTimings ? lab.frameTimings().lastRecompute : null;
-      if (r > 0) samples.push({ endToEnd, sync, frameMs: split ? split.totalMs : Math.max(0, ...frames), split });
+      if (r > 0 && isTimed(r)) samples.push({ endToEnd, sync, frameMs: split ? split.totalMs : Math.max(0, ...frames), split });
       await new Promise((resolve) => setTimeout(resolve, 400));
     }
     return samples;
-  }, rounds);
+  }, { count: rounds, knob });
+}
+
+// The medians of a scene's samples, as a row of the report.
+function summarise(n, samples) {
+  const part = (key) => (samples[0].split ? median(samples.map((s) => s.split[key])) : null);
+  return {
+    n, heads: 4, rounds: samples.length, endToEndMs: median(samples.map((s) => s.endToEnd)),
+    frameMs: median(samples.map((s) => s.frameMs)), setStateSyncMs: median(samples.map((s) => s.sync)),
+    computeMs: part('computeMs'), uploadMs: part('uploadMs'), uiMs: part('uiMs'), drawMs: part('drawMs'),
+  };
+}
+
+function describe(label, row) {
+  return `[latency] ${label} n=${row.n}: end to end ${row.endToEndMs.toFixed(1)} ms, setState's own part ${row.setStateSyncMs.toFixed(1)} ms, frame ${row.frameMs.toFixed(1)} ms` +
+    (row.computeMs === null ? '' : ` (compute ${row.computeMs.toFixed(1)}, upload ${row.uploadMs.toFixed(1)}, ui ${row.uiMs.toFixed(1)}, draw ${row.drawMs.toFixed(1)})`);
 }
 
 export async function latencySuite({ distDir, rounds = 7, log = () => {} }) {
@@ -77,20 +101,16 @@ export async function latencySuite({ distDir, rounds = 7, log = () => {} }) {
     page.on('pageerror', (e) => log(`[latency] page error: ${e}`));
     await page.goto(url + 'index.html');
     await page.evaluate(() => window.attnlab.ready);
-    const rows = [];
+    const rows = [], scoreRows = [];
     for (const n of LATENCY_SIZES) {
-      const samples = await measureScene(page, n, rounds);
-      const part = (key) => (samples[0].split ? median(samples.map((s) => s.split[key])) : null);
-      const row = {
-        n, heads: 4, rounds: samples.length, endToEndMs: median(samples.map((s) => s.endToEnd)),
-        frameMs: median(samples.map((s) => s.frameMs)), setStateSyncMs: median(samples.map((s) => s.sync)),
-        computeMs: part('computeMs'), uploadMs: part('uploadMs'), uiMs: part('uiMs'), drawMs: part('drawMs'),
-      };
-      rows.push(row);
-      log(`[latency] n=${n}: end to end ${row.endToEndMs.toFixed(1)} ms, setState's own part ${row.setStateSyncMs.toFixed(1)} ms, frame ${row.frameMs.toFixed(1)} ms` +
-        (row.computeMs === null ? '' : ` (compute ${row.computeMs.toFixed(1)}, upload ${row.uploadMs.toFixed(1)}, ui ${row.uiMs.toFixed(1)}, draw ${row.drawMs.toFixed(1)})`));
+      rows.push(summarise(n, await measureScene(page, n, rounds)));
+      log(describe('temperature', rows.at(-1)));
     }
-    return { chromiumVersion: context.browser()?.version() ?? '', rows };
+    for (const n of SCORE_SIZES) {
+      scoreRows.push(summarise(n, await measureScene(page, n, rounds, 'score')));
+      log(describe('score -> additive', scoreRows.at(-1)));
+    }
+    return { chromiumVersion: context.browser()?.version() ?? '', rows, scoreRows };
   } finally {
     await context.close();
     server.close();

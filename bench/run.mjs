@@ -326,11 +326,13 @@ function traceRatio(rows, label, shape, target) {
 
 const fmt = (x) => (x === null || x === undefined ? '—' : x.toFixed(1));
 
-function latencySection(latency, before) {
+// The table of one latency scene: latency[key] (rows: temperature changes; scoreRows: a
+// switch to the additive score), beside the same rows of the "before" build.
+function latencySection(latency, before, key = 'rows') {
   const lines = ['| n | heads | end to end (ms) | frame CPU | compute | upload | ui | draw |' +
     (before ? ' before: end to end | before: compute (setState) |' : ''), '|---:|---:|---:|---:|---:|---:|---:|---:|' + (before ? '---:|---:|' : '')];
-  for (const r of latency.rows) {
-    const b = before?.rows.find((x) => x.n === r.n);
+  for (const r of latency[key] ?? []) {
+    const b = before?.[key]?.find((x) => x.n === r.n);
     lines.push(`| ${r.n} | ${r.heads} | ${fmt(r.endToEndMs)} | ${fmt(r.frameMs)} | ${fmt(r.computeMs)} | ${fmt(r.uploadMs)} | ${fmt(r.uiMs)} | ${fmt(r.drawMs)} |` +
       (before ? ` ${fmt(b?.endToEndMs)} | ${fmt(b?.setStateSyncMs)} |` : ''));
   }
@@ -406,6 +408,12 @@ draw (ImGui::Render and the GL calls, where WebGL waits for SwiftShader, a CPU r
 another process, to finish the previous frame).${latencyBeforeResult ? ` "Before" is the site built at ${latencyBeforeResult.label}, measured just before in the same run; that build has no frameTimings(), so its compute is the synchronous part of setState, where the lab computes a change.` : ''}
 
 ${latencySection(latency, latencyBeforeResult)}
+
+A change that scores anew: \`lab.setState({score: 'additive'})\` from the dot score (each timed
+switch follows an untimed one back), which projects and scores every head again instead of
+rescaling; additive scoring is v·tanh(W_q q + W_k k) for every pair of tokens.
+
+${latencySection(latency, latencyBeforeResult, 'scoreRows')}
 
 ## WebAssembly in Node (${process.version})
 
