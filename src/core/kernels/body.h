@@ -117,8 +117,8 @@ class Scratch {
 };
 
 // ---------------------------------------------------------------------------------------
-// 2 exp and log. exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a degree-6
-// polynomial (least squares on the relative error: 1e-7, about an ulp, in float).
+// 2 exp, log and tanh. exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a
+// degree-6 polynomial (least squares on the relative error: 1e-7, about an ulp, in float).
 // e^x = 2^(x log2 e): forming x log2 e in float adds |x| 2^-24 to the exponent, so the
 // relative error is within 2e-7 + 8e-8 |x|. Domain x <= 127, which the softmax guarantees
 // (x = s - max <= 0).
