@@ -56,8 +56,8 @@ function quantile(a, q) {
   return s[lo] + (s[hi] - s[lo]) * (at - lo);
 }
 
-// How many times `fast`'s time `slow`'s is: the median over rounds of slow's time ÷ fast's in
-// the same round, with the quartiles of those per-round ratios. Pairing by round cancels load
+// slow's time as a multiple of fast's: the median over rounds of slow's time ÷ fast's in the
+// same round, with the quartiles of those per-round ratios. Pairing by round cancels load
 // that drifts over the run (on a shared machine two medians can come from different minutes);
 // the quartiles show how far one round's verdict moves.
 function ratioOf(slow, fast) {
@@ -410,7 +410,7 @@ another process, to finish the previous frame).${latencyBeforeResult ? ` "Before
 ${latencySection(latency, latencyBeforeResult)}
 
 A change that scores anew: \`lab.setState({score: 'additive'})\` from the dot score (each timed
-switch follows an untimed one back), which projects and scores every head again instead of
+switch follows an untimed one back; the first switch warms up and is not timed), which projects and scores every head again instead of
 rescaling; additive scoring is v·tanh(W_q q + W_k k) for every pair of tokens.
 
 ${latencySection(latency, latencyBeforeResult, 'scoreRows')}

@@ -9,7 +9,8 @@
 #   npm   the peers in bench/ (npm ci --ignore-scripts: onnxruntime-node's install script
 #         downloads extra binaries; its CPU library is in the package)
 # Builds in build/bench-native, build/bench-web (BENCH_NATIVE_DIR / BENCH_WEB_DIR move
-# them) and build/bench-before (the latency table's 'before' site, below); runs at raised priority when root, to keep other processes' noise out.
+# them) and build/bench-before (the latency table's 'before' site, below); runs at raised
+# priority when root, to keep other processes' noise out.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -62,6 +63,11 @@ if [ -n "${BENCH_LATENCY_BEFORE:-}" ]; then
 elif [ "$before_rev" != none ]; then
   before_src="build/bench-before/$before_rev"
   if [ ! -f "$before_src/CMakeLists.txt" ]; then
+    if ! git cat-file -e "$before_rev^{commit}" 2>/dev/null; then
+      echo "scripts/bench.sh: commit $before_rev (the knob-to-picture 'before') is not in this clone;" \
+        "fetch the history (git fetch --unshallow) or set BENCH_LATENCY_BEFORE_REV=none" >&2
+      exit 2
+    fi
     echo "[bench] exporting $before_rev into $before_src (the knob-to-picture 'before')"
     rm -rf "$before_src.partial"
     mkdir -p "$before_src.partial"
