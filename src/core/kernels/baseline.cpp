@@ -1,7 +1,7 @@
 // The kernels for every CPU the build targets: SSE2 (the x86-64 minimum) natively,
-// SIMD128 under Emscripten. The register tile is 5 x 8: 10 accumulators, 2 panel vectors
-// and a broadcast in the 16 vector registers of SSE2 (V8 keeps one for itself and, with the
-// two-step loop, spills two accumulators; 4 x 8, 3 x 8 and 4 x 12 measured no faster).
+// SIMD128 under Emscripten. The register tile is 5 x 8: 10 accumulators, 2 panel vectors,
+// a broadcast and a product in the 16 vector registers of SSE2, of which V8 keeps one for
+// itself (in SIMD128, 6 x 8 spills; 4 x 8 and 3 x 12 measured no faster).
 #include "core/kernels/dispatch.h"
 
 #if defined(__wasm__)

@@ -62,8 +62,16 @@ ATTN_INLINE void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
 // addition (x + 0 is not x for x = -0) and cost an add and a shuffle per broadcast.
 ATTN_INLINE V splat(float x) { return x - V{}; }
 ATTN_INLINE V select(VI mask, V a, V b) { return (V)(((VI)a & mask) | ((VI)b & ~mask)); }
-// max that ignores a NaN in a (a NaN score is caught separately, see softmax_rows).
-ATTN_INLINE V vmax(V a, V b) { return select(a > b, a, b); }
+// max that ignores a NaN in a (a NaN score is caught separately, see softmax_rows). In
+// SIMD128 the same rule is f32x4.pmax(b, a), one maxps in V8, where the select is four
+// instructions.
+ATTN_INLINE V vmax(V a, V b) {
+#if defined(__wasm_simd128__)
+  return __builtin_wasm_pmax_f32x4(b, a);  // b < a ? a : b
+#else
+  return select(a > b, a, b);
+#endif
+}
 ATTN_INLINE float hmax(V v) {
   float m = v[0];
   for (int i = 1; i < W; ++i) m = v[i] > m ? v[i] : m;
@@ -256,26 +264,16 @@ ATTN_INLINE V tanhv(V x, const TanhConstants& c) {
 
 // ---------------------------------------------------------------------------------------
 // 3 micro-kernel: an MR x NR tile of C in registers, k rank-1 updates.
-//   A by rows:     A(i, p) = a[i * lda + p]   (Q, K or weights rows)
-//   A by columns:  A(i, p) = a[p * lda + i]   (V read as V^T without copying)
+//   A by columns:  A(i, p) = a[p * lda + i]   (a packed tile, lda = MR; or P^T in place)
 //   B:             B(p, j) = b[p * ldb + j]   (a packed panel, or a tile stored that way)
 // C = alpha * acc (+ C when accumulate), a full MR x NR tile.
+//
+// One rank-1 step per loop trip, the loop counted by b alone, and A read from one pointer:
+// V8 then keeps the ten accumulators, two panel vectors and a broadcast in registers with
+// nothing spilled (36 instructions a step, 20 of them arithmetic). Two steps a trip spilled
+// two accumulators, and A by rows (MR pointers, one per row) cost MR additions a step.
 // ---------------------------------------------------------------------------------------
 
-template <bool ARows>
-ATTN_INLINE void rank1(V (&acc)[MR][NRV], const float* b, const float* const (&ar)[MR], const float* a, int p) {
-  V bv[NRV];
-#pragma GCC unroll 4
-  for (int v = 0; v < NRV; ++v) bv[v] = load(b + v * W);
-#pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) {
-    const V ai = splat(ARows ? ar[i][p] : a[i]);
-#pragma GCC unroll 4
-    for (int v = 0; v < NRV; ++v) acc[i][v] = madd(bv[v], ai, acc[i][v]);
-  }
-}
-
-template <bool ARows>
 ATTN_INLINE void micro_tile(int kc, const float* __restrict a, int lda, const float* __restrict b, int ldb,
                             float* __restrict c, int ldc, float alpha, bool accumulate) {
   V acc[MR][NRV];
@@ -283,24 +281,17 @@ ATTN_INLINE void micro_tile(int kc, const float* __restrict a, int lda, const fl
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
     for (int v = 0; v < NRV; ++v) acc[i][v] = V{};
-  // Pointers are bumped by hand, two steps per trip: Emscripten builds without loop
-  // strength reduction, and V8 checks for interrupts once per trip.
-  const float* ar[MR];
+  for (const float* const b_end = b + static_cast<long>(kc) * ldb; b != b_end; b += ldb, a += lda) {
+    V bv[NRV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NRV; ++v) bv[v] = load(b + v * W);
 #pragma GCC unroll 16
-  for (int i = 0; i < MR; ++i) ar[i] = a + (ARows ? i * lda : i);
-  int p = 0;
-  for (; p + 1 < kc; p += 2) {
-    rank1<ARows>(acc, b, ar, a, 0);
-    rank1<ARows>(acc, b + ldb, ar, a + lda, 1);
-    b += 2 * ldb;
-    if (ARows) {
-#pragma GCC unroll 16
-      for (int i = 0; i < MR; ++i) ar[i] += 2;
-    } else {
-      a += 2 * lda;
+    for (int i = 0; i < MR; ++i) {
+      const V ai = splat(a[i]);
+#pragma GCC unroll 4
+      for (int v = 0; v < NRV; ++v) acc[i][v] = madd(bv[v], ai, acc[i][v]);
     }
   }
-  if (p < kc) rank1<ARows>(acc, b, ar, a, 0);
 #pragma GCC unroll 16
   for (int i = 0; i < MR; ++i)
 #pragma GCC unroll 4
@@ -314,20 +305,24 @@ ATTN_INLINE void micro_tile(int kc, const float* __restrict a, int lda, const fl
 
 }  // namespace
 
-// Named, never inlined: these are the functions the shipped .wasm is checked for.
-__attribute__((noinline)) void gemm_micro_kernel_rows(int kc, const float* a, int lda, const float* b, int ldb,
-                                                      float* c, int ldc, float alpha, bool accumulate) {
-  micro_tile<true>(kc, a, lda, b, ldb, c, ldc, alpha, accumulate);
+// Named, never inlined: the function the shipped .wasm is checked for.
+__attribute__((noinline)) void gemm_micro_kernel(int kc, const float* a, int lda, const float* b, int ldb, float* c,
+                                                 int ldc, float alpha, bool accumulate) {
+  micro_tile(kc, a, lda, b, ldb, c, ldc, alpha, accumulate);
 }
-__attribute__((noinline)) void gemm_micro_kernel_cols(int kc, const float* a, int lda, const float* b, int ldb,
-                                                      float* c, int ldc, float alpha, bool accumulate) {
-  micro_tile<false>(kc, a, lda, b, ldb, c, ldc, alpha, accumulate);
-}
+
+namespace {
+// Called through a pointer the optimisers cannot see through. Inlined into a caller's
+// nested loops (binaryen inlines a function with one call site), V8 unrolls the step loop
+// there, and the unrolled copy spills a third of its registers.
+void (*volatile const micro_kernel)(int, const float*, int, const float*, int, float*, int, float,
+                                    bool) = &gemm_micro_kernel;
+}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // 4 gemm: B packed into panels of NR columns (kc x NR each, zero-padded), per call or once
-// by the caller (pack_b_all, GemmArgs::b_packed); A read in place by rows (a partial last
-// row block is copied into a zero-padded tile).
+// by the caller (pack_b_all, GemmArgs::b_packed); A copied, MR rows at a time, into a tile
+// by columns (kc x MR, rows past m zero) that the micro-kernel reads from one pointer.
 // ---------------------------------------------------------------------------------------
 
 namespace {
@@ -386,9 +381,9 @@ void gemm(const GemmArgs& g) {
   const int nc_max = imin(kNc, round_up(g.n, NR));
   // Packed by the caller, or here, block by block, into scratch.
   const float* packed = g.b_packed;
-  Scratch panels(packed ? 1 : static_cast<long>(kKc) * nc_max), a_tail(static_cast<long>(MR) * kKc),
+  Scratch panels(packed ? 1 : static_cast<long>(kKc) * nc_max), a_tile(static_cast<long>(MR) * kKc),
       c_tile(MR * NR);
-  if (!panels.ok() || !a_tail.ok() || !c_tile.ok()) return;
+  if (!panels.ok() || !a_tile.ok() || !c_tile.ok()) return;
   for (int jc = 0; jc < g.n; jc += kNc) {
     const int nc = imin(kNc, g.n - jc);
     for (int pc = 0; pc < g.k; pc += kKc) {
@@ -403,24 +398,22 @@ void gemm(const GemmArgs& g) {
       const bool accumulate = g.accumulate || pc > 0;
       for (int ir = 0; ir < g.m; ir += MR) {
         const int rows = imin(MR, g.m - ir);
-        const float* a = g.a + static_cast<long>(ir) * g.lda + pc;
-        int lda = g.lda;
-        if (rows < MR) {
-          float* t = a_tail.get();
-          for (int i = 0; i < MR; ++i)
-            for (int p = 0; p < kc; ++p) t[i * kc + p] = i < rows ? a[static_cast<long>(i) * lda + p] : 0.0f;
-          a = t;
-          lda = kc;
+        float* const a = a_tile.get();
+        for (int i = 0; i < rows; ++i) {
+          const float* row = g.a + static_cast<long>(ir + i) * g.lda + pc;
+          for (int p = 0; p < kc; ++p) a[p * MR + i] = row[p];
         }
+        for (int i = rows; i < MR; ++i)
+          for (int p = 0; p < kc; ++p) a[p * MR + i] = 0.0f;
         for (int jr = 0; jr < nc; jr += NR) {
           const int cols = imin(NR, nc - jr);
           const float* panel = block + static_cast<long>(jr / NR) * kc * NR;
           float* c = g.c + static_cast<long>(ir) * g.ldc + jc + jr;
           if (rows == MR && cols == NR) {
-            gemm_micro_kernel_rows(kc, a, lda, panel, NR, c, g.ldc, g.alpha, accumulate);
+            gemm_micro_kernel(kc, a, MR, panel, NR, c, g.ldc, g.alpha, accumulate);
           } else {
             float* t = c_tile.get();
-            gemm_micro_kernel_rows(kc, a, lda, panel, NR, t, NR, g.alpha, false);
+            gemm_micro_kernel(kc, a, MR, panel, NR, t, NR, g.alpha, false);
             for (int i = 0; i < rows; ++i)
               for (int j = 0; j < cols; ++j)
                 c[static_cast<long>(i) * g.ldc + j] = accumulate ? c[static_cast<long>(i) * g.ldc + j] + t[i * NR + j]
@@ -515,8 +508,9 @@ __attribute__((noinline)) void exp_values(const float* x, float* y, int n) {
 //   4 O *= corr (per query row)
 //   5 O += P V_tile                              (bq, d_v): P read from P^T in place
 // then O / l. Working in base 2 (the scale carries log2 e) saves a multiply per score;
-// the result is the same softmax. Both products run on the same micro-kernel: K and V
-// are read in place, only Q^T (once per block) and partial tiles are copied.
+// the result is the same softmax. Both products run on the same micro-kernel: K is packed
+// once per call into tiles of MR keys by columns (the kernel's A), Q^T once per block, V
+// and P^T are read in place.
 // ---------------------------------------------------------------------------------------
 
 namespace {
@@ -529,23 +523,33 @@ ATTN_INLINE bool allowed(const AttentionArgs& g, int i, int j) {
 
 }  // namespace
 
-// 3: the online-softmax update of one tile, column vector by column vector.
+// 3: the online-softmax update of one tile, column vector by column vector. The pointers
+// walk down the columns (no multiply per row), and the tile's maximum is taken four rows
+// at a time into four maxima: one chain of dependent maxima was a third of this function.
 __attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, int kb, float* row_max, float* row_sum,
                                                    float* correction) {
   const ExpConstants c = opaque(exp_constants());
+  const long step = ld;
+  const int kb4 = kb / 4 * 4;
   for (int g = 0; g < bq; g += W) {
     const V m_old = load(row_max + g);
-    V tile_max = splat(kNegInf);
-    for (int r = 0; r < kb; ++r) tile_max = vmax(load(st + static_cast<long>(r) * ld + g), tile_max);
-    const V m_new = vmax(tile_max, m_old);
+    V t0 = splat(kNegInf), t1 = t0, t2 = t0, t3 = t0;
+    const float* p = st + g;
+    for (const float* const end = p + kb4 * step; p != end; p += 4 * step) {
+      t0 = vmax(load(p), t0);
+      t1 = vmax(load(p + step), t1);
+      t2 = vmax(load(p + 2 * step), t2);
+      t3 = vmax(load(p + 3 * step), t3);
+    }
+    for (const float* const end = st + g + kb * step; p != end; p += step) t0 = vmax(load(p), t0);
+    const V m_new = vmax(vmax(vmax(t0, t1), vmax(t2, t3)), m_old);
     // Columns that have seen no allowed key yet keep m = -inf: there (-inf) - (-inf) is NaN,
     // which exp2v turns into 0, and their accumulators are still 0.
     const V corr = exp2v(m_old - m_new, c);
     V sum = V{};
-    for (int r = 0; r < kb; ++r) {
-      float* p = st + static_cast<long>(r) * ld + g;
-      const V e = exp2v(load(p) - m_new, c);
-      store(p, e);
+    for (float *q = st + g, *const end = q + kb * step; q != end; q += step) {
+      const V e = exp2v(load(q) - m_new, c);
+      store(q, e);
       sum += e;
     }
     store(row_sum + g, load(row_sum + g) * corr + sum);
@@ -554,14 +558,15 @@ __attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, in
   }
 }
 
-// The scratch of one attention call: Q^T (d_k, ld), S^T / P^T (bk, ld), O (ld, dv_pad),
-// a zero-padded tile of the last keys, a V tile when d_v is not a multiple of NR, and m, l
-// and the corrections (ld each). bq queries (a multiple of NR) fill the first bq columns;
+// The scratch of one attention call: K packed (n_k rounded up to MR, times d_k), Q^T
+// (d_k, ld), S^T / P^T (bk, ld), O (ld, dv_pad), a V tile when d_v is not a multiple of NR,
+// and m, l and the corrections (ld each). bq queries (a multiple of NR) fill the first bq columns;
 // ld rounds bq up to a multiple of MR, and the columns past bq stay zero (P = 0 there).
 struct AttentionScratch {
   int bq, ld, bk, dv_pad;
   bool v_in_place;
-  float *qt, *st, *ot, *k_tail, *v_tile, *m, *l, *corr;
+  const float* kp;  // kp[(j / MR) * MR * d_k + p * MR + j % MR] = K(j, p), zero past n_k
+  float *qt, *st, *ot, *v_tile, *m, *l, *corr;
 };
 
 namespace {
@@ -617,23 +622,17 @@ __attribute__((noinline)) void attention_block(const AttentionArgs& g, const Att
   int j_begin = 0, j_end = g.n_k;
   if (g.causal) j_end = imin(j_end, i0 + nb);
   if (g.window > 0) {
-    j_begin = imax(0, i0 - g.window);
+    j_begin = imax(0, i0 - g.window) / MR * MR;  // tiles start on a tile of kp
     j_end = imin(j_end, i0 + nb + g.window);
   }
   for (int j0 = j_begin; j0 < j_end; j0 += bk) {
     const int kb = imin(bk, j_end - j0);
     // 1 S^T = K_tile Q^T * scale log2 e
+    // (a last partial tile of MR keys fills rows past kb, which nothing reads)
     for (int jr = 0; jr < kb; jr += MR) {
-      const float* a = g.k + static_cast<long>(j0 + jr) * g.ldk;
-      int lda = g.ldk;
-      if (kb - jr < MR) {
-        for (int i = 0; i < MR; ++i)
-          for (int p = 0; p < g.d_k; ++p) w.k_tail[i * g.d_k + p] = jr + i < kb ? a[static_cast<long>(i) * lda + p] : 0.0f;
-        a = w.k_tail;
-        lda = g.d_k;
-      }
+      const float* a = w.kp + static_cast<long>(j0 + jr) * g.d_k;
       for (int ir = 0; ir < bq; ir += NR)
-        gemm_micro_kernel_rows(g.d_k, a, lda, w.qt + ir, ld, w.st + static_cast<long>(jr) * ld + ir, ld, c, false);
+        micro_kernel(g.d_k, a, MR, w.qt + ir, ld, w.st + static_cast<long>(jr) * ld + ir, ld, c, false);
     }
     // 2 mask, only where the tile is not wholly allowed
     const int i_last = i0 + nb - 1, j_last = j0 + kb - 1;
@@ -663,7 +662,7 @@ __attribute__((noinline)) void attention_block(const AttentionArgs& g, const Att
     }
     for (int ir = 0; ir < bq; ir += MR)
       for (int jc = 0; jc < dv_pad; jc += NR)
-        gemm_micro_kernel_cols(kb, w.st + ir, ld, vt + jc, ldv, w.ot + static_cast<long>(ir) * dv_pad + jc, dv_pad, 1.0f,
+        micro_kernel(kb, w.st + ir, ld, vt + jc, ldv, w.ot + static_cast<long>(ir) * dv_pad + jc, dv_pad, 1.0f,
                                true);
   }
   // O = O / l; a query that saw no key (l = 0) gets zeros
@@ -692,13 +691,24 @@ void attention(const AttentionArgs& g) {
   w.dv_pad = round_up(g.d_v, NR);
   w.v_in_place = g.d_v % NR == 0;  // else V tiles are copied with zero columns
   Scratch qt(static_cast<long>(g.d_k) * w.ld), st(static_cast<long>(w.bk) * w.ld), ot(static_cast<long>(w.ld) * w.dv_pad),
-      k_tail(static_cast<long>(MR) * g.d_k), v_tile(w.v_in_place ? 1 : static_cast<long>(w.bk) * w.dv_pad), m(w.ld),
-      l(w.ld), corr(w.ld);
-  if (!qt.ok() || !st.ok() || !ot.ok() || !k_tail.ok() || !v_tile.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
+      kp(static_cast<long>(round_up(g.n_k, MR)) * g.d_k), v_tile(w.v_in_place ? 1 : static_cast<long>(w.bk) * w.dv_pad),
+      m(w.ld), l(w.ld), corr(w.ld);
+  if (!qt.ok() || !st.ok() || !ot.ok() || !kp.ok() || !v_tile.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
+  // K in tiles of MR keys by columns, read by every block of queries
+  for (int j0 = 0; j0 < g.n_k; j0 += MR) {
+    float* tile = kp.get() + static_cast<long>(j0) * g.d_k;
+    const int keys = imin(MR, g.n_k - j0);
+    for (int i = 0; i < keys; ++i) {
+      const float* row = g.k + static_cast<long>(j0 + i) * g.ldk;
+      for (int p = 0; p < g.d_k; ++p) tile[p * MR + i] = row[p];
+    }
+    for (int i = keys; i < MR; ++i)
+      for (int p = 0; p < g.d_k; ++p) tile[p * MR + i] = 0.0f;
+  }
+  w.kp = kp.get();
   w.qt = qt.get();
   w.st = st.get();
   w.ot = ot.get();
-  w.k_tail = k_tail.get();
   w.v_tile = v_tile.get();
   w.m = m.get();
   w.l = l.get();
