@@ -262,6 +262,47 @@ ATTN_INLINE V tanhv(V x, const TanhConstants& c) {
   return (V)(((VU)r & ~c.sign) | sign);
 }
 
+namespace {
+
+typedef float F4 __attribute__((vector_size(16)));
+
+// qt (cols, ld) = q^T of q's first `rows` rows and `cols` columns, with qt's columns
+// [rows, width) zero: Q^T of a query block, and the micro-kernel's tiles of A by columns
+// (ld = width = MR). 4 x 4 tiles go through registers (four loads, eight shuffles, four
+// stores, at every width), the edges one float at a time: at n = 128 the float-by-float
+// loop alone was several per cent of single-head attention in wasm.
+ATTN_INLINE void transpose_block(const float* q, long ldq, int rows, int cols, float* qt, int ld, int width) {
+  const int rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
+  for (int j = 0; j < rows4; j += 4) {
+    const float* r = q + j * ldq;
+    for (int p = 0; p < cols4; p += 4) {
+      F4 a, b, c, d;
+      std::memcpy(&a, r + p, 16);
+      std::memcpy(&b, r + ldq + p, 16);
+      std::memcpy(&c, r + 2 * ldq + p, 16);
+      std::memcpy(&d, r + 3 * ldq + p, 16);
+      const F4 ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+      const F4 cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5), cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+      const F4 t0 = __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5), t1 = __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7);
+      const F4 t2 = __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5), t3 = __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7);
+      float* o = qt + static_cast<long>(p) * ld + j;
+      std::memcpy(o, &t0, 16);
+      std::memcpy(o + ld, &t1, 16);
+      std::memcpy(o + 2 * ld, &t2, 16);
+      std::memcpy(o + 3 * ld, &t3, 16);
+    }
+    for (int p = cols4; p < cols; ++p)
+      for (int i = 0; i < 4; ++i) qt[static_cast<long>(p) * ld + j + i] = r[i * ldq + p];
+  }
+  for (int p = 0; p < cols; ++p) {
+    float* row = qt + static_cast<long>(p) * ld;
+    for (int j = rows4; j < rows; ++j) row[j] = q[j * ldq + p];
+    for (int j = rows; j < width; ++j) row[j] = 0.0f;
+  }
+}
+
+}  // namespace
+
 // ---------------------------------------------------------------------------------------
 // 3 micro-kernel: an MR x NR tile of C in registers, k rank-1 updates.
 //   A by columns:  A(i, p) = a[p * lda + i]   (a packed tile, lda = MR; or P^T in place)
@@ -330,22 +371,38 @@ namespace {
 constexpr int kKc = 256;  // depth per packed block
 constexpr int kNc = 512 / NR * NR;  // columns per packed block (whole panels): <= 512 KiB, in L2
 
+// Panels of op(B) rows [pc, pc + kc), columns [jc, jc + nc). B by rows: the panels are
+// filled down B's rows, PAIR at a time so that each cache line of a row is read once (B's
+// rows are often a power of two floats apart, and one panel at a time read every line
+// twice, the second time after the cache had dropped it: packing was then a tenth of a
+// 128 x 256 x 256 product). B transposed: each panel is the transpose of NR rows of b.
 void pack_b(const GemmArgs& g, int pc, int kc, int jc, int nc, float* panels) {
-  for (int jr = 0; jr < nc; jr += NR) {
-    float* panel = panels + static_cast<long>(jr / NR) * kc * NR;
+  const long panel_floats = static_cast<long>(kc) * NR;
+  if (g.b_transposed) {
+    for (int jr = 0; jr < nc; jr += NR)
+      transpose_block(g.b + static_cast<long>(jc + jr) * g.ldb + pc, g.ldb, imin(NR, nc - jr), kc,
+                      panels + jr / NR * panel_floats, NR, NR);
+    return;
+  }
+  constexpr int PAIR = NR >= 16 ? 1 : 2;  // panels per pass: a 64-byte line of B's row
+  const int full = nc / (PAIR * NR) * (PAIR * NR);
+  const float* src = g.b + static_cast<long>(pc) * g.ldb + jc;
+  for (int jr = 0; jr < full; jr += PAIR * NR) {
+    float* panel = panels + jr / NR * panel_floats;
+    const float* s = src + jr;
+    for (int p = 0; p < kc; ++p, s += g.ldb) {
+#pragma GCC unroll 4
+      for (int q = 0; q < PAIR; ++q)
+#pragma GCC unroll 4
+        for (int v = 0; v < NRV; ++v) store(panel + q * panel_floats + p * NR + v * W, load(s + q * NR + v * W));
+    }
+  }
+  for (int jr = full; jr < nc; jr += NR) {  // the last panels, zero-padded
+    float* panel = panels + jr / NR * panel_floats;
     const int cols = imin(NR, nc - jr);
     for (int p = 0; p < kc; ++p) {
       float* row = panel + p * NR;
-      if (g.b_transposed) {
-        for (int j = 0; j < cols; ++j) row[j] = g.b[static_cast<long>(jc + jr + j) * g.ldb + pc + p];
-      } else if (cols == NR) {
-        // A whole panel row by vectors: memcpy of 32 to 64 bytes is a call per row in wasm.
-        const float* src = g.b + static_cast<long>(pc + p) * g.ldb + jc + jr;
-#pragma GCC unroll 4
-        for (int v = 0; v < NRV; ++v) store(row + v * W, load(src + v * W));
-      } else {
-        std::memcpy(row, g.b + static_cast<long>(pc + p) * g.ldb + jc + jr, sizeof(float) * cols);
-      }
+      std::memcpy(row, src + static_cast<long>(p) * g.ldb + jr, sizeof(float) * cols);
       for (int j = cols; j < NR; ++j) row[j] = 0.0f;
     }
   }
@@ -399,12 +456,7 @@ void gemm(const GemmArgs& g) {
       for (int ir = 0; ir < g.m; ir += MR) {
         const int rows = imin(MR, g.m - ir);
         float* const a = a_tile.get();
-        for (int i = 0; i < rows; ++i) {
-          const float* row = g.a + static_cast<long>(ir + i) * g.lda + pc;
-          for (int p = 0; p < kc; ++p) a[p * MR + i] = row[p];
-        }
-        for (int i = rows; i < MR; ++i)
-          for (int p = 0; p < kc; ++p) a[p * MR + i] = 0.0f;
+        transpose_block(g.a + static_cast<long>(ir) * g.lda + pc, g.lda, rows, kc, a, MR, MR);
         for (int jr = 0; jr < nc; jr += NR) {
           const int cols = imin(NR, nc - jr);
           const float* panel = block + static_cast<long>(jr / NR) * kc * NR;
@@ -569,46 +621,6 @@ struct AttentionScratch {
   float *qt, *st, *ot, *v_tile, *m, *l, *corr;
 };
 
-namespace {
-
-typedef float F4 __attribute__((vector_size(16)));
-
-// qt (cols, ld) = q^T of q's first `rows` rows and `cols` columns, with qt's columns
-// [rows, width) zero. 4 x 4 tiles go through registers (four loads, eight shuffles, four
-// stores, at every width), the edges one float at a time: at n = 128 the float-by-float
-// loop alone was several per cent of single-head attention in wasm.
-ATTN_INLINE void transpose_block(const float* q, long ldq, int rows, int cols, float* qt, int ld, int width) {
-  const int rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
-  for (int j = 0; j < rows4; j += 4) {
-    const float* r = q + j * ldq;
-    for (int p = 0; p < cols4; p += 4) {
-      F4 a, b, c, d;
-      std::memcpy(&a, r + p, 16);
-      std::memcpy(&b, r + ldq + p, 16);
-      std::memcpy(&c, r + 2 * ldq + p, 16);
-      std::memcpy(&d, r + 3 * ldq + p, 16);
-      const F4 ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-      const F4 cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5), cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
-      const F4 t0 = __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5), t1 = __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7);
-      const F4 t2 = __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5), t3 = __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7);
-      float* o = qt + static_cast<long>(p) * ld + j;
-      std::memcpy(o, &t0, 16);
-      std::memcpy(o + ld, &t1, 16);
-      std::memcpy(o + 2 * ld, &t2, 16);
-      std::memcpy(o + 3 * ld, &t3, 16);
-    }
-    for (int p = cols4; p < cols; ++p)
-      for (int i = 0; i < 4; ++i) qt[static_cast<long>(p) * ld + j + i] = r[i * ldq + p];
-  }
-  for (int p = 0; p < cols; ++p) {
-    float* row = qt + static_cast<long>(p) * ld;
-    for (int j = rows4; j < rows; ++j) row[j] = q[j * ldq + p];
-    for (int j = rows; j < width; ++j) row[j] = 0.0f;
-  }
-}
-
-}  // namespace
-
 // One block of queries [i0, i0 + bq): steps 1-5 over its tiles of keys, then O / l.
 __attribute__((noinline)) void attention_block(const AttentionArgs& g, const AttentionScratch& w, int i0) {
   const int bq = w.bq, ld = w.ld, bk = w.bk, dv_pad = w.dv_pad;
@@ -695,16 +707,9 @@ void attention(const AttentionArgs& g) {
       m(w.ld), l(w.ld), corr(w.ld);
   if (!qt.ok() || !st.ok() || !ot.ok() || !kp.ok() || !v_tile.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
   // K in tiles of MR keys by columns, read by every block of queries
-  for (int j0 = 0; j0 < g.n_k; j0 += MR) {
-    float* tile = kp.get() + static_cast<long>(j0) * g.d_k;
-    const int keys = imin(MR, g.n_k - j0);
-    for (int i = 0; i < keys; ++i) {
-      const float* row = g.k + static_cast<long>(j0 + i) * g.ldk;
-      for (int p = 0; p < g.d_k; ++p) tile[p * MR + i] = row[p];
-    }
-    for (int i = keys; i < MR; ++i)
-      for (int p = 0; p < g.d_k; ++p) tile[p * MR + i] = 0.0f;
-  }
+  for (int j0 = 0; j0 < g.n_k; j0 += MR)
+    transpose_block(g.k + static_cast<long>(j0) * g.ldk, g.ldk, imin(MR, g.n_k - j0), g.d_k,
+                    kp.get() + static_cast<long>(j0) * g.d_k, MR, MR);
   w.kp = kp.get();
   w.qt = qt.get();
   w.st = st.get();
