@@ -124,6 +124,43 @@ class Scratch {
   float* p_;
 };
 
+typedef float F4 __attribute__((vector_size(16)));
+
+// qt (cols, ld) = q^T of q's first `rows` rows and `cols` columns, with qt's columns
+// [rows, width) zero: Q^T of a query block, and the micro-kernel's tiles of A by columns
+// (ld = width = MR). 4 x 4 tiles go through registers (four loads, eight shuffles, four
+// stores, at every width), the edges one float at a time: at n = 128 the float-by-float
+// loop alone was several per cent of single-head attention in wasm.
+ATTN_INLINE void transpose_block(const float* q, long ldq, int rows, int cols, float* qt, int ld, int width) {
+  const int rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
+  for (int j = 0; j < rows4; j += 4) {
+    const float* r = q + j * ldq;
+    for (int p = 0; p < cols4; p += 4) {
+      F4 a, b, c, d;
+      std::memcpy(&a, r + p, 16);
+      std::memcpy(&b, r + ldq + p, 16);
+      std::memcpy(&c, r + 2 * ldq + p, 16);
+      std::memcpy(&d, r + 3 * ldq + p, 16);
+      const F4 ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+      const F4 cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5), cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
+      const F4 t0 = __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5), t1 = __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7);
+      const F4 t2 = __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5), t3 = __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7);
+      float* o = qt + static_cast<long>(p) * ld + j;
+      std::memcpy(o, &t0, 16);
+      std::memcpy(o + ld, &t1, 16);
+      std::memcpy(o + 2 * ld, &t2, 16);
+      std::memcpy(o + 3 * ld, &t3, 16);
+    }
+    for (int p = cols4; p < cols; ++p)
+      for (int i = 0; i < 4; ++i) qt[static_cast<long>(p) * ld + j + i] = r[i * ldq + p];
+  }
+  for (int p = 0; p < cols; ++p) {
+    float* row = qt + static_cast<long>(p) * ld;
+    for (int j = rows4; j < rows; ++j) row[j] = q[j * ldq + p];
+    for (int j = rows; j < width; ++j) row[j] = 0.0f;
+  }
+}
+
 // ---------------------------------------------------------------------------------------
 // 2 exp, log and tanh. exp: 2^x = 2^n 2^f, n = round(x), f = x - n in [-1/2, 1/2], 2^f by a
 // degree-6 polynomial (least squares on the relative error: 1e-7, about an ulp, in float).
@@ -261,47 +298,6 @@ ATTN_INLINE V tanhv(V x, const TanhConstants& c) {
   const V r = u / (c.two + u);                                    // -tanh |x|, or -0 or +0
   return (V)(((VU)r & ~c.sign) | sign);
 }
-
-namespace {
-
-typedef float F4 __attribute__((vector_size(16)));
-
-// qt (cols, ld) = q^T of q's first `rows` rows and `cols` columns, with qt's columns
-// [rows, width) zero: Q^T of a query block, and the micro-kernel's tiles of A by columns
-// (ld = width = MR). 4 x 4 tiles go through registers (four loads, eight shuffles, four
-// stores, at every width), the edges one float at a time: at n = 128 the float-by-float
-// loop alone was several per cent of single-head attention in wasm.
-ATTN_INLINE void transpose_block(const float* q, long ldq, int rows, int cols, float* qt, int ld, int width) {
-  const int rows4 = rows / 4 * 4, cols4 = cols / 4 * 4;
-  for (int j = 0; j < rows4; j += 4) {
-    const float* r = q + j * ldq;
-    for (int p = 0; p < cols4; p += 4) {
-      F4 a, b, c, d;
-      std::memcpy(&a, r + p, 16);
-      std::memcpy(&b, r + ldq + p, 16);
-      std::memcpy(&c, r + 2 * ldq + p, 16);
-      std::memcpy(&d, r + 3 * ldq + p, 16);
-      const F4 ab_lo = __builtin_shufflevector(a, b, 0, 4, 1, 5), ab_hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
-      const F4 cd_lo = __builtin_shufflevector(c, d, 0, 4, 1, 5), cd_hi = __builtin_shufflevector(c, d, 2, 6, 3, 7);
-      const F4 t0 = __builtin_shufflevector(ab_lo, cd_lo, 0, 1, 4, 5), t1 = __builtin_shufflevector(ab_lo, cd_lo, 2, 3, 6, 7);
-      const F4 t2 = __builtin_shufflevector(ab_hi, cd_hi, 0, 1, 4, 5), t3 = __builtin_shufflevector(ab_hi, cd_hi, 2, 3, 6, 7);
-      float* o = qt + static_cast<long>(p) * ld + j;
-      std::memcpy(o, &t0, 16);
-      std::memcpy(o + ld, &t1, 16);
-      std::memcpy(o + 2 * ld, &t2, 16);
-      std::memcpy(o + 3 * ld, &t3, 16);
-    }
-    for (int p = cols4; p < cols; ++p)
-      for (int i = 0; i < 4; ++i) qt[static_cast<long>(p) * ld + j + i] = r[i * ldq + p];
-  }
-  for (int p = 0; p < cols; ++p) {
-    float* row = qt + static_cast<long>(p) * ld;
-    for (int j = rows4; j < rows; ++j) row[j] = q[j * ldq + p];
-    for (int j = rows; j < width; ++j) row[j] = 0.0f;
-  }
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------
 // 3 micro-kernel: an MR x NR tile of C in registers, k rank-1 updates.
