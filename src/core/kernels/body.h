@@ -557,8 +557,8 @@ __attribute__((noinline)) void exp_values(const float* x, float* y, int n) {
 //   5 O += P V_tile                              (bq, d_v): P read from P^T in place
 // then O / l. Working in base 2 (the scale carries log2 e) saves a multiply per score;
 // the result is the same softmax. Both products run on the same micro-kernel: K is packed
-// once per call into tiles of MR keys by columns (the kernel's A), Q^T once per block, V
-// and P^T are read in place.
+// once per call into tiles of MR keys by columns (the kernel's A), V into panels of NR
+// columns (its B), Q^T once per block; P^T is read in place.
 // ---------------------------------------------------------------------------------------
 
 namespace {
@@ -606,15 +606,15 @@ __attribute__((noinline)) void online_softmax_tile(float* st, int bq, int ld, in
   }
 }
 
-// The scratch of one attention call: K packed (n_k rounded up to MR, times d_k), Q^T
-// (d_k, ld), S^T / P^T (bk, ld), O (ld, dv_pad), a V tile when d_v is not a multiple of NR,
-// and m, l and the corrections (ld each). bq queries (a multiple of NR) fill the first bq columns;
-// ld rounds bq up to a multiple of MR, and the columns past bq stay zero (P = 0 there).
+// The scratch of one attention call: K packed (n_k rounded up to MR, times d_k), V packed
+// (n_k, dv_pad), Q^T (d_k, ld), S^T / P^T (bk, ld), O (ld, dv_pad), and m, l and the
+// corrections (ld each). bq queries (a multiple of NR) fill the first bq columns; ld rounds
+// bq up to a multiple of MR, and the columns past bq stay zero (P = 0 there).
 struct AttentionScratch {
   int bq, ld, bk, dv_pad;
-  bool v_in_place;
   const float* kp;  // kp[(j / MR) * MR * d_k + p * MR + j % MR] = K(j, p), zero past n_k
-  float *qt, *st, *ot, *v_tile, *m, *l, *corr;
+  const float* vp;  // V in panels of NR columns: vp[(c / NR) * n_k * NR + j * NR + c % NR] = V(j, c), zero past d_v
+  float *qt, *st, *ot, *m, *l, *corr;
 };
 
 // One block of queries [i0, i0 + bq): steps 1-5 over its tiles of keys, then O / l.
@@ -659,19 +659,12 @@ __attribute__((noinline)) void attention_block(const AttentionArgs& g, const Att
       float* row = w.ot + static_cast<long>(i) * dv_pad;
       for (int d = 0; d < dv_pad; d += W) store(row + d, load(row + d) * ci);
     }
-    // 5 O += P V_tile, P (bq, kb) read from P^T (kb, bq) by columns
-    const float* vt = g.v + static_cast<long>(j0) * g.ldv;
-    int ldv = g.ldv;
-    if (!w.v_in_place) {
-      for (int r = 0; r < kb; ++r)
-        for (int d = 0; d < dv_pad; ++d) w.v_tile[r * dv_pad + d] = d < g.d_v ? vt[static_cast<long>(r) * ldv + d] : 0.0f;
-      vt = w.v_tile;
-      ldv = dv_pad;
-    }
+    // 5 O += P V_tile, P (bq, kb) read from P^T (kb, bq) by columns, V from its panels
+    const long panel_floats = static_cast<long>(g.n_k) * NR;
     for (int ir = 0; ir < bq; ir += MR)
       for (int jc = 0; jc < dv_pad; jc += NR)
-        micro_kernel(kb, w.st + ir, ld, vt + jc, ldv, w.ot + static_cast<long>(ir) * dv_pad + jc, dv_pad, 1.0f,
-                               true);
+        micro_kernel(kb, w.st + ir, ld, w.vp + jc / NR * panel_floats + static_cast<long>(j0) * NR, NR,
+                     w.ot + static_cast<long>(ir) * dv_pad + jc, dv_pad, 1.0f, true);
   }
   // O = O / l; a query that saw no key (l = 0) gets zeros
   for (int j = 0; j < nb; ++j) {
@@ -697,20 +690,26 @@ void attention(const AttentionArgs& g) {
   w.ld = round_up(w.bq, MR);                     // rows of O come in MR
   w.bk = round_up(imax(g.key_tile, 1), MR);      // rows of S^T
   w.dv_pad = round_up(g.d_v, NR);
-  w.v_in_place = g.d_v % NR == 0;  // else V tiles are copied with zero columns
   Scratch qt(static_cast<long>(g.d_k) * w.ld), st(static_cast<long>(w.bk) * w.ld), ot(static_cast<long>(w.ld) * w.dv_pad),
-      kp(static_cast<long>(round_up(g.n_k, MR)) * g.d_k), v_tile(w.v_in_place ? 1 : static_cast<long>(w.bk) * w.dv_pad),
-      m(w.ld), l(w.ld), corr(w.ld);
-  if (!qt.ok() || !st.ok() || !ot.ok() || !kp.ok() || !v_tile.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
+      kp(static_cast<long>(round_up(g.n_k, MR)) * g.d_k), vp(static_cast<long>(g.n_k) * w.dv_pad), m(w.ld), l(w.ld),
+      corr(w.ld);
+  if (!qt.ok() || !st.ok() || !ot.ok() || !kp.ok() || !vp.ok() || !m.ok() || !l.ok() || !corr.ok()) return;
   // K in tiles of MR keys by columns, read by every block of queries
   for (int j0 = 0; j0 < g.n_k; j0 += MR)
     transpose_block(g.k + static_cast<long>(j0) * g.ldk, g.ldk, imin(MR, g.n_k - j0), g.d_k,
                     kp.get() + static_cast<long>(j0) * g.d_k, MR, MR);
   w.kp = kp.get();
+  // V in panels of NR columns, as gemm packs B: each P V_tile reads NR contiguous floats a key
+  GemmArgs vb;
+  vb.k = g.n_k;
+  vb.n = g.d_v;
+  vb.b = g.v;
+  vb.ldb = g.ldv;
+  pack_b(vb, 0, g.n_k, 0, g.d_v, vp.get());
+  w.vp = vp.get();
   w.qt = qt.get();
   w.st = st.get();
   w.ot = ot.get();
-  w.v_tile = v_tile.get();
   w.m = m.get();
   w.l = l.get();
   w.corr = corr.get();
