@@ -87,7 +87,7 @@ test('attnlab-core-wasm-relaxed.wasm: the hot kernels multiply-add with f32x4.re
   const madds = (kernel) => named(kernel).filter((l) => l.includes(' f32x4.relaxed_madd')).length;
   // The register tile (4 x 8 here): MR x NRV = 8 multiply-adds per rank-1 step, one step per
   // loop trip; no multiply is left but the final scaling by alpha (8 per tile, in each of the
-  // two stores: with and without accumulating). The SIMD build's holds 29.
+  // two stores: with and without accumulating). The SIMD build's kernel holds 29 f32x4.mul.
   const micro = named('gemm_micro_kernel');
   const muls = micro.filter((l) => l.includes(' f32x4.mul')).length;
   assert.ok(madds('gemm_micro_kernel') >= 8, `micro-kernel: ${madds('gemm_micro_kernel')} relaxed_madd`);
