@@ -247,6 +247,7 @@ export async function runSuite({ core, coreRelaxed = null, ceiling, fusedCeiling
         perRoundMs: samples[j].map((x) => x * 1e3) });
       log(`${shapeName(s).padEnd(36)} ${names[j].padEnd(36)} ${(seconds * 1e3).toFixed(3).padStart(9)} ms ${(shapeFlops(s) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
     }
-  return { rows, ceiling: median(ceilingSamples), fusedCeiling: fusedCeiling ? median(fusedCeilingSamples) : null,
+  // ceilingPerRound pairs with each row's perRoundMs (ceilingShare in run.mjs).
+  return { rows, ceiling: median(ceilingSamples), ceilingPerRound: ceilingSamples, fusedCeiling: fusedCeiling ? median(fusedCeilingSamples) : null,
     fused: fused && { error: fused.error, maxAbsDiff: fused.maxAbsDiff } };
 }
