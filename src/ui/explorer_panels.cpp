@@ -289,12 +289,9 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Each row: its titles' line, the heatmaps, and the gap under them.
   const float row_extra = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFontSize() * 0.3f + 2 * ImGui::GetStyle().ItemSpacing.y;
-  const float cell_w = (avail.x - 2 * gap) / 3.0f, cell_h = (avail.y - 3 * row_extra) / 3.0f - 1.0f;
-  for (int i = 0; i < 9; ++i) {
-    const Stage& st = stages[i];
-    if (i % 3) ImGui::SameLine();
-    ImGui::BeginGroup();
-    ImGui::TextUnformatted(st.title);
+  const float cell_w = (avail.x - 2 * gap) / 3.0f;
+  float cell_h = (avail.y - 3 * row_extra) / 3.0f - 1.0f;
+  auto spec_of = [&](const Stage& st) {
     HeatmapSpec spec;
     spec.id = std::string("pipeline/") + st.id;
     spec.values = st.m;
@@ -304,6 +301,21 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     spec.row_labels = key_rows ? &state.key_tokens : &state.tokens;
     spec.col_labels = st.token_cols ? &state.key_tokens : nullptr;
     spec.highlight_row = state.settings.cursor;
+    return spec;
+  };
+  // A few tokens (the worked example, a short sentence) keep every row label: in a short
+  // window the grid grows past the panel, which then scrolls, rather than thinning them.
+  constexpr int kAllLabelsUpTo = 8;
+  for (const Stage& st : stages)
+    if (st.m->rows() <= kAllLabelsUpTo)
+      cell_h = std::max(cell_h, heatmap_height_for_labels(ctx, spec_of(st), cell_w, static_cast<int>(st.m->rows()),
+                                                          static_cast<int>(st.m->cols())));
+  for (int i = 0; i < 9; ++i) {
+    const Stage& st = stages[i];
+    if (i % 3) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted(st.title);
+    const HeatmapSpec spec = spec_of(st);
     const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(cell_w, cell_h));
     hover_to_context(ctx, state, spec.id, st.id, head, r);
     if (r.clicked) state.settings.cursor = r.row;

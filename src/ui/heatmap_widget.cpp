@@ -331,6 +331,21 @@ HeatmapResult hovered_cell(const gfx::HeatmapView& view, const HeatmapFrame& f) 
 
 }  // namespace
 
+float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float width, int rows, int cols) {
+  if (rows <= 0 || cols <= 0) return 0.0f;
+  gfx::HeatmapView whole;
+  whole.w = static_cast<float>(cols);
+  whole.h = static_cast<float>(rows);
+  // Placed with room to spare, the cells are as wide as the width allows, and so is the
+  // choice between level and upright column labels.
+  const HeatmapFrame f = place_heatmap(ctx, spec, ImVec2(width, 1e6f), rows, cols, whole);
+  // Square cells a line tall, or as wide as an upright column label needs (draw_axis_labels'
+  // spacing), with a hair to spare for rounding.
+  const float cell = (f.upright_cols ? f.font * 1.05f : f.font) * 1.01f;
+  if (f.cell_w < cell) return 0.0f;  // the width alone keeps the cells smaller: labels thinned
+  return f.label_h + cell * rows;
+}
+
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size) {
   HeatmapResult result;
   const Mat& values = *spec.values;

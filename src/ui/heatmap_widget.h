@@ -34,6 +34,11 @@ struct HeatmapResult {
 
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size);
 
+// The height (label strip included) at which a heatmap `width` wide gets cells big enough for
+// every row label and every upright column label; 0 when the width alone keeps the cells
+// smaller (the labels are thinned at any height).
+float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float width, int rows, int cols);
+
 // The ImDrawList callback that draws a queued heatmap (its user data is a HeatmapDraw).
 void heatmap_callback(const ImDrawList* list, const ImDrawCmd* cmd);
 
