@@ -303,8 +303,8 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     spec.highlight_row = state.settings.cursor;
     return spec;
   };
-  // A few tokens (the worked example, a short sentence) keep every row label: in a short
-  // window the grid grows past the panel, which then scrolls, rather than thinning them.
+  // A few tokens (the worked example, a short sentence) keep every row and column label: in a
+  // short window the grid grows past the panel, which then scrolls, rather than thinning them.
   constexpr int kAllLabelsUpTo = 8;
   for (const Stage& st : stages)
     if (st.m->rows() <= kAllLabelsUpTo)

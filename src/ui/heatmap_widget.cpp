@@ -235,13 +235,17 @@ void add_upright_text(ImDrawList* dl, ImVec2 bottom, ImU32 col, const char* text
   dl->PopClipRect();
 }
 
+// The room a label needs along its axis, in lines of the font: a row label, an upright
+// column label. A label whose cell is smaller is thinned (every step-th one drawn).
+constexpr float kRowLabelSpace = 1.0f, kUprightColLabelSpace = 1.05f;
+
 // Labels: every step-th token so they never overlap; each whole, or cut with an ellipsis.
 void draw_axis_labels(ImDrawList* dl, const HeatmapSpec& spec, const gfx::HeatmapView& view, const HeatmapFrame& f,
                       const VisibleCells& v, ImU32 text_col) {
   char buf[64];
-  const float col_space = f.upright_cols ? f.font * 1.05f : f.font * 2.2f;
+  const float col_space = f.upright_cols ? f.font * kUprightColLabelSpace : f.font * 2.2f;
   const int col_step = std::max(1, static_cast<int>(std::ceil(col_space / f.cell_w)));
-  const int row_step = std::max(1, static_cast<int>(std::ceil(f.font * 1.0f / f.cell_h)));
+  const int row_step = std::max(1, static_cast<int>(std::ceil(f.font * kRowLabelSpace / f.cell_h)));
   for (int j = v.c0 - v.c0 % col_step; spec.show_col_labels && j < v.c1; j += col_step) {
     if (j < v.c0) continue;
     std::string label;
@@ -339,9 +343,9 @@ float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float w
   // Placed with room to spare, the cells are as wide as the width allows, and so is the
   // choice between level and upright column labels.
   const HeatmapFrame f = place_heatmap(ctx, spec, ImVec2(width, 1e6f), rows, cols, whole);
-  // Square cells a line tall, or as wide as an upright column label needs (draw_axis_labels'
-  // spacing), with a hair to spare for rounding.
-  const float cell = (f.upright_cols ? f.font * 1.05f : f.font) * 1.01f;
+  // Square cells with room for a row label, and for an upright column label where they stand
+  // upright, with a hair to spare for rounding.
+  const float cell = f.font * std::max(kRowLabelSpace, f.upright_cols ? kUprightColLabelSpace : 0.0f) * 1.01f;
   if (f.cell_w < cell) return 0.0f;  // the width alone keeps the cells smaller: labels thinned
   return f.label_h + cell * rows;
 }
