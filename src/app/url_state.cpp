@@ -62,9 +62,8 @@ std::string value_text(const json& v) {
   if (!v.is_string()) return compact(v);
   const std::string& s = v.get_ref<const std::string&>();
   json parsed;
-  const bool reads_as_json = parse_json(s, kMaxStateDepth, msg::app_state_not_json, parsed).ok;
   const bool too_deep = json_nesting_past(s, kMaxStateDepth) != std::string_view::npos;
-  return reads_as_json || too_deep ? json_text(v) : s;
+  return too_deep || parse_json(s, kMaxStateDepth, msg::app_state_not_json, parsed).ok ? json_text(v) : s;
 }
 
 // A value's text as JSON, or as the string itself when it is not JSON; false when it nests
