@@ -12,7 +12,7 @@
 //   persistTraining()                    saves the session now (it is also saved every 2 s)
 //   trainedModelReady                    promise: the trained scene can be chosen
 
-const STORAGE_KEY = 'attnlab.training.v1';
+import { TRAINING_KEY as STORAGE_KEY } from './crash.mjs';
 
 function toBase64(bytes) {
   let text = '';
@@ -35,6 +35,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   // ---- the saved session ---------------------------------------------------------------
   let savedRevision = -1;
   const persist = () => {
+    if (handle.crashed) return;  // the module is dead: what was saved stays as it was
     const revision = module.trainRevision();
     if (revision === savedRevision) return;
     try {
