@@ -20,7 +20,18 @@ import { dataBlockBytes } from './loader.mjs';
 
 const params = new URLSearchParams(location.search);
 const figureBlock = document.getElementById('attnlab-figure');
-const figure = figureBlock ? JSON.parse(figureBlock.textContent) : {};
+// A damaged block (a hand-edited saved page) leaves the figure's defaults, and says so below.
+let figureBlockError = '';
+const figure = (() => {
+  try {
+    const parsed = figureBlock ? JSON.parse(figureBlock.textContent) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+    figureBlockError = 'the figure\'s options are not a JSON object';
+  } catch (error) {
+    figureBlockError = `the figure's options are not JSON (${error.message})`;
+  }
+  return {};
+})();
 const option = (name, fallback) => (name in figure ? figure[name] : fallback);
 const allowed = new Set((params.get('origins') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
 const notice = document.getElementById('notice');
@@ -61,8 +72,13 @@ function refuseStopped(event) {
     try { data = JSON.parse(data); } catch { return; }
   }
   if (data?.attnlab !== MESSAGE_VERSION || data.type === 'reply' || data.type === 'event') return;
-  const id = typeof data.id === 'number' || (typeof data.id === 'string' && data.id.length <= 256) ? data.id : null;
-  event.source.postMessage({ attnlab: MESSAGE_VERSION, type: 'reply', id, ok: false, error: stopped.message }, event.origin);
+  event.source.postMessage({ attnlab: MESSAGE_VERSION, type: 'reply', id: echoedId(data), ok: false, error: stopped.message }, event.origin);
+}
+// The id a reply echoes when the app could not read the message's own (it was no JSON the lab
+// reads, or the app is gone): the host's, when it is one the protocol allows (src/app/messages.h).
+function echoedId(data) {
+  const id = data?.id;
+  return (typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && id.length <= 64) ? id : null;
 }
 window.addEventListener('message', (event) => {
   if (stopped && allowed.has(event.origin) && event.source) refuseStopped(event);
@@ -93,7 +109,7 @@ function wireLab(lab) {
   if (lab.crashed) labStopped(lab.crashed);
   const themeNotice = themeError
     ? (lab.uiString('web_theme_bad') || 'theme=%s is not a theme: the colour scheme\'s is used').replace('%s', queryTheme.slice(0, 40)) : '';
-  notice.textContent = [lab.noticeText(), themeNotice].filter(Boolean).join(' ');  // a broken link or theme: why
+  notice.textContent = [lab.noticeText(), themeNotice, figureBlockError].filter(Boolean).join(' ');  // a broken link or theme: why
   window.attnlab = lab;
   lab.on('change', () => showTheme(lab.getState().theme));
   if (queryTheme === null || themeError) {
@@ -151,7 +167,15 @@ function wireLab(lab) {
     const bytes = data?.bytes instanceof ArrayBuffer ? new Uint8Array(data.bytes)
       : ArrayBuffer.isView(data?.bytes) ? new Uint8Array(data.bytes.buffer, data.bytes.byteOffset, data.bytes.byteLength) : null;
     const described = bytes ? { ...data, bytes: bytes.byteLength } : data;
-    const text = typeof described === 'string' ? described : JSON.stringify(described ?? null);
+    let text;
+    try {
+      text = typeof described === 'string' ? described : JSON.stringify(described ?? null);
+    } catch (error) {
+      // Structured clone carries what JSON cannot (a cycle, a BigInt): ours is refused with why.
+      if (data?.attnlab === MESSAGE_VERSION && data.type !== 'reply' && data.type !== 'event')
+        send(event.source, event.origin, { type: 'reply', id: echoedId(data), ok: false, error: `the message is not JSON (${error.message})` });
+      return;
+    }
     let m;
     try {
       m = await lab.parseMessage(text ?? '');
@@ -160,7 +184,8 @@ function wireLab(lab) {
       throw error;
     }
     if (m.type === 'not-ours') return;
-    const reply = (body) => send(event.source, event.origin, { type: 'reply', id: m.id, ...body });
+    const id = m.id ?? (typeof data === 'object' ? echoedId(data) : null);
+    const reply = (body) => send(event.source, event.origin, { type: 'reply', id, ...body });
     try {
       if (m.type === 'invalid') reply({ ok: false, error: m.error });
       else if (m.type === 'getState') reply({ ok: true, state: lab.getState() });

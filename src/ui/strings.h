@@ -1126,6 +1126,9 @@ namespace attn::ui {
   X(web_model_bad, \
     "Could not load %s", \
     "无法载入 %s") \
+  X(web_model_too_large, \
+    "%s is larger than 64 MB, more than any model file the lab writes", \
+    "%s 大于 64 MB，超过了实验室写出的任何模型文件") \
   X(web_loading, \
     "Loading Attention Lab…", \
     "正在载入注意力实验室…") \
