@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, serveDist, watchErrors } from '../tests/support/browser.mjs';
 import { artifactsDir } from '../tests/support/paths.mjs';
-import { checkSoak, glCounterScript, soak } from '../tests/support/soak.mjs';
+import { checkActions, checkSoak, glCounterScript, soak } from '../tests/support/soak.mjs';
 
 const args = { actions: 5000, batch: 250, seed: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -38,7 +38,10 @@ try {
   fs.writeFileSync(path.join(artifactsDir, 'soak.json'), JSON.stringify({ ...args, ...result, errorTexts: errors }, null, 1));
   console.log(`baseline: live ${result.baseline.liveBytes} B, js ${result.baseline.jsHeap} B, gl ${result.baseline.gl}`);
   try {
+    for (const [kind, k] of Object.entries(result.kinds))
+      console.log(`${kind.padEnd(14)} ran ${k.ran}  refused ${k.refused}  hit ${k.hit}`);
     checkSoak(result);
+    checkActions(result);
     console.log('soak passed');
   } catch (error) {
     console.log(`soak FAILED: ${error.message}`);

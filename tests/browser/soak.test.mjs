@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openBrowser, serveDist } from '../support/browser.mjs';
 import { assertHeatmapShows, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { artifactsDir } from '../support/paths.mjs';
-import { checkSoak, glCounterScript, soak } from '../support/soak.mjs';
+import { checkActions, checkSoak, glCounterScript, soak } from '../support/soak.mjs';
 
 let server, url, browser;
 before(async () => {
@@ -30,6 +30,7 @@ test('short soak: 150 random actions in 3 batches leave no error, no runaway hea
   const result = await soak(page, cdp, { actions: 150, batch: 50, seed: 7, errors });
   fs.writeFileSync(path.join(artifactsDir, 'soak-short.json'), JSON.stringify(result, null, 1));
   checkSoak(result);
+  checkActions(result);
   await page.close();
 });
 
