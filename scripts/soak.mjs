@@ -1,7 +1,8 @@
 // The full browser soak: node scripts/soak.mjs [--actions 5000] [--batch 250] [--seed 1]
 // Serves build/web/dist, runs the randomised actions of tests/support/soak.mjs in headless
 // Chromium, prints one line per batch (live heap bytes, wasm memory, JS heap, GL objects,
-// errors) and writes the series to build/test-artifacts/soak.json; exits 1 if a check fails.
+// errors), then per kind of action how many ran, were refused and hit (clicks), and writes the
+// series to build/test-artifacts/soak.json; exits 1 if a check fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, serveDist, watchErrors } from '../tests/support/browser.mjs';

@@ -1,9 +1,14 @@
 // The short soak (the full one: scripts/soak.mjs, 5,000 actions): randomised typing
 // (emoji, CJK, hostile markup, 10,000-character pastes), mask edits, panel switches, math
 // and model changes, imports (good and junk files), resizes, keys and hostile state
-// patches, in batches. After each batch: no console error, frames still advance, nothing
-// ran from a typed string; after a reset the app's live heap bytes (mallinfo), the JS heap
-// and the live GL objects stay bounded near their baseline and do not grow batch after batch.
+// patches; the language model's scene (generation, ablation, the switches that break the
+// math), the modern panels (positions, GQA and its measurement, flash steps, sinks, the
+// query-key plane), the tour and the chapters, by setState and by clicks; in batches. Every
+// kind runs (the first actions are each kind once), only expected patches are refused, and
+// each kind that clicks hits its target at least once. After each batch: no console error,
+// frames still advance, nothing ran from a typed string; after a reset the app's live heap
+// bytes (mallinfo), the JS heap and the live GL objects stay bounded near their baseline and
+// do not grow batch after batch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
