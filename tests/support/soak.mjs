@@ -116,8 +116,9 @@ export const ACTIONS = [
   ['tour', 0.5], ['tour-click', 0.5], ['chapter-click', 0.5], ['panel-click', 0.75],
 ];
 const ACTION_TOTAL = ACTIONS.reduce((a, [, w]) => a + w, 0);
-// The kinds that click: each counts the clicks that did what they aimed at.
-const CLICK_KINDS = ['qk-space', 'tour-click', 'chapter-click', 'panel-click'];
+// The kinds that aim the pointer at a target layout() gives: each counts the times it did
+// what it aimed at. (panel-click presses at random, so it counts its hits without a target.)
+const CLICK_KINDS = ['qk-space', 'tour-click', 'chapter-click'];
 
 // The kind of the next action: the run's first ACTIONS.length actions are every kind once,
 // in a seeded order (so a run of that many covers them all), the rest drawn by weight;
@@ -339,11 +340,21 @@ async function act(page, r, ctx) {
       break;
     }
     case 'qk-space': {
-      // The plane of queries and keys; the pointer then goes over it (its readout names a point).
+      // The plane of queries and keys; the pointer then goes to one of its queries (the
+      // readout names the point under it).
       const s = await set({ panel: 'qk-space', head: r.next(), cursor: r.int(-1, 20) });
-      const plot = s && await page.evaluate(() => window.attnlab.layout().plots['qk/plane'] ?? null);
-      if (plot) {
-        await page.mouse.move(plot.x + plot.w * r.next(), plot.y + plot.h * r.next());
+      const pick = r.next();
+      await frames(page, 1);
+      const at = s && await page.evaluate((u) => {
+        const plot = window.attnlab.layout().plots['qk/plane'];
+        const q = window.attnlab.getState().figures.modern.qkSpace?.queries;
+        if (!plot || !q?.length) return null;
+        const [x, y] = q[Math.floor(u * q.length)];
+        return { x: plot.x + ((x - plot.xRange[0]) / (plot.xRange[1] - plot.xRange[0])) * plot.w,
+          y: plot.y + plot.h - ((y - plot.yRange[0]) / (plot.yRange[1] - plot.yRange[0])) * plot.h };
+      }, pick);
+      if (at) {
+        await page.mouse.move(at.x, at.y);
         await frames(page, 2);
         if ((await page.evaluate(() => window.attnlab.layout().plots['qk/plane']?.readout ?? '')) !== '') tally.hit++;
       }
@@ -499,7 +510,7 @@ export function checkSoak({ baseline, series }, { liveAllowance = 4 << 20, growt
 
 // The actions did what they are for. Every hostile patch was refused; every other setState
 // was taken, except a text past the language model's context (refused by design, counted as
-// `expectRefused`); and each kind that clicks hit its target (`hit`) at least once.
+// `expectRefused`); and each kind that aims the pointer hit its target (`hit`) at least once.
 // `kinds` is soak()'s tally; with `everyKind` each kind of ACTIONS must have run.
 export function checkActions({ kinds, accepted }, { everyKind = true } = {}) {
   if (accepted.length) throw new Error(`hostile patches accepted: ${accepted.join(', ')}`);
