@@ -5,7 +5,8 @@
 // math), the modern panels (positions, GQA and its measurement, flash steps, sinks, the
 // query-key plane), the tour and the chapters, by setState and by clicks; in batches. Every
 // kind runs (the first actions are each kind once), only expected patches are refused, and
-// each kind that clicks hits its target at least once. After each batch: no console error,
+// each kind that aims the pointer at a target (the tour's buttons, the chapters and panels,
+// a query on the query-key plane) hits it at least once. After each batch: no console error,
 // frames still advance, nothing ran from a typed string; after a reset the app's live heap
 // bytes (mallinfo), the JS heap and the live GL objects stay bounded near their baseline and
 // do not grow batch after batch.
