@@ -7,26 +7,13 @@
 #include "app/app_state.h"
 #include "app/url_state.h"
 #include "fuzz_check.h"
+#include "fuzz_state.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-namespace {
-
-// The default scene computed once: a state made from it recomputes only what an input changes.
-const attn::AppState& computed_default() {
-  static const attn::AppState state = [] {
-    attn::AppState s;
-    attn::update_results(s);
-    return s;
-  }();
-  return state;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   attn::AppState state = computed_default();

@@ -6,23 +6,11 @@
 // same state back (what the lab writes, it reads).
 #include "app/app_state.h"
 #include "fuzz_check.h"
+#include "fuzz_state.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
-
-namespace {
-
-const attn::AppState& computed_default() {
-  static const attn::AppState state = [] {
-    attn::AppState s;
-    attn::update_results(s);
-    return s;
-  }();
-  return state;
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const attn::AppState& base = computed_default();
