@@ -1,5 +1,5 @@
 // Fuzz target: the state's one door, apply_state_json (the page's setState, the desktop's
-// --state file, and later the URL hash and postMessage all pass through it).
+// --state file, a link's fragment, a stored session and postMessage all pass through it).
 //
 // Any bytes: a refusal has a message and changes nothing; an accepted patch is computed
 // (update_results), and the state it then writes must be accepted again and give the
