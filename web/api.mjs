@@ -26,6 +26,26 @@ export function nextFrame() {
   return new Promise((resolve) => requestAnimationFrame(resolve));
 }
 
+// ---- text for the module ----------------------------------------------------------------
+
+// Emscripten 3.1.6 turns a lone UTF-16 surrogate into another character (joined with the next
+// code unit) when it hands a string to C++, so the strict UTF-8 check of the lab's doors would
+// never see it (docs/INPUT.md). Text that reaches the module as a string keeps each lone
+// surrogate in a form those doors refuse: JSON's \uXXXX escape (no JSON the lab reads) or, in
+// a link, the percent-encoding of its bytes (not UTF-8). setState needs neither:
+// JSON.stringify escapes lone surrogates itself.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+export function jsonForModule(text) {
+  return String(text).replace(LONE_SURROGATE, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+export function linkForModule(text) {
+  const hex = (b) => `%${b.toString(16).toUpperCase()}`;
+  return String(text).replace(LONE_SURROGATE, (c) => {
+    const u = c.charCodeAt(0);  // what a lenient encoder writes: ED A0..BF 80..BF
+    return hex(0xe0 | (u >> 12)) + hex(0x80 | ((u >> 6) & 0x3f)) + hex(0x80 | (u & 0x3f));
+  });
+}
+
 // ---- the handle -------------------------------------------------------------------------
 
 // `source`: { module() -> the running Emscripten module or null, canvas(),
@@ -117,9 +137,9 @@ export function makeHandle(source) {
     // Links and sessions: the settings as a URL fragment / JSON, and loading them back
     // (a bad link gives the defaults and a notice; a bad session changes nothing).
     link: () => live()?.fragment() ?? '',
-    loadLink: (fragment) => live().loadFragment(String(fragment)),
+    loadLink: (fragment) => live().loadFragment(linkForModule(fragment)),
     session: () => (live() ? JSON.parse(live().settingsJson()) : snapshot),
-    loadSession: (text) => live().loadSettings(String(text)),
+    loadSession: (text) => live().loadSettings(jsonForModule(text)),
     describe: () => live()?.describe() ?? last.text ?? '',
     schema: () => JSON.parse(live().schema()),
     // The panel registry (src/app/panel_registry.h): id, chapter, title, the state keys each reads.
@@ -150,7 +170,7 @@ export function makeHandle(source) {
       return run;
     },
     // A postMessage message parsed and checked by the app (src/app/messages.h).
-    parseMessage: (text) => use(() => JSON.parse(live().parseMessage(String(text)))),
+    parseMessage: (text) => use(() => JSON.parse(live().parseMessage(jsonForModule(text)))),
     on(event, fn) {
       if (!listeners.has(event)) listeners.set(event, new Set());
       listeners.get(event).add(fn);
@@ -449,7 +469,7 @@ export async function createLab(container, options = {}) {
           if (error) console.warn(`state not restored: ${error}`);
         } else {
           if (options.fragment) {
-            handle.notice = m.loadFragment(String(options.fragment)) || '';
+            handle.notice = m.loadFragment(linkForModule(options.fragment)) || '';
             handle.noticeLocalized = handle.notice ? m.noticeText() : '';
           }
           if (options.state) startError = m.setStateJson(JSON.stringify(options.state));

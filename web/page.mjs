@@ -208,6 +208,9 @@ export function wirePage(handle) {
   window.addEventListener('hashchange', () => {
     if (handle.crashed || location.hash.slice(1) === handle.link()) return;
     const error = handle.loadLink(location.hash);
+    // An explicit ?lang= wins over the link here too (a refused link gives the defaults,
+    // English among them); set before the notice is read, so the notice speaks it.
+    if (asked === 'zh' || asked === 'en') handle.setState({ language: asked }).catch(() => {});
     say(error ? handle.refusalText() || error : '');
   });
   handle.on('describe', (text) => { figureText.textContent = text; });

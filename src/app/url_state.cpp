@@ -57,20 +57,21 @@ std::string compact(const json& v) {
 }
 
 // A string is written bare unless it would read back as other JSON ("12", "true", "\"x\"")
-// or be refused as too deep ("[[[[...": quoted, its brackets are inside a string).
-std::string value_text(const json& v) {
+// or be refused as nested past `max_depth`, what read_value allows its path ("[[[[...":
+// quoted, its brackets are inside a string).
+std::string value_text(const json& v, int max_depth) {
   if (!v.is_string()) return compact(v);
   const std::string& s = v.get_ref<const std::string&>();
   json parsed;
-  const bool too_deep = json_nesting_past(s, kMaxStateDepth) != std::string_view::npos;
-  return too_deep || parse_json(s, kMaxStateDepth, msg::app_state_not_json, parsed).ok ? json_text(v) : s;
+  const bool too_deep = json_nesting_past(s, max_depth) != std::string_view::npos;
+  return too_deep || parse_json(s, max_depth, msg::app_state_not_json, parsed).ok ? json_text(v) : s;
 }
 
 // A value's text as JSON, or as the string itself when it is not JSON; false when it nests
-// deeper than a state may (a link of a few thousand '[' is refused before anything parses it).
-bool read_value(const std::string& text, json& out) {
-  if (json_nesting_past(text, kMaxStateDepth) != std::string_view::npos) return false;
-  if (!parse_json(text, kMaxStateDepth, msg::app_state_not_json, out).ok) out = json(text);
+// deeper than `max_depth` (a link of a few thousand '[' is refused before anything parses it).
+bool read_value(const std::string& text, int max_depth, json& out) {
+  if (json_nesting_past(text, max_depth) != std::string_view::npos) return false;
+  if (!parse_json(text, max_depth, msg::app_state_not_json, out).ok) out = json(text);
   return true;
 }
 
@@ -125,14 +126,15 @@ Status percent_decode(const std::string& s, std::string& out) {
 // ---- 3 encode -----------------------------------------------------------------------------
 
 // Appends `path=value` for every leaf of `now` that differs from `base` (objects recurse).
-void write_changes(const json& now, const json& base, const std::string& path, std::string& out) {
+// `levels` counts the objects `now` sits in (the path's names so far).
+void write_changes(const json& now, const json& base, const std::string& path, int levels, std::string& out) {
   for (const auto& item : now.items()) {
     const std::string key = path.empty() ? item.key() : path + "." + item.key();
     const json* before = base.is_object() && base.contains(item.key()) ? &base[item.key()] : nullptr;
     if (item.value().is_object() && !item.value().empty()) {
-      write_changes(item.value(), before ? *before : json(), key, out);
+      write_changes(item.value(), before ? *before : json(), key, levels + 1, out);
     } else if (!before || *before != item.value()) {
-      out += "&" + percent_encode(key) + "=" + percent_encode(value_text(item.value()));
+      out += "&" + percent_encode(key) + "=" + percent_encode(value_text(item.value(), kMaxStateDepth - levels - 1));
     }
   }
 }
@@ -161,7 +163,7 @@ std::string settings_to_fragment(const Settings& settings) {
   const json base = settings_json(Settings{});
   now.erase("version");
   std::string out = "v=" + std::to_string(kStateVersion);
-  write_changes(now, base, "", out);
+  write_changes(now, base, "", 0, out);
   return out;
 }
 
@@ -197,7 +199,10 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
       if (!valid_segment(segment) || ++depth > 8) return Status::error(msg::app_link_not_setting, printable(path, 64));
       if (dot == std::string::npos) {
         if (node->contains(segment)) return Status::error(msg::app_link_conflict, printable(path, 64));
-        if (!read_value(text, (*node)[segment])) return Status::error(msg::app_link_too_deep, printable(path, 64), kMaxStateDepth);
+        // The path's objects are levels of the state too: 'lab.row' leaves its value 14.
+        const int value_depth = kMaxStateDepth - depth;
+        if (!read_value(text, value_depth, (*node)[segment]))
+          return Status::error(msg::app_link_too_deep, printable(path, 64), value_depth);
         break;
       }
       json& child = (*node)[segment];

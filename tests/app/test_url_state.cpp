@@ -253,9 +253,10 @@ TEST_CASE("a link with ill-formed UTF-8, deep nesting or non-finite numbers is r
       {"v=3&sentence=%E7%8C%20x", "is not UTF-8 text"},
       {"v=3&theme=%C0%80", "is not UTF-8 text"},
       {"v=3&lm.ablate=[%22%ED%A0%80%22]", "is not UTF-8 text"},
-      {"v=3&sentence=" + std::string(3000, '['), "the value of 'sentence' in the link nests more than 16 levels deep"},
-      {"v=3&lab.q=" + std::string(3000, '[') + std::string(3000, ']'), "'lab.q' in the link nests more than 16 levels"},
-      {"v=3&mask.painted=" + std::string(40, '{'), "'mask.painted' in the link nests more than 16"},
+      {"v=3&sentence=" + std::string(3000, '['), "the value of 'sentence' in the link nests more than 15 levels deep"},
+      {"v=3&lab.q=" + std::string(3000, '[') + std::string(3000, ']'), "'lab.q' in the link nests more than 14 levels"},
+      {"v=3&mask.painted=" + std::string(40, '{'), "'mask.painted' in the link nests more than 14"},
+      {"v=3&lab.row=" + std::string(15, '[') + "1" + std::string(15, ']'), "'lab.row' in the link nests more than 14 levels"},
       {"v=3&temperature=1e999", "'temperature' must be a number"},
       {"v=3&temperature=-1e999", "'temperature' must be a number"},
       {"v=3&temperature=Infinity", "'temperature' must be a number"},
@@ -276,7 +277,8 @@ TEST_CASE("a link with ill-formed UTF-8, deep nesting or non-finite numbers is r
 }
 
 TEST_CASE("a sentence that looks like deep JSON round-trips through a link as a string", "[url]") {
-  for (const std::string sentence : {std::string(40, '[') + std::string(40, ']'), std::string(30, '{'), std::string("[1]")}) {
+  for (const std::string sentence : {std::string(40, '[') + std::string(40, ']'), std::string(30, '{'), std::string("[1]"),
+                                    std::string(16, '['), std::string(15, '[')}) {
     attn::Settings settings;
     settings.sentence = sentence;
     attn::AppState s;
