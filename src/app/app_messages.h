@@ -60,11 +60,16 @@
   X(app_state_too_long, "the state is {0} bytes; at most {1} are read") \
   X(app_state_not_json, "state is not valid JSON") \
   X(app_state_not_object, "state must be a JSON object") \
+  X(app_json_not_utf8, "the JSON text is not UTF-8 (byte {0})") \
+  X(app_message_not_json, "the message is not valid JSON") \
+  X(app_json_too_deep, "the JSON nests more than {0} levels deep (byte {1})") \
+  X(app_text_not_utf8, "the text is not UTF-8 (byte {0})") \
   X(app_link_ignored, "The link's state was ignored") \
   X(app_link_percent, "a '%' in the link is not followed by two hex digits") \
   X(app_link_too_long, "the link's state is {0} bytes; at most {1} are read") \
   X(app_link_no_equals, "'{0}' in the link has no '='") \
   X(app_link_not_utf8, "the value of '{0}' in the link is not UTF-8 text") \
+  X(app_link_too_deep, "the value of '{0}' in the link nests more than {1} levels deep") \
   X(app_link_twice, "'{0}' appears twice in the link") \
   X(app_link_not_setting, "'{0}' is not a setting's name") \
   X(app_link_conflict, "'{0}' conflicts with another part of the link") \

@@ -2,9 +2,11 @@
 
 #include "app/app_messages.h"
 #include "app/import_state.h"
+#include "app/json_text.h"
 #include "app/state_schema.h"
 
 #include "core/base/rng.h"
+#include "core/base/utf8.h"
 #include "core/attention/softmax.h"
 
 #include <nlohmann/json.hpp>
@@ -80,6 +82,9 @@ void clamp_math(MathSettings& m, int n, const std::string& side) {
 Status check_sentence(const std::string& sentence) {
   if (sentence.size() > static_cast<size_t>(kMaxSentenceBytes))
     return Status::error(msg::app_text_too_long, sentence.size(), kMaxSentenceBytes);
+  // Text that entered through a door is UTF-8 already; this keeps every other caller honest.
+  if (const std::size_t bad = first_invalid_utf8(sentence); bad != std::string::npos)
+    return Status::error(msg::app_text_not_utf8, bad);
   const size_t n = tokenize(sentence).size();
   if (n > static_cast<size_t>(kMaxTokens))
     return Status::error(msg::app_text_too_many_tokens, n, kMaxTokens);
@@ -440,7 +445,7 @@ Status read_number(const json& j, const std::string& key, KeyRange range, double
   if (!v.is_number()) return Status::error(msg::app_key_number, key);
   const double d = v.get<double>();
   if (!within_as_float(d, lo, hi))
-    return Status::error(msg::app_key_between, key, json(lo).dump(), json(hi).dump());
+    return Status::error(msg::app_key_between, key, json_text(json(lo)), json_text(json(hi)));
   out = d;
   return Status::success();
 }
@@ -590,6 +595,8 @@ Status migrate_v2(json& j) {
   return Status::success();
 }
 
+}  // namespace
+
 json settings_json(const Settings& s) {
   json j = math_to_json(s.math);
   j["version"] = kStateVersion;
@@ -627,9 +634,7 @@ json settings_json(const Settings& s) {
   return j;
 }
 
-}  // namespace
-
-std::string settings_to_json(const Settings& settings) { return settings_json(settings).dump(); }
+std::string settings_to_json(const Settings& settings) { return json_text(settings_json(settings)); }
 
 std::string state_to_json(const AppState& state) {
   const Settings& s = state.settings;
@@ -712,7 +717,7 @@ std::string state_to_json(const AppState& state) {
   figures["training"] = training_figures_json(state.train);
   j["figures"] = figures;
   if (!state.notice.ok) j["notice"] = state.notice.message;
-  return j.dump();
+  return json_text(j);
 }
 
 namespace {
@@ -865,11 +870,10 @@ Status read_lab(const json& j, ScalingLabSettings& out) {
 }
 
 // The text as a JSON object of a known schema version, migrated to the current one.
-Status parse_state_object(const std::string& json_text, json& j) {
-  if (json_text.size() > static_cast<size_t>(kMaxStateBytes))
-    return Status::error(msg::app_state_too_long, json_text.size(), kMaxStateBytes);
-  j = json::parse(json_text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return Status::error(msg::app_state_not_json);
+Status parse_state_object(const std::string& text, json& j) {
+  if (text.size() > static_cast<size_t>(kMaxStateBytes))
+    return Status::error(msg::app_state_too_long, text.size(), kMaxStateBytes);
+  if (Status st = parse_json(text, kMaxStateDepth, msg::app_state_not_json, j); !st.ok) return st;
   if (!j.is_object()) return Status::error(msg::app_state_not_object);
   long long version = kStateVersion;
   if (Status st = read_int(j, "version", {1, kStateVersion}, version); !st.ok) return st;
@@ -887,9 +891,9 @@ Status parse_state_object(const std::string& json_text, json& j) {
 
 }  // namespace
 
-Status apply_state_json(AppState& state, const std::string& json_text) {
+Status apply_state_json(AppState& state, const std::string& text) {
   json j;
-  if (Status st = parse_state_object(json_text, j); !st.ok) return st;
+  if (Status st = parse_state_object(text, j); !st.ok) return st;
   // Every step reads into copies; the state changes only once all of them have succeeded.
   Settings s = state.settings;
   if (Status st = read_scene(j, state, s); !st.ok) return st;

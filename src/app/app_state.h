@@ -22,6 +22,8 @@
 #include "core/attention/pipeline.h"
 #include "core/attention/tokenizer.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -59,6 +61,9 @@ inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
 inline constexpr int kMaxDModel = 256;
 inline constexpr int kMaxHeads = 16;
 inline constexpr int kMaxStateBytes = 1 << 20;   // JSON text of a state or patch (every door)
+// Levels of arrays and objects in a state or patch (every door; the deepest key the state
+// writes, a painted mask cell, is 3 levels down): checked on the text before it is parsed.
+inline constexpr int kMaxStateDepth = 16;
 inline constexpr const char* kDefaultSentence = "The cat sat on the mat because it was tired.";
 
 // The mask as the user composes it (see core/attention/masks.h for each pattern's definition).
@@ -196,7 +201,7 @@ ModelGridShape model_grid_shape(const AppState& state);
 // count n of the current scene. Sentence length is checked by check_sentence().
 Settings clamped(Settings s, int n_tokens);
 
-// Refuses a sentence that is too long or has more than kMaxTokens tokens.
+// Refuses a sentence that is too long, not UTF-8, or has more than kMaxTokens tokens.
 Status check_sentence(const std::string& sentence);
 
 PipelineConfig pipeline_config(const Settings& s, const MathSettings& math, int n_tokens);
@@ -216,6 +221,8 @@ std::string state_to_json(const AppState& state);
 
 // Only the settings (and the version): what a link, a session file or an embed restores.
 std::string settings_to_json(const Settings& settings);
+// The same as a JSON value (links write it key by key: app/url_state.h).
+nlohmann::json settings_json(const Settings& settings);
 
 // Applies a JSON object of settings to change (a patch). Every value is validated and
 // clamped by the same rules as the UI; on any error nothing changes and the message says

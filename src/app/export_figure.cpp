@@ -2,6 +2,7 @@
 #include "app/export_figure.h"
 
 #include "app/app_messages.h"
+#include "app/json_text.h"
 #include "app/png_writer.h"
 #include "core/io/npy.h"
 
@@ -215,7 +216,7 @@ std::vector<std::uint8_t> json_bytes(const Mat& m, const ExportRequest& r) {
     values.push_back(row);
   }
   j["values"] = values;  // null where the value is not finite (masked scores)
-  const std::string s = j.dump();
+  const std::string s = json_text(j);
   return std::vector<std::uint8_t>(s.begin(), s.end());
 }
 

@@ -1,8 +1,13 @@
 #include "app/messages.h"
 
+#include "app/app_messages.h"
+#include "app/app_state.h"
+#include "app/json_text.h"
 #include "core/io/import_attention.h"
 
 #include <nlohmann/json.hpp>
+
+#include <string_view>
 
 namespace attn {
 
@@ -63,17 +68,26 @@ bool key_allowed(MessageType t, const std::string& k) {
 
 }  // namespace
 
+static_assert(kMaxMessageDepth == kMaxStateDepth + 1, "a setState message holds a state patch one level down");
+
 Message parse_message(const std::uint8_t* data, std::size_t size) {
   Message m;
   m.id_json = "null";
   if (size > kMaxMessageBytes) return m;  // too big to be ours; not parsed at all
-  const json j = json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("attnlab")) return m;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  json j;
+  if (Status st = parse_json(text, kMaxMessageDepth, msg::app_message_not_json, j); !st.ok) {
+    // Text that names the protocol's key is a message meant for the lab (a host that sent a
+    // lone surrogate, or nested too deep): it is answered with the reason, not ignored.
+    if (text.find("\"attnlab\"") != std::string_view::npos) return invalid(m, st.message);
+    return m;
+  }
+  if (!j.is_object() || !j.contains("attnlab")) return m;
   if (j.contains("id")) {
     const json& id = j["id"];
     const bool ok_id = id.is_number_integer() || (id.is_string() && id.get_ref<const std::string&>().size() <= 64);
     if (!ok_id) return invalid(m, "'id' must be an integer or a string of at most 64 characters");
-    m.id_json = id.dump();
+    m.id_json = json_text(id);
   }
   if (j["attnlab"] != kMessageVersion)
     return invalid(m, "'attnlab' must be " + std::to_string(kMessageVersion) + " (the message schema version)");
@@ -100,7 +114,7 @@ Message parse_message(const std::uint8_t* data, std::size_t size) {
   if (wants_event != j.contains("event")) return invalid(m, wants_event ? "'" + type + "' needs 'event'" : "only subscribe and unsubscribe take 'event'");
   if (wants_state) {
     if (!j["state"].is_object()) return invalid(m, "'state' must be an object");
-    m.state_json = j["state"].dump();
+    m.state_json = json_text(j["state"]);
   }
   if (wants_event) {
     const json& e = j["event"];
@@ -115,9 +129,12 @@ Message parse_message(const std::string& text) {
 }
 
 std::string message_to_json(const Message& m) {
-  json j = {{"type", type_name(m.type)}, {"id", json::parse(m.id_json, nullptr, false)}};
+  json id, state;
+  (void)parse_json(m.id_json, 0, msg::app_message_not_json, id);  // written by parse_message: a number or a string
+  json j = {{"type", type_name(m.type)}, {"id", id}};
   if (m.type == MessageType::Invalid) j["error"] = m.error;
-  if (m.type == MessageType::SetState) j["state"] = json::parse(m.state_json, nullptr, false);
+  if (m.type == MessageType::SetState && parse_json(m.state_json, kMaxStateDepth, msg::app_message_not_json, state).ok)
+    j["state"] = state;
   if (!m.event.empty()) j["event"] = m.event;
   if (m.type == MessageType::ImportFile) {
     j["name"] = m.file_name;
@@ -125,7 +142,7 @@ std::string message_to_json(const Message& m) {
     j["batch"] = m.batch;
     j["bfloat16"] = m.bfloat16;
   }
-  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+  return json_text(j);
 }
 
 }  // namespace attn

@@ -21,7 +21,9 @@
 //
 // This file only parses and validates (the state patch itself is validated later by
 // apply_state_json). parse_message() takes raw bytes, so a fuzzer can call it directly;
-// it never throws and never reads past `size`.
+// it never throws and never reads past `size`. The bytes must be UTF-8 and nest at most
+// kMaxMessageDepth levels (app/json_text.h); text that fails either, or is no JSON, is
+// ignored unless it names "attnlab", in which case it is Invalid with the reason.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +34,9 @@ namespace attn {
 
 inline constexpr int kMessageVersion = 1;
 inline constexpr std::size_t kMaxMessageBytes = (1 << 20) + 4096;
+// Levels of arrays and objects in a message: a setState's patch may nest as deep as a state
+// (kMaxStateDepth in app/app_state.h), one level below the message itself.
+inline constexpr int kMaxMessageDepth = 17;
 
 enum class MessageType { NotOurs, Invalid, GetState, SetState, Subscribe, Unsubscribe, ImportFile };
 

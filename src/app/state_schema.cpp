@@ -1,5 +1,6 @@
 #include "app/state_schema.h"
 
+#include "app/json_text.h"
 #include "app/tour.h"
 
 #include "app/app_state.h"
@@ -193,7 +194,7 @@ KeyRange slider_range(std::string_view path) {
 }
 
 std::string state_schema_json() {
-  const json defaults = json::parse(settings_to_json(Settings{}));
+  const json defaults = settings_json(Settings{});
   json out = json::array();
   for (const Key& k : keys()) {
     json e = {{"path", k.path}, {"kind", k.kind}};
@@ -212,7 +213,7 @@ std::string state_schema_json() {
     e["default"] = d ? *d : json(nullptr);
     out.push_back(e);
   }
-  return out.dump();
+  return json_text(out);
 }
 
 }  // namespace attn

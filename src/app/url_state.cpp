@@ -2,6 +2,9 @@
 #include "app/url_state.h"
 
 #include "app/app_messages.h"
+#include "app/json_text.h"
+#include "core/base/json_nesting.h"
+#include "core/base/utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,25 +47,31 @@ std::string compact(const json& v) {
       std::string out = "{";
       bool first = true;
       for (const auto& item : v.items()) {
-        out += (first ? "" : ",") + json(item.key()).dump() + ":" + compact(item.value());
+        out += (first ? "" : ",") + json_text(json(item.key())) + ":" + compact(item.value());
         first = false;
       }
       return out + "}";
     }
-    default: return v.dump();
+    default: return json_text(v);
   }
 }
 
-// A string is written bare unless it would read back as other JSON ("12", "true", "\"x\"").
+// A string is written bare unless it would read back as other JSON ("12", "true", "\"x\"")
+// or be refused as too deep ("[[[[...": quoted, its brackets are inside a string).
 std::string value_text(const json& v) {
   if (!v.is_string()) return compact(v);
   const std::string& s = v.get_ref<const std::string&>();
-  return json::parse(s, nullptr, false).is_discarded() ? s : v.dump();
+  json parsed;
+  const bool too_deep = json_nesting_past(s, kMaxStateDepth) != std::string_view::npos;
+  return too_deep || parse_json(s, kMaxStateDepth, msg::app_state_not_json, parsed).ok ? json_text(v) : s;
 }
 
-json read_value(const std::string& text) {
-  json v = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return v.is_discarded() ? json(text) : v;
+// A value's text as JSON, or as the string itself when it is not JSON; false when it nests
+// deeper than a state may (a link of a few thousand '[' is refused before anything parses it).
+bool read_value(const std::string& text, json& out) {
+  if (json_nesting_past(text, kMaxStateDepth) != std::string_view::npos) return false;
+  if (!parse_json(text, kMaxStateDepth, msg::app_state_not_json, out).ok) out = json(text);
+  return true;
 }
 
 // ---- 2 percent-encoding -------------------------------------------------------------------
@@ -137,18 +146,6 @@ std::string printable(const std::string& s, size_t max = 40) {
   return out;
 }
 
-bool valid_utf8(const std::string& s) {
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = s[i];
-    const int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
-    if (extra < 0 || i + extra >= s.size() + (extra == 0 ? 1 : 0)) return false;
-    for (int k = 1; k <= extra; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += extra + 1;
-  }
-  return true;
-}
-
 bool valid_segment(const std::string& s) {
   if (s.empty() || s.size() > 64) return false;
   for (unsigned char c : s)
@@ -160,8 +157,8 @@ bool valid_segment(const std::string& s) {
 }  // namespace
 
 std::string settings_to_fragment(const Settings& settings) {
-  json now = json::parse(settings_to_json(settings));
-  const json base = json::parse(settings_to_json(Settings{}));
+  json now = settings_json(settings);
+  const json base = settings_json(Settings{});
   now.erase("version");
   std::string out = "v=" + std::to_string(kStateVersion);
   write_changes(now, base, "", out);
@@ -187,7 +184,7 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
     std::string path, text;
     if (Status st = percent_decode(pair.substr(0, eq), path); !st.ok) return st;
     if (Status st = percent_decode(pair.substr(eq + 1), text); !st.ok) return st;
-    if (!valid_utf8(text)) return Status::error(msg::app_link_not_utf8, printable(path));
+    if (!is_valid_utf8(text)) return Status::error(msg::app_link_not_utf8, printable(path));
     if (path == "v") path = "version";
     if (!seen.insert(path).second) return Status::error(msg::app_link_twice, printable(path, 64));
     // Walk (creating) the objects of the path; a path may not pass through a value.
@@ -200,7 +197,7 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
       if (!valid_segment(segment) || ++depth > 8) return Status::error(msg::app_link_not_setting, printable(path, 64));
       if (dot == std::string::npos) {
         if (node->contains(segment)) return Status::error(msg::app_link_conflict, printable(path, 64));
-        (*node)[segment] = read_value(text);
+        if (!read_value(text, (*node)[segment])) return Status::error(msg::app_link_too_deep, printable(path, 64), kMaxStateDepth);
         break;
       }
       json& child = (*node)[segment];
@@ -210,7 +207,7 @@ Status fragment_to_patch(const std::string& fragment_in, std::string& patch_json
       from = dot + 1;
     }
   }
-  patch_json = patch.dump();
+  patch_json = json_text(patch);
   return Status::success();
 }
 

@@ -1,6 +1,8 @@
 // Embind functions behind the page's window.attnlab handle (web/app.js wraps them in
 // promises). They reach the one running app through expose_app().
+#include "app/app_messages.h"
 #include "app/app_state.h"
+#include "app/json_text.h"
 #include "app/messages.h"
 #include "app/state_schema.h"
 #include "app/tour.h"
@@ -213,9 +215,11 @@ std::string tour_steps() {
   nlohmann::json steps = nlohmann::json::array();
   for (int k = 1; k <= attn::kTourSteps; ++k) {
     const attn::TourStep& s = attn::tour_step(k);
-    steps.push_back({{"panel", s.panel}, {"patch", nlohmann::json::parse(s.patch)}, {"highlight", s.highlight}});
+    nlohmann::json patch;
+    (void)attn::parse_json(s.patch, attn::kMaxStateDepth, attn::msg::app_state_not_json, patch);  // the tour's own text
+    steps.push_back({{"panel", s.panel}, {"patch", patch}, {"highlight", s.highlight}});
   }
-  return steps.dump();
+  return attn::json_text(steps);
 }
 
 // Tests: the next frame records the text it draws; drawnText() returns the last record.
@@ -262,7 +266,13 @@ val train_save() {
 std::string train_load(val bytes, const std::string& held_out_json) {
   if (!g_app) return "the app is not running";
   std::vector<attn::HeldOutPoint> held;
-  const nlohmann::json j = nlohmann::json::parse(held_out_json.empty() ? "[]" : held_out_json, nullptr, false);
+  nlohmann::json j;
+  // A saved session's text: [{step, accuracy, loss}, ...], two levels deep.
+  if (held_out_json.size() > static_cast<std::size_t>(attn::kMaxStateBytes))
+    return attn::platform::refused(attn::Status::error(attn::msg::app_state_too_long, held_out_json.size(), attn::kMaxStateBytes));
+  if (attn::Status st = attn::parse_json(held_out_json.empty() ? "[]" : held_out_json, 2, attn::msg::app_state_not_json, j);
+      !st.ok)
+    return attn::platform::refused(st);
   // Built without exceptions: check every type before reading (json::value would throw).
   const auto number = [](const nlohmann::json& p, const char* key) {
     return p.contains(key) && p[key].is_number() ? p[key].get<double>() : -1.0;
@@ -283,7 +293,7 @@ std::string train_held_out_json() {
   nlohmann::json a = nlohmann::json::array();
   for (const attn::HeldOutPoint& p : g_app->state().train.run.held_out)
     a.push_back({{"step", p.step}, {"accuracy", p.accuracy}, {"loss", p.loss}});
-  return a.dump();
+  return attn::json_text(a);
 }
 
 double train_revision() { return g_app ? static_cast<double>(g_app->state().train.run.revision) : 0.0; }

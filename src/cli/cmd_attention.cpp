@@ -36,7 +36,7 @@ Status run_example(const std::vector<std::string>& args) {
   out["scores"] = to_json(r.scores);
   out["weights"] = to_json(r.weights);
   out["output"] = to_json(r.output);
-  std::printf("%s\n", out.dump().c_str());
+  std::printf("%s\n", json_text(out).c_str());
   return Status::success();
 }
 
@@ -51,7 +51,7 @@ Status run_random(const std::vector<std::string>& args) {
   if (!parse_long(o.get("--rows"), 1, 4096, rows)) return Status::error("--rows needs a whole number from 1 to 4096");
   if (!parse_long(o.get("--cols"), 1, 4096, cols)) return Status::error("--cols needs a whole number from 1 to 4096");
   Rng rng(static_cast<std::uint64_t>(seed));
-  std::printf("%s\n", to_json(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols))).dump().c_str());
+  std::printf("%s\n", json_text(to_json(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols)))).c_str());
   return Status::success();
 }
 
@@ -404,7 +404,7 @@ Status run_softmax(const std::vector<std::string>& args) {
     all.fully_masked |= f.fully_masked;
   }
   if (Status st = write_outputs(o.get("--out"), {{"weights.npy", NpyArray::from_float(a.shape, w.data())}}); !st.ok) return st;
-  std::printf("%s\n", json{{"overflow", all.overflow}, {"nan", all.nan}, {"fullyMasked", all.fully_masked}}.dump().c_str());
+  std::printf("%s\n", json_text(json{{"overflow", all.overflow}, {"nan", all.nan}, {"fullyMasked", all.fully_masked}}).c_str());
   return Status::success();
 }
 

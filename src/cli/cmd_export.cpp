@@ -60,7 +60,7 @@ Status run_export(const Args& args) {
   }
   nlohmann::json j = {{"out", out}, {"format", export_extension(format)}, {"rows", m->rows()}, {"cols", m->cols()},
                       {"layer", layer}, {"head", head}, {"matrix", matrix}, {"bytes", bytes.size()}};
-  std::printf("%s\n", j.dump().c_str());
+  std::printf("%s\n", json_text(j).c_str());
   return Status::success();
 }
 

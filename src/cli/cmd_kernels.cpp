@@ -62,7 +62,7 @@ Status run_kernels(const Args& args) {
   }
   out["available"] = available;
   out["check"] = check;
-  std::printf("%s\n", out.dump().c_str());
+  std::printf("%s\n", json_text(out).c_str());
   return Status::success();
 }
 

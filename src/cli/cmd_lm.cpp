@@ -281,11 +281,11 @@ Status run_lm_train(const Args& args) {
   }
   report["seconds"] = seconds();
   if (o.has("--report")) {
-    const std::string text = report.dump(2) + "\n";
+    const std::string text = json_text(report, 2) + "\n";
     if (Status st = write_file_atomic(o.get("--report"), std::vector<std::uint8_t>(text.begin(), text.end())); !st.ok)
       return st;
   }
-  std::printf("%s\n", report.dump().c_str());
+  std::printf("%s\n", json_text(report).c_str());
   return Status::success();
 }
 
@@ -404,7 +404,7 @@ Status run_lm_eval(const Args& args) {
     std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) { return a["rise"] > b["rise"]; });
     line["ablation"] = rows;
   }
-  std::printf("%s\n", line.dump().c_str());
+  std::printf("%s\n", json_text(line).c_str());
   return Status::success();
 }
 
@@ -437,10 +437,8 @@ Status run_lm_generate(const Args& args) {
   for (std::size_t i = 0; i < out.size(); ++i) {
     json top = json::array();
     for (const auto& [t, p] : out[i].top) top.push_back({{"token", model.vocabulary.token_text(t)}, {"id", t}, {"p", p}});
-    std::printf("%s\n", json({{"step", i}, {"token", model.vocabulary.token_text(out[i].token)}, {"id", out[i].token},
-                              {"top", top}, {"cacheBytes", out[i].cache_bytes}})
-                            .dump()
-                            .c_str());
+    std::printf("%s\n", json_text(json({{"step", i}, {"token", model.vocabulary.token_text(out[i].token)}, {"id", out[i].token},
+                              {"top", top}, {"cacheBytes", out[i].cache_bytes}})).c_str());
   }
   return Status::success();
 }
@@ -465,10 +463,8 @@ Status run_lm_heads(const Args& args) {
     json scores;
     for (int k = 0; k < lm::kHeadKinds; ++k)
       if (h.counted[k] > 0) scores[lm::head_kind_name(static_cast<lm::HeadKind>(k))] = h.scores[k];
-    std::printf("%s\n", json({{"layer", h.layer}, {"head", h.head}, {"label", lm::head_kind_name(h.label)},
-                              {"score", h.label_score}, {"scores", scores}})
-                            .dump()
-                            .c_str());
+    std::printf("%s\n", json_text(json({{"layer", h.layer}, {"head", h.head}, {"label", lm::head_kind_name(h.label)},
+                              {"score", h.label_score}, {"scores", scores}})).c_str());
   }
   return Status::success();
 }

@@ -102,7 +102,7 @@ Status run_flash(const Args& args) {
     steps.push_back({{"qTile", s.q_tile}, {"kTile", s.k_tile}, {"qBegin", s.q_begin}, {"qEnd", s.q_end},
                      {"kBegin", s.k_begin}, {"kEnd", s.k_end}, {"m", s.m}, {"l", s.l}, {"rescale", s.rescale}});
   const json line = {{"scale", r.scale}, {"workingFloats", r.working_floats}, {"steps", steps}};
-  std::printf("%s\n", line.dump().c_str());
+  std::printf("%s\n", json_text(line).c_str());
   return Status::success();
 }
 
@@ -152,7 +152,7 @@ Status run_kv_cache(const Args& args) {
   const json line = {{"heads", heads}, {"kvHeads", kv_heads}, {"dk", dk}, {"layers", layers}, {"bytesPerValue", bytes},
                      {"bytesPerToken", per_token}, {"steps", rows}, {"slopeWithCache", number(slope_with)},
                      {"slopeWithoutCache", number(slope_without)}};
-  std::printf("%s\n", line.dump().c_str());
+  std::printf("%s\n", json_text(line).c_str());
   return Status::success();
 }
 

@@ -213,7 +213,7 @@ Status run_train(const Args& args) {
     out["lossCurve"] = trainer.loss_history();
     out["accuracyCurve"] = trainer.accuracy_history();
   }
-  std::printf("%s\n", out.dump().c_str());
+  std::printf("%s\n", json_text(out).c_str());
   return Status::success();
 }
 
@@ -236,7 +236,7 @@ Status run_model_info(const Args& args) {
               {"heads", heads_json(trainer.head_scores())},
               {"config", config_json(trainer)}};
   if (o.flag("--curve")) out["lossCurve"] = trainer.loss_history();
-  std::printf("%s\n", out.dump().c_str());
+  std::printf("%s\n", json_text(out).c_str());
   return Status::success();
 }
 
@@ -380,7 +380,7 @@ Status run_scaling_experiment_command(const Args& args) {
     write_scaling_curves(curves, s, runs);
     if (!curves) return Status::error(o.get("--curves") + ": write failed");
   }
-  std::printf("%s\n", scaling_result_json(s, summary, runs).dump().c_str());
+  std::printf("%s\n", json_text(scaling_result_json(s, summary, runs)).c_str());
   return Status::success();
 }
 

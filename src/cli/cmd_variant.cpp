@@ -127,7 +127,7 @@ Status run_variant(const Args& args) {
               {"multiplyAddsFormula", cost.multiply_adds_formula},
               {"memoryFloats", cost.memory_floats},
               {"memoryFormula", cost.memory_formula}};
-  std::printf("%s\n", out.dump().c_str());
+  std::printf("%s\n", json_text(out).c_str());
   return Status::success();
 }
 
@@ -217,10 +217,8 @@ void print_cost_chart_json(const CostChart& chart, const CostChartConfig& config
                       {"memoryFormula", s.formulas.memory_formula},
                       {"pairsFormula", s.formulas.pairs_formula}});
   }
-  std::printf("%s\n", json{{"series", series}, {"fitMinN", chart.fit_min_n}, {"dk", config.d_k}, {"dv", config.d_v},
-                            {"clock", config.timing.clock == TimingClock::Cpu ? "cpu" : "wall"}}
-                          .dump()
-                          .c_str());
+  std::printf("%s\n", json_text(json{{"series", series}, {"fitMinN", chart.fit_min_n}, {"dk", config.d_k}, {"dv", config.d_v},
+                            {"clock", config.timing.clock == TimingClock::Cpu ? "cpu" : "wall"}}).c_str());
 }
 
 // The settings, one row of ms per run for each n, the slopes, then each kind's formulas.

@@ -1,5 +1,6 @@
 #include "ui/layout_json.h"
 
+#include "app/json_text.h"
 #include "ui/app.h"
 
 #include <imgui.h>
@@ -63,9 +64,7 @@ std::string layout_json(const App& app) {
       {"cjkFont", app.has_cjk_font()},
       {"textures", static_cast<int>(ui.program.texture_count())},
   };
-  // Token text may hold bytes that are not UTF-8 (an imported file's labels): replaced, not
-  // thrown on (the web build does not catch exceptions).
-  return layout.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(layout);
 }
 
 }  // namespace attn::ui

@@ -55,11 +55,16 @@
   X(app_state_too_long, "状态有 {0} 字节；最多读取 {1} 字节") \
   X(app_state_not_json, "状态不是有效的 JSON") \
   X(app_state_not_object, "状态必须是一个 JSON 对象") \
+  X(app_json_not_utf8, "JSON 文本不是 UTF-8（第 {0} 字节）") \
+  X(app_message_not_json, "消息不是有效的 JSON") \
+  X(app_json_too_deep, "JSON 的嵌套超过 {0} 层（第 {1} 字节）") \
+  X(app_text_not_utf8, "文本不是 UTF-8（第 {0} 字节）") \
   X(app_link_ignored, "链接中的状态已被忽略") \
   X(app_link_percent, "链接中的 '%' 后面不是两个十六进制数字") \
   X(app_link_too_long, "链接中的状态有 {0} 字节；最多读取 {1} 字节") \
   X(app_link_no_equals, "链接中的 '{0}' 没有 '='") \
   X(app_link_not_utf8, "链接中 '{0}' 的值不是 UTF-8 文本") \
+  X(app_link_too_deep, "链接中 '{0}' 的值嵌套超过 {1} 层") \
   X(app_link_twice, "'{0}' 在链接中出现了两次") \
   X(app_link_not_setting, "'{0}' 不是设置项的名字") \
   X(app_link_conflict, "'{0}' 与链接的另一部分冲突") \

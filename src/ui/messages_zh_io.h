@@ -161,6 +161,7 @@
   X(io_import_too_many_layers, "{0} 层，超过允许的 {1} 层") \
   X(io_import_too_many_heads, "{0} 个头，超过允许的 {1} 个") \
   X(io_import_too_many_tokens, "{0} x {1} 个词元：每边最多显示 {2} 个") \
+  X(io_import_token_label_long, "'{0}' 的第 {1} 项有 {2} 字节；词元标签最多 {3} 字节") \
   X(io_import_too_many_elements, "权重有 {0} 个元素，超过允许的 {1} 个") \
   X(io_import_tokens_both, "'tokens' 和 'query_tokens' + 'key_tokens' 只能给出一种，不能同时给出") \
   X(io_import_tokens_pair, "'query_tokens' 和 'key_tokens' 必须一起给出（自注意力请给出 'tokens'）") \

@@ -28,6 +28,8 @@
   X(lm_file_duplicate_character, "文件损坏：词表第 {0} 项与前面的字符重复") \
   X(lm_file_non_finite, "权重中含有 NaN 或 Inf") \
   X(lm_file_notes_too_long, "文件损坏：说明有 {0} 字节，最多 {1} 字节") \
+  X(lm_file_notes_not_utf8, "文件损坏：说明不是 UTF-8 文本（第 {0} 字节）") \
+  X(lm_file_sample_not_utf8, "文件损坏：留出样本 {0} 不是 UTF-8 文本（第 {1} 字节）") \
   X(lm_file_unknown_flags, "文件损坏：未知的标志 {0}") \
   X(lm_file_samples, "文件损坏：留出样本格式错误（列出 {0} 个，最多 {1} 个，每个须为英文或中文且不超过 64 KiB）") \
   X(lm_file_is_task_model, "这是任务模型文件（ATTNLABM），不是语言模型：请作为训练场景加载")

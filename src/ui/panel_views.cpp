@@ -1,5 +1,6 @@
 #include "ui/panel_views.h"
 
+#include "app/json_text.h"
 #include "ui/panels.h"
 
 #include <nlohmann/json.hpp>
@@ -35,7 +36,7 @@ std::string panels_json() {
                    {"scalingLab", p.has(kPanelScalingLab)},
                    {"needsScores", p.has(kPanelNeedsScores)}});
   }
-  return out.dump();
+  return json_text(out);
 }
 
 }  // namespace attn::ui

@@ -1,5 +1,7 @@
 #include "ui/text_wrap.h"
 
+#include "core/base/utf8.h"
+
 #include <imgui.h>
 #include <imgui_internal.h>
 
@@ -27,15 +29,12 @@ bool opens(std::uint32_t c) {
   return false;
 }
 
-// The code point at `p` (UTF-8) and its length; a malformed byte counts as itself.
+// The code point at `p` and its length in bytes, by the core's one decoder (invalid bytes
+// are U+FFFD, one per maximal invalid subpart, as ImGui draws them).
 std::uint32_t decode(const char* p, const char* end, int& len) {
-  const auto b = static_cast<unsigned char>(*p);
-  int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-  if (p + n > end) n = 1;
-  std::uint32_t c = n == 1 ? b : b & (0x7F >> n);
-  for (int i = 1; i < n; ++i) c = (c << 6) | (static_cast<unsigned char>(p[i]) & 0x3F);
-  len = n;
-  return c;
+  const Utf8Decoded d = decode_utf8_at(std::string_view(p, static_cast<std::size_t>(end - p)), 0);
+  len = d.length;
+  return d.code_point;
 }
 
 }  // namespace

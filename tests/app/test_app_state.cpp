@@ -1,5 +1,6 @@
 #include "app/app_state.h"
 #include "app/colormap.h"
+#include "app/state_schema.h"
 
 #include <catch2/catch.hpp>
 
@@ -217,4 +218,82 @@ TEST_CASE("the view's choices read back every name they write and refuse others 
   CHECK(attn::apply_state_json(state, R"({"weightRange": 2})").message == "'weightRange' must be \"fixed\", \"row\" or \"log\"");
   CHECK(attn::apply_state_json(state, R"({"language": "fr"})").message == "'language' must be \"en\" or \"zh\"");
   CHECK(attn::state_to_json(state) == kept);
+}
+
+namespace {
+
+// {"a": {"b": v}} for the path "a.b".
+nlohmann::json patch_at(const std::string& path, const nlohmann::json& v) {
+  nlohmann::json patch = v;
+  for (std::size_t end = path.size(); end != std::string::npos;) {
+    const std::size_t dot = path.rfind('.', end - 1);
+    const std::size_t from = dot == std::string::npos ? 0 : dot + 1;
+    patch = nlohmann::json{{path.substr(from, end - from), patch}};
+    end = dot == std::string::npos ? std::string::npos : dot;
+  }
+  return patch;
+}
+
+}  // namespace
+
+TEST_CASE("every key of the schema refuses each value of a wrong type, and the state stays", "[state]") {
+  // The types a key of each kind never takes (enum|number takes strings and numbers; the
+  // lists take arrays). A refusal names the key and changes nothing.
+  const nlohmann::json schema = nlohmann::json::parse(attn::state_schema_json());
+  const nlohmann::json wrong_values[] = {"x", 1.5, true, nullptr, nlohmann::json::array(), nlohmann::json::object(),
+                                         nlohmann::json::array({"a", nullptr})};
+  attn::AppState state;
+  state.settings.heads = 2;
+  attn::update_results(state);
+  const std::string before = attn::state_to_json(state);
+  int refusals = 0;
+  for (const nlohmann::json& key : schema) {
+    const std::string path = key["path"], kind = key["kind"];
+    if (path == "version") continue;
+    for (const nlohmann::json& v : wrong_values) {
+      const bool number = v.is_number(), text = v.is_string(), boolean = v.is_boolean(), list = v.is_array();
+      const bool fits = (kind == "bool" && boolean) || ((kind == "int" || kind == "token") && number) ||
+                        (kind == "number" && number) || (kind == "enum" && text) || (kind == "enum|number" && (text || number)) ||
+                        (kind == "string" && text) || ((kind == "tokens" || kind == "indices" || kind == "vector" || kind == "list") && list) ||
+                        (kind == "cells" && text);
+      if (fits) continue;
+      const std::string patch = patch_at(path, v).dump();
+      INFO(path << " (" << kind << ") <- " << patch);
+      const attn::Status st = attn::apply_state_json(state, patch);
+      REQUIRE_FALSE(st.ok);
+      REQUIRE_FALSE(st.message.empty());
+      REQUIRE(attn::state_to_json(state) == before);
+      ++refusals;
+    }
+  }
+  REQUIRE(refusals > 5 * static_cast<int>(schema.size()));
+}
+
+TEST_CASE("the state's door refuses ill-formed UTF-8, deep nesting and numbers JSON cannot hold", "[state]") {
+  const std::pair<std::string, const char*> bad[] = {
+      {"{\"sentence\":\"\xC0\x80\"}", "not UTF-8 (byte 13)"},
+      {"{\"sentence\":\"\xED\xA0\x80\"}", "not UTF-8"},
+      {"{\"sentence\":\"\xF5\x80\x80\x80\"}", "not UTF-8"},
+      {"{\"\xED\xBF\xBF\":1}", "not UTF-8 (byte 2)"},
+      {R"({"sentence":"\ud800"})", "state is not valid JSON"},
+      {R"({"temperature":1e999})", "state is not valid JSON"},
+      {R"({"temperature":NaN})", "state is not valid JSON"},
+      {R"({"temperature":-Infinity})", "state is not valid JSON"},
+      {R"({"temperature":1e39})", "'temperature' must be between"},
+      {R"({"lab":{"q":)" + std::string(20, '[') + std::string(20, ']') + "}}", "nests more than 16 levels deep (byte 26)"},
+      {std::string(100000, '{'), "nests more than 16 levels"},
+  };
+  attn::AppState state;
+  attn::update_results(state);
+  const std::string before = attn::state_to_json(state);
+  for (const auto& [text, why] : bad) {
+    INFO(text.substr(0, 80));
+    const attn::Status st = attn::apply_state_json(state, text);
+    REQUIRE_FALSE(st.ok);
+    REQUIRE(st.message.find(why) != std::string::npos);
+    REQUIRE(attn::state_to_json(state) == before);
+  }
+  // A sentence that reaches the settings by another way than a door is still checked.
+  REQUIRE_FALSE(attn::check_sentence("cat \xE0\x80\x80").ok);
+  REQUIRE(attn::check_sentence("猫 cat").ok);
 }

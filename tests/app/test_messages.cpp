@@ -31,7 +31,7 @@ TEST_CASE("messages of schema version 1 parse", "[messages]") {
 }
 
 TEST_CASE("other scripts' messages are not ours; malformed ones of ours say why", "[messages]") {
-  for (const char* other : {"", "hello", "[1,2]", R"({"type":"setState"})", "null", "{\"attnlab\""})
+  for (const char* other : {"", "hello", "[1,2]", R"({"type":"setState"})", "null", "{\"attn\"", "\xC0\x80"})
     REQUIRE(attn::parse_message(std::string(other)).type == MessageType::NotOurs);
   const std::pair<const char*, const char*> bad[] = {
       {R"({"attnlab":2,"type":"getState"})", "'attnlab' must be 1"},
@@ -49,6 +49,32 @@ TEST_CASE("other scripts' messages are not ours; malformed ones of ours say why"
     REQUIRE(m.type == MessageType::Invalid);
     REQUIRE(m.error.find(why) != std::string::npos);
   }
+}
+
+TEST_CASE("a message naming attnlab that fails the gate is answered with the reason", "[messages]") {
+  // Text a host's JSON.stringify makes from a lone surrogate ("\ud800" stays escaped), raw
+  // ill-formed UTF-8, nesting past the message's depth, numbers JSON cannot hold, cut text.
+  const std::pair<std::string, const char*> bad[] = {
+      {R"({"attnlab":1,"id":1,"type":"setState","state":{"sentence":"\ud800"}})", "not valid JSON"},
+      {R"({"attnlab":1,"id":1,"type":"setState","state":{"\udfff":1}})", "not valid JSON"},
+      {"{\"attnlab\":1,\"type\":\"setState\",\"state\":{\"sentence\":\"\xED\xA0\x80\"}}", "not UTF-8 (byte 52)"},
+      {"{\"attnlab\":1,\"type\":\"setState\",\"state\":{\"sentence\":\"\xC0\x80\"}}", "not UTF-8"},
+      {R"({"attnlab":1,"type":"setState","state":{"lab":{"q":)" + std::string(5000, '[') + "}}}", "nests more than 17 levels"},
+      {R"({"attnlab":1,"type":"setState","state":{"temperature":1e999}})", "not valid JSON"},
+      {"{\"attnlab\"", "not valid JSON"},
+  };
+  for (const auto& [text, why] : bad) {
+    INFO(text.substr(0, 120));
+    const attn::Message m = attn::parse_message(text);
+    REQUIRE(m.type == MessageType::Invalid);
+    REQUIRE(m.error.find(why) != std::string::npos);
+    REQUIRE(nlohmann::json::parse(attn::message_to_json(m))["type"] == "invalid");
+  }
+  // A patch as deep as a state may be passes the message's gate (the state's own gate is next).
+  std::string deep = "{\"attnlab\":1,\"type\":\"setState\",\"state\":";
+  for (int i = 0; i < 16; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(16, '}') + "}";
+  REQUIRE(attn::parse_message(deep).type == MessageType::SetState);
 }
 
 TEST_CASE("importFile carries a file's name, size, batch and bfloat16 flag; bad ones say why", "[messages]") {

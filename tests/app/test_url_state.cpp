@@ -234,6 +234,59 @@ TEST_CASE("a broken or hostile link gives the defaults and a notice, never a cra
   }
 }
 
+TEST_CASE("a link with ill-formed UTF-8, deep nesting or non-finite numbers is refused with its reason", "[url]") {
+  // Each class of ill-formed UTF-8 (overlong, surrogate, beyond U+10FFFF, lead bytes F5-FF,
+  // lone continuation, cut sequences), in the sentence, in another string key and inside a
+  // JSON value; nesting past the state's depth, also under a dotted path; numbers JSON cannot
+  // hold. The reason is the gate's, and the state written afterwards is valid JSON.
+  const std::pair<std::string, std::string> bad[] = {
+      {"v=3&sentence=%C0%80", "is not UTF-8 text"},
+      {"v=3&sentence=a%E0%80%80b", "is not UTF-8 text"},
+      {"v=3&sentence=%F0%80%80%80", "is not UTF-8 text"},
+      {"v=3&sentence=%ED%A0%80", "is not UTF-8 text"},
+      {"v=3&sentence=%ED%BF%BF", "is not UTF-8 text"},
+      {"v=3&sentence=%F4%90%80%80", "is not UTF-8 text"},
+      {"v=3&sentence=%F5%80%80%80", "is not UTF-8 text"},
+      {"v=3&sentence=%F7%BF%BF%BF", "is not UTF-8 text"},
+      {"v=3&sentence=cat%80", "is not UTF-8 text"},
+      {"v=3&sentence=cat%E7%8C", "is not UTF-8 text"},
+      {"v=3&sentence=%E7%8C%20x", "is not UTF-8 text"},
+      {"v=3&theme=%C0%80", "is not UTF-8 text"},
+      {"v=3&lm.ablate=[%22%ED%A0%80%22]", "is not UTF-8 text"},
+      {"v=3&sentence=" + std::string(3000, '['), "the value of 'sentence' in the link nests more than 16 levels deep"},
+      {"v=3&lab.q=" + std::string(3000, '[') + std::string(3000, ']'), "'lab.q' in the link nests more than 16 levels"},
+      {"v=3&mask.painted=" + std::string(40, '{'), "'mask.painted' in the link nests more than 16"},
+      {"v=3&temperature=1e999", "'temperature' must be a number"},
+      {"v=3&temperature=-1e999", "'temperature' must be a number"},
+      {"v=3&temperature=Infinity", "'temperature' must be a number"},
+      {"v=3&scale=1e39", "'scale' must be"},
+  };
+  for (const auto& [fragment, why] : bad) {
+    INFO("fragment " << fragment.substr(0, 80));
+    attn::AppState s;
+    s.settings.heads = 2;
+    const attn::Status st = attn::load_fragment(s, fragment);
+    REQUIRE_FALSE(st.ok);
+    REQUIRE(st.message.find(why) != std::string::npos);
+    REQUIRE(attn::settings_to_json(s.settings) == attn::settings_to_json(attn::Settings{}));
+    REQUIRE(s.notice.message.rfind("The link's state was ignored: ", 0) == 0);
+    REQUIRE(json::parse(attn::state_to_json(s)).is_object());
+    REQUIRE(attn::settings_to_fragment(s.settings) == "v=3");
+  }
+}
+
+TEST_CASE("a sentence that looks like deep JSON round-trips through a link as a string", "[url]") {
+  for (const std::string sentence : {std::string(40, '[') + std::string(40, ']'), std::string(30, '{'), std::string("[1]")}) {
+    attn::Settings settings;
+    settings.sentence = sentence;
+    attn::AppState s;
+    const attn::Status st = attn::load_fragment(s, attn::settings_to_fragment(settings));
+    INFO(st.message);
+    REQUIRE(st.ok);
+    REQUIRE(s.settings.sentence == sentence);
+  }
+}
+
 TEST_CASE("links of schema version 1 still open", "[url]") {
   attn::AppState s;
   REQUIRE(attn::load_fragment(s, "#v=1&source=random&n=8&dK=16&mask=causal&scale=none").ok);

@@ -524,6 +524,23 @@ TEST_CASE("import: malformed JSON is refused with a message", "[import]") {
   refused(head + R"("attentions":[[[[[[0.5]]]]]]})", "2 to 5 dimensions");
 }
 
+TEST_CASE("import: a token label longer than the cap is refused at once, naming the entry", "[import]") {
+  // One token of 2 MB froze an embed and its host page for minutes while it was drawn.
+  const std::string head = R"({"format":"attnlab-attention","version":1,"attentions":[[0.5,0.5],[0.5,0.5]],)";
+  ImportedAttention a;
+  const std::string label(2 << 20, 'x');
+  Status s = import_text(head + R"("tokens":["a",")" + label + R"("]})", a);
+  REQUIRE_FALSE(s.ok);
+  CHECK(s.message.find("'tokens' entry 1 is 2097152 bytes long; a token's label may be at most 256") != std::string::npos);
+  const std::string longest(attn::kImportMaxTokenLabelBytes, 'y');
+  s = import_text(head + R"("tokens":["a",")" + longest + R"("]})", a);
+  INFO(s.message);
+  REQUIRE(s.ok);
+  CHECK(a.query_tokens[1] == longest);
+  s = import_text(head + R"("query_tokens":["q",")" + longest + "z" + R"("],"key_tokens":["a","b"]})", a);
+  CHECK(s.message.find("'query_tokens' entry 1 is 257 bytes long") != std::string::npos);
+}
+
 TEST_CASE("import: malformed archives and arrays are refused with a message", "[import]") {
   const Bytes good = make_zip({{"attentions.npy", ramp_npy({1, 1, 2, 2})}});
   expect_refused({}, "empty");

@@ -84,6 +84,20 @@ std::string encode_utf8(std::uint32_t code_point) {
   return out;
 }
 
+std::size_t first_invalid_utf8(std::string_view utf8) {
+  for (std::size_t pos = 0; pos < utf8.size();) {
+    // ASCII runs are most text: skip them a byte at a time without the decoder.
+    if (static_cast<unsigned char>(utf8[pos]) < 0x80) {
+      ++pos;
+      continue;
+    }
+    const Utf8Decoded d = decode_utf8_at(utf8, pos);
+    if (d.replaced) return pos;
+    pos += static_cast<std::size_t>(d.length);
+  }
+  return std::string_view::npos;
+}
+
 std::string repair_utf8(std::string_view utf8) {
   std::string out;
   for (std::uint32_t cp : decode_utf8(utf8)) append_utf8(out, cp);

@@ -66,6 +66,9 @@ Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std
   } else {
     return Status::error(msg::io_import_token_rank, name, npy_shape_string(shape));
   }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i].size() > kImportMaxTokenLabelBytes)
+      return Status::error(msg::io_import_token_label_long, name, i, out[i].size(), kImportMaxTokenLabelBytes);
   for (std::string& t : out) t = repair_utf8(t);
   return Status::success();
 }

@@ -46,6 +46,8 @@ inline constexpr int kImportMaxTokens = 1024;
 inline constexpr int kImportMaxLayers = 256;
 inline constexpr int kImportMaxHeads = 256;
 inline constexpr int kImportMaxHeadDim = 1024;
+// A token's label, in bytes of UTF-8 (a word piece is a few; a label is drawn on one line).
+inline constexpr std::size_t kImportMaxTokenLabelBytes = 256;
 // The JSON format is for small hand-made examples: 64 MiB of text, nesting depth 16 and
 // 1 Mi values besides the numbers in lists (core/io/json_reader.h).
 inline constexpr std::int64_t kImportMaxJsonBytes = std::int64_t{64} << 20;

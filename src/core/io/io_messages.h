@@ -164,6 +164,7 @@
   X(io_import_too_many_layers, "{0} layers, more than the {1} allowed") \
   X(io_import_too_many_heads, "{0} heads, more than the {1} allowed") \
   X(io_import_too_many_tokens, "{0} x {1} tokens: at most {2} per side are shown") \
+  X(io_import_token_label_long, "'{0}' entry {1} is {2} bytes long; a token's label may be at most {3}") \
   X(io_import_too_many_elements, "the weights hold {0} elements, more than the {1} allowed") \
   X(io_import_tokens_both, "give either 'tokens' or 'query_tokens' + 'key_tokens', not both") \
   X(io_import_tokens_pair, "'query_tokens' and 'key_tokens' come together (for self-attention give 'tokens')") \

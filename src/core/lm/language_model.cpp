@@ -2,6 +2,7 @@
 
 #include "core/attention/softmax.h"
 #include "core/base/crc32.h"
+#include "core/base/utf8.h"
 #include "core/io/half_float.h"
 #include "core/io/little_endian.h"
 #include "core/lm/lm_messages.h"
@@ -165,6 +166,8 @@ Status parse_language_model(const std::uint8_t* bytes, std::size_t size, Languag
   if (notes > kMaxNotesBytes) return Status::error(msg::lm_file_notes_too_long, notes, kMaxNotesBytes);
   if (r.left < notes) return Status::error(msg::lm_file_short_section);
   m.notes.assign(reinterpret_cast<const char*>(r.p), notes);
+  if (const std::size_t bad = first_invalid_utf8(m.notes); bad != std::string::npos)
+    return Status::error(msg::lm_file_notes_not_utf8, bad);
   r.p += notes;
   r.left -= notes;
   std::uint32_t points = 0;
@@ -186,6 +189,8 @@ Status parse_language_model(const std::uint8_t* bytes, std::size_t size, Languag
     if (sample.language > 1u || len > kMaxNotesBytes) return Status::error(msg::lm_file_samples, samples, kMaxSamples);
     if (r.left < len) return Status::error(msg::lm_file_short_section);
     sample.text.assign(reinterpret_cast<const char*>(r.p), len);
+    if (const std::size_t bad = first_invalid_utf8(sample.text); bad != std::string::npos)
+      return Status::error(msg::lm_file_sample_not_utf8, i, bad);
     r.p += len;
     r.left -= len;
     m.samples.push_back(std::move(sample));

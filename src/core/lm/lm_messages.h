@@ -31,6 +31,8 @@
   X(lm_file_duplicate_character, "corrupt: vocabulary entry {0} repeats a character") \
   X(lm_file_non_finite, "the weights contain NaN or Inf") \
   X(lm_file_notes_too_long, "corrupt: the notes are {0} bytes, at most {1}") \
+  X(lm_file_notes_not_utf8, "corrupt: the notes are not UTF-8 text (byte {0})") \
+  X(lm_file_sample_not_utf8, "corrupt: held-out sample {0} is not UTF-8 text (byte {1})") \
   X(lm_file_unknown_flags, "corrupt: unknown flags {0}") \
   X(lm_file_samples, "corrupt: the held-out samples are malformed ({0} listed, at most {1}, each English or Chinese and at most 64 KiB)") \
   X(lm_file_is_task_model, "this is a task model file (ATTNLABM), not a language model: load it as the trained scene")

@@ -1,6 +1,7 @@
 #include "core/train/model_file.h"
 
 #include "core/base/crc32.h"
+#include "core/base/utf8.h"
 #include "core/train/train_messages.h"
 
 #include <cmath>
@@ -228,7 +229,7 @@ Status check_tensor_table(Reader& r, const std::vector<TensorInfo>& layout) {
       return Status::error(msg::train_file_tensor_name_length, i, name_length);
     if (!r.text(name, name_length) || !r.u32(rows) || !r.u32(cols)) return short_file();
     if (name != want.name)
-      return Status::error(msg::train_file_tensor_name, i, name, want.name);
+      return Status::error(msg::train_file_tensor_name, i, repair_utf8(name), want.name);
     if (rows != static_cast<std::uint32_t>(want.rows) || cols != static_cast<std::uint32_t>(want.cols))
       return Status::error(msg::train_file_tensor_shape, name, shape_text(rows, cols), shape_text(want.rows, want.cols));
   }
