@@ -73,15 +73,18 @@ static_assert(kMaxMessageDepth == kMaxStateDepth + 1, "a setState message holds 
 Message parse_message(const std::uint8_t* data, std::size_t size) {
   Message m;
   m.id_json = "null";
-  if (size > kMaxMessageBytes) return m;  // too big to be ours; not parsed at all
+  // Text that names the protocol's key is a message meant for the lab even when it fails the
+  // gate (too long, a lone surrogate, nested too deep): it is answered with the reason, not
+  // ignored. Other text that fails is another script's, and left alone.
   const std::string_view text(reinterpret_cast<const char*>(data), size);
+  const bool names_us = text.find("\"attnlab\"") != std::string_view::npos;
+  if (size > kMaxMessageBytes)
+    return names_us ? invalid(m, "the message is " + std::to_string(size) + " bytes; at most " +
+                                     std::to_string(kMaxMessageBytes) + " are read")
+                    : m;
   json j;
-  if (Status st = parse_json(text, kMaxMessageDepth, msg::app_message_not_json, j); !st.ok) {
-    // Text that names the protocol's key is a message meant for the lab (a host that sent a
-    // lone surrogate, or nested too deep): it is answered with the reason, not ignored.
-    if (text.find("\"attnlab\"") != std::string_view::npos) return invalid(m, st.message);
-    return m;
-  }
+  if (Status st = parse_json(text, kMaxMessageDepth, msg::app_message_not_json, j); !st.ok)
+    return names_us ? invalid(m, st.message) : m;
   if (!j.is_object() || !j.contains("attnlab")) return m;
   if (j.contains("id")) {
     const json& id = j["id"];

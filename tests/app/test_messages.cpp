@@ -62,6 +62,8 @@ TEST_CASE("a message naming attnlab that fails the gate is answered with the rea
       {R"({"attnlab":1,"type":"setState","state":{"lab":{"q":)" + std::string(5000, '[') + "}}}", "nests more than 17 levels"},
       {R"({"attnlab":1,"type":"setState","state":{"temperature":1e999}})", "not valid JSON"},
       {"{\"attnlab\"", "not valid JSON"},
+      {R"({"attnlab":1,"type":"setState","state":{"sentence":")" + std::string(2 << 20, 'x') + "\"}}",
+       "bytes; at most 1052672 are read"},
   };
   for (const auto& [text, why] : bad) {
     INFO(text.substr(0, 120));

@@ -14,8 +14,22 @@
 #include <cstdint>
 #include <string>
 
+namespace {
+
+// The default scene computed once: a state made from it recomputes only what an input changes.
+const attn::AppState& computed_default() {
+  static const attn::AppState state = [] {
+    attn::AppState s;
+    attn::update_results(s);
+    return s;
+  }();
+  return state;
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  attn::AppState state;
+  attn::AppState state = computed_default();
   state.settings.heads = 2;  // not the default: a refusal must keep it
   const std::string before = attn::settings_to_json(state.settings);
   const attn::Status st = attn::load_settings_json(state, std::string(reinterpret_cast<const char*>(data), size));
