@@ -571,56 +571,83 @@ describe('hostile input at every door', { concurrency: 2 }, () => {
     cases.push({ name: 'a valid link', parts: ['#v=3&sentence=a%20valid%20link&mask.causal=true'], expect: 'accept', sentence: 'a valid link' });
     const defaultsOf = (page) => page.evaluate(() => { window.attnlab.loadLink('#v=3'); return window.attnlab.session(); });
     let defaults = await defaultsOf(g.page);
-    for (const [i, c] of cases.entries()) {
-      total++;
+    // The cases go to the page in batches (one evaluate each: the round trip costs more than
+    // a case on a busy machine). A batch stops at a case after which the lab does not answer or
+    // an error was caught; a batch that stalls, or after which the page reported an error, is
+    // run again one case at a time, so each failure is pinned on its case.
+    const runBatch = (batch) => g.page.evaluate(async (batch) => {
+      const h = window.__hostile;
+      const results = [];
+      for (const { parts, cursor, direct } of batch) {
+        let notice;
+        if (direct) {
+          const error = window.attnlab.loadLink(h.build(parts));
+          notice = error ? window.attnlab.refusalText() || error : '';
+        } else {
+          const changed = new Promise((resolve) => addEventListener('hashchange', resolve, { once: true }));
+          location.hash = h.build(parts);
+          // The page's own listener was added first, so it has run when this one runs.
+          await Promise.race([changed, h.timeout(3000, 'hashchange')]).catch(() => {});
+          notice = document.getElementById('notice').textContent;
+        }
+        let session = null;
+        try { session = window.attnlab.session(); } catch { /* the alive check says why */ }
+        const out = { notice, session, alive: await h.alive(cursor), errors: h.errors.splice(0) };
+        results.push(out);
+        if (out.alive || out.errors.length) break;
+      }
+      return results;
+    }, batch);
+    let solo = 0;  // cases left to run one at a time
+    for (let i = 0; i < cases.length;) {
+      const n = solo > 0 ? 1 : Math.min(20, cases.length - i);
+      const batch = cases.slice(i, i + n).map((c, k) => ({ parts: c.parts, cursor: (i + k) % 2 ? 1 : 0, direct: !!c.direct }));
       const { page, errors } = g;
       const errorsBefore = errors.length;
-      let r;
+      let results;
       try {
-        r = await within(CASE_MS, page.evaluate(async ([parts, cursor, direct]) => {
-          const h = window.__hostile;
-          let notice;
-          if (direct) {
-            const error = window.attnlab.loadLink(h.build(parts));
-            notice = error ? window.attnlab.refusalText() || error : '';
-          } else {
-            const changed = new Promise((resolve) => addEventListener('hashchange', resolve, { once: true }));
-            location.hash = h.build(parts);
-            // The page's own listener was added first, so it has run when this one runs.
-            await Promise.race([changed, h.timeout(3000, 'hashchange')]);
-            notice = document.getElementById('notice').textContent;
-          }
-          const out = { notice, session: window.attnlab.session() };
-          out.alive = await h.alive(cursor);
-          out.errors = h.errors.splice(0);
-          return out;
-        }, [c.parts, i % 2 ? 1 : 0, !!c.direct]), `link case ${i}`);
+        results = await within(CASE_MS * n, runBatch(batch), `link cases ${i}-${i + n - 1}`);
       } catch (e) {
-        r = { thrown: e.message.split('\n')[0] };
-      }
-      const problems = [];
-      if (r.thrown) problems.push(r.thrown);
-      else {
-        if (r.alive) problems.push(r.alive);
-        if (r.errors.length) problems.push(`in-page errors: ${r.errors.join(' | ')}`);
-        if (c.expect === 'refuse') {
-          if (!r.notice.startsWith(LINK_IGNORED.en) || r.notice.length <= LINK_IGNORED.en.length) problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))}`);
-          else if (c.why && !c.why.test(r.notice)) problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))} does not match ${c.why}`);
-          if (JSON.stringify(r.session) !== JSON.stringify(defaults)) problems.push(`the state is not the defaults after a refused link (${differingKeys(r.session, defaults).join(', ')} differ)`);
-        } else if (c.expect === 'accept') {
-          if (r.notice !== '') problems.push(`notice ${JSON.stringify(r.notice)} for a valid link`);
-          if (r.session.sentence !== c.sentence) problems.push(`sentence ${JSON.stringify(r.session.sentence)}`);
-        } else if (r.notice && !r.notice.startsWith(LINK_IGNORED.en)) {
-          problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))}`);
-        }
-      }
-      if (errors.length > errorsBefore) problems.push(`errors: ${errors.slice(errorsBefore).join(' | ').slice(0, 2000)}`);
-      if (problems.length) {
-        failures.push(`link ${c.name} [${show(c.parts).slice(0, 160)}]: ${problems.join('; ')}`);
-        if (!(await answers(page))) {
+        if (n > 1) {
+          solo = n;
           if (!(await g.reviveIfDead())) { failures.push('too many dead pages: the rest of the table was not run'); break; }
           defaults = await defaultsOf(g.page);
+          continue;
         }
+        results = [{ thrown: e.message.split('\n')[0] }];
+      }
+      if (n > 1 && errors.length > errorsBefore) {
+        solo = n;
+        continue;
+      }
+      for (const [k, r] of results.entries()) {
+        const c = cases[i + k];
+        total++;
+        const problems = [];
+        if (r.thrown) problems.push(r.thrown);
+        else {
+          if (r.alive) problems.push(r.alive);
+          if (r.errors.length) problems.push(`in-page errors: ${r.errors.join(' | ')}`);
+          if (c.expect === 'refuse') {
+            if (!r.notice.startsWith(LINK_IGNORED.en) || r.notice.length <= LINK_IGNORED.en.length) problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))}`);
+            else if (c.why && !c.why.test(r.notice)) problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))} does not match ${c.why}`);
+            if (JSON.stringify(r.session) !== JSON.stringify(defaults)) problems.push(`the state is not the defaults after a refused link (${differingKeys(r.session, defaults).join(', ')} differ)`);
+          } else if (c.expect === 'accept') {
+            if (r.notice !== '') problems.push(`notice ${JSON.stringify(r.notice)} for a valid link`);
+            if (r.session?.sentence !== c.sentence) problems.push(`sentence ${JSON.stringify(r.session?.sentence)}`);
+          } else if (r.notice && !r.notice.startsWith(LINK_IGNORED.en)) {
+            problems.push(`notice ${JSON.stringify(r.notice.slice(0, 300))}`);
+          }
+        }
+        if (n === 1 && errors.length > errorsBefore) problems.push(`errors: ${errors.slice(errorsBefore).join(' | ').slice(0, 2000)}`);
+        if (problems.length) failures.push(`link ${c.name} [${show(c.parts).slice(0, 160)}]: ${problems.join('; ')}`);
+      }
+      i += Math.max(1, results.length);
+      if (solo) solo -= Math.max(1, results.length);
+      const last = results.at(-1);
+      if ((last?.thrown || last?.alive) && !(await answers(page))) {
+        if (!(await g.reviveIfDead())) { failures.push('too many dead pages: the rest of the table was not run'); break; }
+        defaults = await defaultsOf(g.page);
       }
     }
     await g.page.close();
