@@ -74,6 +74,8 @@ export interface LabEvents {
   change: string;
   /** The figure's text, as screen readers get it. */
   describe: string;
+  /** The lab's WebAssembly module died (a bug, out of memory); heard once. */
+  crash: Error;
 }
 
 export interface LabHandle {
@@ -124,6 +126,16 @@ export interface LabHandle {
   on<E extends keyof LabEvents>(event: E, listener: (value: LabEvents[E]) => void): () => void;
   poll(full?: boolean): void;
   release(): void;
+  /**
+   * Once the lab's module has died (a bug, out of memory), the error (name 'LabStoppedError')
+   * that every method needing the module then throws or rejects with; null while it runs.
+   * createLab then shows a message with ways out in the lab's place.
+   */
+  crashed: Error | null;
+  /** Marks the lab as dead (what the module's owner calls when it dies); returns the error. */
+  crash(error: unknown): Error;
+  /** Test hook: ends the module as a bug would ('abort', 'trap' in the next frame, 'stack'). */
+  debugCrash(kind: 'abort' | 'trap' | 'stack'): Promise<void>;
   /** The lab's element inside the container (createLab only). */
   element?: HTMLElement;
   canvas?: () => HTMLCanvasElement | null;

@@ -16,6 +16,7 @@
 // full page's window.attnlab. Every value goes through the app's C++ validation.
 import { chooseBuild } from './builds.mjs';
 import { importInto } from './import-core.mjs';
+import { LabStoppedError, isFatal, languageOfLink, renderCrashScreen } from './crash.mjs';
 import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
@@ -37,7 +38,8 @@ export function makeHandle(source) {
   let snapshot = null;  // the state while the module is released
   let imports = Promise.resolve();  // importFile calls, one after another
   let last = {};
-  const live = () => source.module();
+  let stopped = null;  // the LabStoppedError once the module has died (crash.mjs)
+  const live = () => (stopped ? null : source.module());
   const use = source.use ?? ((fn) => fn());
 
   // Waits until the lab has drawn a frame after `target`. Browsers give no animation frames
@@ -101,7 +103,12 @@ export function makeHandle(source) {
       await frameAfter(module.framesDrawn() + 1);
       return module.drawnText();
     }),
-    framesDrawn: () => source.frames() + (live() ? live().framesDrawn() : 0),
+    // After a crash: the frames drawn as last seen (the poll reads them every frame).
+    framesDrawn: () => {
+      if (live()) last.frames = source.frames() + live().framesDrawn();
+      else if (!stopped) last.frames = source.frames();
+      return last.frames ?? 0;
+    },
     heapStats: () => (live() ? live().heapStats() : null),
     frameMs: () => live()?.frameMs() ?? 0,
     // Where the CPU time of frames went: the last frame, and the last one that recomputed
@@ -156,6 +163,7 @@ export function makeHandle(source) {
     poll(full = true) {
       const module = live();
       if (!module) return;
+      last.frames = source.frames() + module.framesDrawn();
       const cursor = module.cursor();
       if (cursor !== last.cursor) {
         last.cursor = cursor;
@@ -178,11 +186,42 @@ export function makeHandle(source) {
     release() {
       snapshot = JSON.parse(live().getStateJson());
     },
+    // Test hook (tests/browser/crash_screen.test.mjs): ends the module as a bug would:
+    // 'abort' (abort() now), 'trap' (a trap in the next frame), 'stack' (a stack overflow now).
+    debugCrash: (kind) => use(async () => live().debugCrash(String(kind))),
+    // The module died (its owner says so, from module.attnlabLife): from now on every method
+    // that needs it throws, or rejects with, this LabStoppedError, the per-frame poll stops,
+    // and 'crash' listeners hear it once. handle.crashed is the error.
+    crash(error) {
+      if (stopped) return stopped;
+      stopped = error instanceof LabStoppedError ? error : new LabStoppedError(error);
+      handle.crashed = stopped;
+      emit('crash', stopped);
+      return stopped;
+    },
+    crashed: null,
   };
+  // Once stopped, what needs the module refuses with the one clear error; what reads only what
+  // the page already knows (frames drawn so far, the last height) still answers.
+  const ANSWERS_WHEN_STOPPED = new Set(['on', 'poll', 'crash', 'framesDrawn', 'preferredHeight']);
+  const ASYNC = new Set(['setState', 'drawnText', 'importFile', 'parseMessage', 'debugCrash']);
+  for (const [name, fn] of Object.entries(handle)) {
+    if (typeof fn !== 'function' || ANSWERS_WHEN_STOPPED.has(name)) continue;
+    handle[name] = ASYNC.has(name)
+      ? (...args) => (stopped ? Promise.reject(stopped) : fn(...args))
+      : (...args) => {
+        if (stopped) throw stopped;
+        return fn(...args);
+      };
+  }
   (async () => {
-    for (let frame = 0; ; frame++) {
+    for (let frame = 0; !stopped; frame++) {
       await nextFrame();
-      handle.poll(frame % 12 === 0);
+      try {
+        handle.poll(frame % 12 === 0);
+      } catch (error) {
+        if (!stopped) throw error;
+      }
     }
   })();
   return handle;
@@ -301,9 +340,12 @@ const kShowing = 0.001;  // the fraction of a lab in view from which it runs
 
 // The canvas's size comes from a style sheet: Emscripten removes inline width and height
 // from the canvas whenever it sets the backing store. A constructed sheet needs no inline
-// <style> (a Content-Security-Policy may forbid those).
+// <style> (a Content-Security-Policy may forbid those). The crash screen (crash.mjs) takes the
+// lab's place; its looks are embed.css's, or the host page's.
 function addCanvasStyle() {
-  const rule = '.attnlab-canvas{display:block;width:100%;height:100%;outline:none;touch-action:none}';
+  const rule = '.attnlab-canvas{display:block;width:100%;height:100%;outline:none;touch-action:none}' +
+    '.attnlab-crashed>.attnlab-canvas{display:none}' +
+    '.attnlab-crash{position:absolute;inset:0;overflow:auto;box-sizing:border-box;padding:0.8em 1em}';
   if (document.attnlabStyled) return;
   document.attnlabStyled = true;
   const sheet = new CSSStyleSheet();
@@ -369,13 +411,38 @@ export async function createLab(container, options = {}) {
   });
   handle.on('describe', (text) => { live.textContent = text; });
 
+  // A module that dies (crash.mjs) leaves the crash screen in the lab's place, in the lab's
+  // language: the link's (each change), else the one it was started in. Its canvas and
+  // WebGL context are given up; nothing brings the lab back but the screen's buttons.
+  let language = options.state?.language === 'zh' || options.state?.language === 'en' ? options.state.language
+    : languageOfLink(options.fragment);
+  handle.on('change', (link) => { language = languageOfLink(link); });
+  let observer = null;
+  handle.on('crash', (error) => {
+    observer?.disconnect();
+    live.textContent = '';
+    if (canvas) {
+      canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
+      canvas.remove();
+    }
+    renderCrashScreen(root, { error, language, build: chooseBuild() });
+  });
+
   async function resume() {
+    if (handle.crashed) throw handle.crashed;
     if (module) return;
     if (reviving) return reviving;
     reviving = (async () => {
       try {
         newCanvas();
-        const m = await startModule(canvas);
+        let m;
+        try {
+          m = await startModule(canvas);
+        } catch (error) {
+          if (isFatal(error)) throw handle.crash(error);
+          throw error;
+        }
+        m.attnlabLife.onDeath((error) => handle.crash(error));
         const saved = handle.getState();  // null on the first start
         if (saved) {
           const error = m.loadSettings(JSON.stringify(saved));
@@ -400,7 +467,7 @@ export async function createLab(container, options = {}) {
 
   // Gives the WebGL context back at once (browsers cap live contexts, ~16 in Chromium).
   function suspend() {
-    if (!module || reviving) return;
+    if (!module || reviving || handle.crashed) return;
     handle.release();
     framesBefore += module.framesDrawn();
     module.stop();
@@ -438,10 +505,10 @@ export async function createLab(container, options = {}) {
     // In view means some area in view: an element whose edge only touches the viewport's
     // counts as intersecting but shows nothing (and gets no animation frames). The second
     // threshold reports the step from touching to showing.
-    const observer = new IntersectionObserver((entries) => {
+    observer = new IntersectionObserver((entries) => {
       visible = entries[entries.length - 1].intersectionRatio >= kShowing;
       firstReport();
-      if (visible) resume();
+      if (visible) resume().catch(() => {});  // a failed start rejects createLab or the call that needed it
       else if (turnActive) return;  // the turn releases the lab when it ends
       else if (reviving) reviving.then(() => { if (!visible && !turnActive) suspend(); });
       else suspend();

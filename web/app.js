@@ -9,13 +9,16 @@
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
 //   attnlab.languageModel()  promise: fetches the language model's file, resolved once loaded
+//   attnlab.crashed          null, or the LabStoppedError once the module has died (crash.mjs):
+//                            the page then shows the crash screen in place of the lab
 // Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
 // files come from loader.mjs's.
 import { bridgeTouch, makeHandle, nextFrame, stepTour } from './api.mjs';
 import { chooseBuild } from './builds.mjs';
+import { LabStoppedError, isFatal, languageOfLink, renderCrashScreen } from './crash.mjs';
 import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
-import { preAppText } from './pre-app-text.mjs';
+import { preAppLanguage, preAppText } from './pre-app-text.mjs';
 import { setupImport } from './import.mjs';
 import { setupTraining } from './train-ui.mjs';
 
@@ -50,6 +53,28 @@ function showError(message) {
   statusText.textContent = message;  // text, never HTML
 }
 
+// ---- when the module dies (crash.mjs) ------------------------------------------------------
+// The crash screen replaces the lab (its toolbars and canvas), in the lab's language as last
+// seen in its link, else the language the page opens in. "Open the lab without this link"
+// keeps ?lang= and drops the rest of the query and the hash.
+let labModule = null, labHandle = null, labLanguage = null, chosenBuild = 'unknown';
+function stopLab(error) {
+  const stopped = labHandle ? labHandle.crash(error) : error instanceof LabStoppedError ? error : new LabStoppedError(error);
+  if (window.attnlab) window.attnlab.crashed = stopped;
+  const lab = document.getElementById('lab');
+  if (lab.classList.contains('crashed')) return;
+  lab.classList.add('crashed');
+  statusBox.hidden = true;
+  const language = labLanguage ?? preAppLanguage(where.search, where.hash, where.language);
+  renderCrashScreen(document.getElementById('stage'), { error: stopped, language, build: chosenBuild, keepQuery: ['lang'] });
+}
+// A trap in a callback the page does not call itself (an input event into the app).
+window.addEventListener('error', (event) => {
+  if (typeof WebAssembly !== 'object' || !(event.error instanceof WebAssembly.RuntimeError)) return;
+  if (labModule) labModule.attnlabLife.die(event.error);
+  else stopLab(event.error);
+});
+
 // The lab's WebGL2 context, created at once on its own canvas: the browser sets up its GPU
 // side (hundreds of milliseconds with a software rasteriser) while the app downloads, and
 // creating it is also the check that WebGL2 works. Emscripten's GLFW later asks this canvas
@@ -76,6 +101,7 @@ async function start() {
   // The download and compile start first and run while the context is made (which holds
   // the main thread); performance marks time the phases for scripts/bench-site.mjs.
   const build = chooseBuild();
+  chosenBuild = build;
   const compiling = compileBuild(build, (fraction) => {
     statusProgress.value = fraction;
     statusText.textContent = `${loadingText} ${Math.round(100 * fraction)}%`;
@@ -99,6 +125,8 @@ async function start() {
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
   });
+  labModule = module;
+  module.attnlabLife.onDeath(stopLab);
   if (fatal) throw new Error(fatal);
   performance.mark('attnlab:started');
   giveFirstFrameFonts(module, fontBytes);
@@ -110,6 +138,9 @@ async function start() {
 
   const handle = makeHandle({ module: () => module, canvas: () => canvas, frames: () => 0 });
   handle.build = build;  // 'simd' or 'scalar': which WebAssembly build runs
+  labHandle = handle;
+  module.attnlabLife.onDeath((error) => handle.crash(error));
+  handle.on('change', (link) => { labLanguage = languageOfLink(link); });
   swiped = (direction) => stepTour(handle, direction);
   // The page's state (link, stored session, language) and its labels are set before the
   // first frame, so that frame is already the chosen one, in the chosen language.
@@ -144,11 +175,12 @@ function bridgeSentenceField(handle) {
     timer = setTimeout(apply, 120);
   });
   // Presets chosen inside the app change the sentence: show it in the field.
-  setInterval(() => {
+  const showSentence = setInterval(() => {
     if (document.activeElement === sentenceField) return;
     const current = handle.getState().sentence;
     if (sentenceField.value !== current) sentenceField.value = current;
   }, 300);
+  handle.on('crash', () => clearInterval(showSentence));
   document.getElementById('present').addEventListener('click', async () => {
     const lab = document.getElementById('lab');
     const on = !document.fullscreenElement;
@@ -206,7 +238,8 @@ function loadLanguageModelWhenWanted(module, handle) {
 }
 
 const ready = start().catch((error) => {
-  showError(error.message);
+  if (isFatal(error) || labHandle?.crashed) stopLab(error);
+  else showError(error.message);
   throw error;
 });
 window.attnlab = { ready };

@@ -17,6 +17,7 @@
 //   giveFirstFrameFonts(module, fonts)  hands them to a started app, before its first frame
 
 import { BUILDS } from './builds.mjs';
+import { guardModule, isFatal, lifeHooks, moduleLife } from './crash.mjs';
 
 // The bytes of a non-executed data block (<script type="application/octet-stream">), base64.
 export function dataBlockBytes(block) {
@@ -116,17 +117,27 @@ export async function compileBuild(build, onProgress = () => {}) {
 
 // Starts a compiled build: the factory's promise of the Emscripten module, made with
 // `options`, instantiating the module compileBuild compiled. A failure to instantiate
-// rejects it (Emscripten leaves that to whoever supplies instantiateWasm).
+// rejects it (Emscripten leaves that to whoever supplies instantiateWasm). The module carries
+// its life (crash.mjs: module.attnlabLife.onDeath(fn)); one that dies while starting rejects
+// with a LabStoppedError.
 export function startApp({ wasm, factory }, options) {
+  const life = moduleLife();
   return new Promise((resolve, reject) => {
-    factory({
+    const moduleOptions = {
       ...options,
       instantiateWasm(imports, receive) {
         WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm),
           (error) => reject(new Error(`Attention Lab could not start its WebAssembly module: ${error.message}`)));
         return {};
       },
-    }).then(resolve, reject);
+    };
+    Object.assign(moduleOptions, lifeHooks(life, moduleOptions));
+    factory(moduleOptions).then((module) => {
+      if (life.error) throw life.error;
+      guardModule(module, life);
+      module.attnlabLife = life;
+      resolve(module);
+    }).catch((error) => reject(life.error || isFatal(error) ? life.die(error) : error));
   });
 }
 

@@ -6,7 +6,7 @@
 // defaults in the browser's language; ?lang=zh or ?lang=en overrides the language. A bad hash or a bad stored
 // session leaves the defaults and says why in the notice.
 
-const SESSION_KEY = 'attnlab.session';
+import { SESSION_KEY } from './crash.mjs';
 
 // The page's elements that carry text: [id, property, string of src/ui/strings.h].
 const PAGE_STRINGS = [
@@ -206,7 +206,7 @@ export function wirePage(handle) {
     }
   });
   window.addEventListener('hashchange', () => {
-    if (location.hash.slice(1) === handle.link()) return;
+    if (handle.crashed || location.hash.slice(1) === handle.link()) return;
     const error = handle.loadLink(location.hash);
     say(error ? handle.refusalText() || error : '');
   });

@@ -12,7 +12,11 @@
 //   persistTraining()                    saves the session now (it is also saved every 2 s)
 //   trainedModelReady                    promise: the trained scene can be chosen
 
-const STORAGE_KEY = 'attnlab.training.v1';
+import { TRAINING_KEY as STORAGE_KEY } from './crash.mjs';
+
+// The largest file Load model reads (the largest model the training caps allow, with its
+// optimizer state, is under 8 MB).
+const MAX_MODEL_FILE_BYTES = 64 << 20;
 
 function toBase64(bytes) {
   let text = '';
@@ -35,6 +39,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   // ---- the saved session ---------------------------------------------------------------
   let savedRevision = -1;
   const persist = () => {
+    if (handle.crashed) return;  // the module is dead: what was saved stays as it was
     const revision = module.trainRevision();
     if (revision === savedRevision) return;
     try {
@@ -83,7 +88,15 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
     await frameAfter(module.framesDrawn() + 1);
     persist();
   };
-  const loadFile = (file) => file.arrayBuffer().then((buffer) => load(new Uint8Array(buffer), file.name)).catch(() => {});
+  // A model file is a few MB: a larger one is refused before it is read into memory (a file
+  // of gigabytes copied into the module would exhaust it).
+  const loadFile = (file) => {
+    if (file.size > MAX_MODEL_FILE_BYTES) {
+      showError(String(module.uiString('web_model_too_large')).replace('%s', file.name));
+      return Promise.resolve();
+    }
+    return file.arrayBuffer().then((buffer) => load(new Uint8Array(buffer), file.name)).catch(() => {});
+  };
 
   document.getElementById('train-download').addEventListener('click', () => {
     const bytes = module.trainSave();

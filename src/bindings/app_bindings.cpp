@@ -25,6 +25,7 @@
 #include <malloc.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -351,6 +352,21 @@ std::string load_language_model(val bytes, const std::string& name) {
 // True once the scene was asked for and its model is not here yet (the page then fetches it).
 bool language_model_wanted() { return g_app && g_app->state().lm_wanted && !g_app->state().lm_scene; }
 
+// Test hook (tests/browser/crash_screen.test.mjs): ends the module the ways a bug would, so the
+// page's crash screen can be tested. 'abort' calls abort() (a failed check, out of memory);
+// 'trap' makes the next frame trap (main_web.cpp); 'stack' recurses until the engine's stack
+// overflows (a RangeError out of this call). Anything else does nothing.
+int (*volatile g_recurse)(int) = nullptr;  // called through a pointer: never turned into a loop
+int recurse(int depth) { return g_recurse(depth + 1) + 1; }
+void debug_crash(const std::string& kind) {
+  if (kind == "abort") std::abort();
+  if (kind == "trap") attn::platform::trap_next_frame();
+  if (kind == "stack") {
+    g_recurse = &recurse;
+    recurse(0);
+  }
+}
+
 }  // namespace
 
 namespace attn::platform {
@@ -405,4 +421,5 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("loadTrainedModel", &load_trained_model);
   emscripten::function("loadLanguageModel", &load_language_model);
   emscripten::function("languageModelWanted", &language_model_wanted);
+  emscripten::function("debugCrash", &debug_crash);  // test hook
 }

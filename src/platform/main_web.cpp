@@ -93,7 +93,10 @@ bool gl_ready() {
   return !lost;
 }
 
+bool g_trap_next_frame = false;  // test hook: trap_next_frame()
+
 void frame() {
+  if (g_trap_next_frame) __builtin_trap();
   fit_canvas_to_page();
   glfwPollEvents();
   if (gl_ready()) g_app.frame();
@@ -112,6 +115,7 @@ void stop_app() {
   g_host.reset();
   g_window = nullptr;
 }
+void trap_next_frame() { g_trap_next_frame = true; }
 }  // namespace attn::platform
 
 int main() {

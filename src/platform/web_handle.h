@@ -25,4 +25,8 @@ std::string refused(const Status& st);
 // scrolled away; the page then drops the module and its WebGL context).
 void stop_app();
 
+// Test hook (tests/browser/crash_screen.test.mjs): the next frame executes a trap instruction,
+// as a bug inside the frame would.
+void trap_next_frame();
+
 }  // namespace attn::platform

@@ -1126,6 +1126,9 @@ namespace attn::ui {
   X(web_model_bad, \
     "Could not load %s", \
     "无法载入 %s") \
+  X(web_model_too_large, \
+    "%s is larger than 64 MB, more than any model file the lab writes", \
+    "%s 大于 64 MB，超过了实验室写出的任何模型文件") \
   X(web_loading, \
     "Loading Attention Lab…", \
     "正在载入注意力实验室…") \
@@ -1135,6 +1138,31 @@ namespace attn::ui {
   X(web_no_webgl2, \
     "WebGL2 is not available in this browser (or it is switched off), and Attention Lab draws with it.", \
     "这个浏览器没有 WebGL2（或者它被关闭了），注意力实验室要用它来绘图。") \
+  /* the crash screen (web/crash.mjs), drawn by the page once the app has stopped */ \
+  X(web_crash_title, \
+    "Attention Lab has stopped", \
+    "注意力实验室已停止运行") \
+  X(web_crash_body, \
+    "It hit an error it cannot recover from (a bug, or too little memory). If a link or the saved session caused it, open the lab without the link, or start fresh.", \
+    "实验室遇到了无法恢复的错误（程序缺陷或内存不足）。如果是链接或保存的会话引起的，可以不带链接打开，或者重新开始。") \
+  X(web_crash_open, \
+    "Open the lab without this link", \
+    "不带链接打开实验室") \
+  X(web_crash_open_title, \
+    "The same page without the link's settings; the session saved in this browser is kept", \
+    "同一页面，但不带链接里的设置；这个浏览器里保存的会话会保留") \
+  X(web_crash_reload, \
+    "Reload", \
+    "重新加载") \
+  X(web_crash_fresh, \
+    "Start fresh", \
+    "重新开始") \
+  X(web_crash_fresh_title, \
+    "Clears what this browser saved of the lab (the session and the training run), then opens it without the link", \
+    "清除这个浏览器为实验室保存的内容（会话和训练进度），然后不带链接打开") \
+  X(web_crash_report, \
+    "Error details, for a bug report:", \
+    "错误详情（报告问题时请附上）：") \
   /* training lab (src/ui/train_panels.cpp) and the trained scene */ \
   X(panel_training, \
     "Training", \
