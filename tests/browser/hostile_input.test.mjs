@@ -416,8 +416,8 @@ async function embedLab(page, id, ms = 45000) {
 // buffers cannot all cross into it as arguments). Each: {name, make() -> message, id,
 // expect: 'refuse' (a reply {ok: false, error}) | 'accept' | 'none' (not the lab's: no reply)
 // | 'ignore' (too large to be read: no reply, or ok: false), idOrNull (the reply's id may be
-// null: a message the lab cannot parse has no id it could read), anyId (the id itself is what
-// is wrong: any reply), maxMs, check(reply) -> '', orCheck(reply) -> '' (an accepted reply
+// null: text the lab cannot parse has no id it could read; an object's id is echoed), anyId
+// (the id itself is what is wrong: any reply), maxMs, check(reply) -> '', orCheck(reply) -> '' (an accepted reply
 // that is as good as a refusal: a repair the lab documents)}.
 const HOST_CASES = () => {
   const cases = [];
@@ -425,11 +425,11 @@ const HOST_CASES = () => {
   const nest = (open, inner, close, n) => JSON.parse(open.repeat(n) + inner + close.repeat(n));
   const setState = (name, state, more = {}) => {
     const id = next++;
-    cases.push({ name, id, expect: 'refuse', idOrNull: true, make: () => ({ attnlab: 1, id, type: 'setState', state: typeof state === 'function' ? state() : state }), ...more });
+    cases.push({ name, id, expect: 'refuse', make: () => ({ attnlab: 1, id, type: 'setState', state: typeof state === 'function' ? state() : state }), ...more });
   };
   const message = (name, make, more = {}) => {
     const id = next++;
-    cases.push({ name, id, expect: 'refuse', idOrNull: true, make: () => make(id), ...more });
+    cases.push({ name, id, expect: 'refuse', make: () => make(id), ...more });
   };
   // Lone surrogates in strings and keys (the embed writes the message as JSON, escaping them).
   setState('a lone high surrogate as the sentence', { sentence: '\uD800' });
@@ -443,12 +443,12 @@ const HOST_CASES = () => {
   message('a lone surrogate in the type', (id) => ({ attnlab: 1, id, type: 'setState\uD800', state: {} }), { anyId: true });
   message('a lone surrogate as an unknown message key', (id) => ({ attnlab: 1, id, type: 'getState', ['\uDFFF']: 1 }), { anyId: true });
   // Text messages (the embed reads a string as the message's JSON).
-  message('text: an escaped lone surrogate', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":{"sentence":"\\ud800"}}`, { anyId: true });
+  message('text: an escaped lone surrogate', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":{"sentence":"\\ud800"}}`, { idOrNull: true });
   message('text: a lone surrogate character', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":{"sentence":"a\uD800b"}}`,
-    { anyId: true, orSentence: 'a\uFFFDb' });
-  message('text: truncated JSON naming attnlab', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":{`, { anyId: true });
-  message('text: 100000 [ after attnlab', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":` + '['.repeat(100000), { anyId: true });
-  message('text: 5000 balanced [ ] as the state', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":` + '['.repeat(5000) + ']'.repeat(5000) + '}');
+    { idOrNull: true, orSentence: 'a\uFFFDb' });
+  message('text: truncated JSON naming attnlab', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":{`, { idOrNull: true });
+  message('text: 100000 [ after attnlab', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":` + '['.repeat(100000), { idOrNull: true });
+  message('text: 5000 balanced [ ] as the state', (id) => `{"attnlab":1,"id":${id},"type":"setState","state":` + '['.repeat(5000) + ']'.repeat(5000) + '}', { idOrNull: true });
   message('text: not the lab\'s', () => 'hello', { expect: 'none' });
   message('text: another tool\'s JSON', () => '{"type":"setState","state":{}}', { expect: 'none' });
   // Nesting.
@@ -456,6 +456,9 @@ const HOST_CASES = () => {
   setState('2000 nested arrays as the sentence', () => ({ sentence: nest('[', '', ']', 2000) }));
   setState('2000 nested objects under mask.causal', () => ({ mask: { causal: nest('{"a":', '1', '}', 2000) } }));
   setState('the state 17 levels deep', () => nest('{"a":', '1', '}', 17));
+  // What structured clone carries and JSON cannot hold.
+  setState('a cycle in the state', () => { const o = { sentence: 'x' }; o.self = o; return o; });
+  setState('a BigInt in the state', () => ({ seed: 10n }));
   message('2000 nested arrays beside the state', (id) => ({ attnlab: 1, id, type: 'setState', state: {}, extra: nest('[', '', ']', 2000) }));
   message('2000 nested arrays as attnlab', (id) => ({ attnlab: nest('[', '1', ']', 2000), id, type: 'getState' }), { anyId: true });
   // Numbers (the embed's JSON writes non-finite numbers as null).
@@ -773,7 +776,7 @@ describe('hostile input at every door', { concurrency: 2 }, () => {
     const injected = await within(3000, frame.evaluate(() => ({ img: document.querySelectorAll('img').length, pwned: !!window.__pwned })), 'markup check').catch((e) => ({ error: e.message }));
     if (injected.error || injected.img || injected.pwned) failures.push(`markup in a file's name: ${JSON.stringify(injected)}`);
     slowest.sort((a, b) => b[0] - a[0]);
-    console.log(`# ${nullIds} replies carried id null (messages the lab could not parse)`);
+    console.log(`# ${nullIds} replies carried id null (text the lab could not parse, or a wrong id)`);
     console.log(`# ${list.length} message cases; the slowest: ${slowest.slice(0, 4).map(([ms, name]) => `${name} ${ms} ms`).join(', ')}`);
     await within(5000, page.close(), 'closing the page').catch(() => {});
     report(failures, list.length, 'messages to an embed', t0);
