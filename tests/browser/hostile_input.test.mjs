@@ -935,9 +935,7 @@ describe('hostile input at every door', { concurrency: 2 }, () => {
         return t.length;
       }, [c.parts, !!c.raw]);
       // A load without a hash (a link's hash would win over the stored session).
-      if (process.env.HOSTILE_DEBUG) console.log('# before', await page.evaluate(() => [location.href, localStorage.getItem('attnlab.session')?.slice(0, 80)]));
       await page.goto(`${storageSite.url}index.html?stored=${k}`);
-      if (process.env.HOSTILE_DEBUG) console.log('# after', await page.evaluate(() => [location.href, localStorage.getItem('attnlab.session')?.slice(0, 80), document.getElementById('notice').textContent]));
       const ready = await labReady(page);
       const problems = [];
       if (ready !== true) problems.push(ready);
