@@ -1,12 +1,13 @@
 // The full browser soak: node scripts/soak.mjs [--actions 5000] [--batch 250] [--seed 1]
 // Serves build/web/dist, runs the randomised actions of tests/support/soak.mjs in headless
 // Chromium, prints one line per batch (live heap bytes, wasm memory, JS heap, GL objects,
-// errors) and writes the series to build/test-artifacts/soak.json; exits 1 if a check fails.
+// errors), then per kind of action how many ran, were refused and hit (clicks), and writes the
+// series to build/test-artifacts/soak.json; exits 1 if a check fails.
 import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, serveDist, watchErrors } from '../tests/support/browser.mjs';
 import { artifactsDir } from '../tests/support/paths.mjs';
-import { checkSoak, glCounterScript, soak } from '../tests/support/soak.mjs';
+import { checkActions, checkSoak, glCounterScript, soak } from '../tests/support/soak.mjs';
 
 const args = { actions: 5000, batch: 250, seed: 1 };
 for (let i = 2; i < process.argv.length; i += 2) {
@@ -38,7 +39,10 @@ try {
   fs.writeFileSync(path.join(artifactsDir, 'soak.json'), JSON.stringify({ ...args, ...result, errorTexts: errors }, null, 1));
   console.log(`baseline: live ${result.baseline.liveBytes} B, js ${result.baseline.jsHeap} B, gl ${result.baseline.gl}`);
   try {
+    for (const [kind, k] of Object.entries(result.kinds))
+      console.log(`${kind.padEnd(14)} ran ${k.ran}  refused ${k.refused}  hit ${k.hit}`);
     checkSoak(result);
+    checkActions(result);
     console.log('soak passed');
   } catch (error) {
     console.log(`soak FAILED: ${error.message}`);

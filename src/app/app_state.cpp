@@ -323,6 +323,7 @@ bool update_results(AppState& state) {
     if (state.settings.source == SceneSource::Language) return false;  // refused: the scene as it was
     return update_results(state);                                       // no scene to keep: the sentence's
   }
+  if (s.source != SceneSource::Language && !state.lm.text.empty()) release_lm_text_results(state.lm);
 
 
   if (s.source == SceneSource::Imported && state.imported) {

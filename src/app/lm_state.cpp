@@ -32,6 +32,18 @@ Status load_lm_scene(std::shared_ptr<const LmScene>& scene, const std::uint8_t* 
   return Status::success();
 }
 
+void release_lm_text_results(LmResults& r) {
+  LmResults kept;
+  kept.fingerprint = r.fingerprint;
+  kept.bits_base = std::move(r.bits_base);
+  kept.bits_now = std::move(r.bits_now);
+  kept.bits_characters = std::move(r.bits_characters);
+  kept.bits_for = std::move(r.bits_for);
+  kept.ablation_rise = std::move(r.ablation_rise);
+  kept.ablation_for = std::move(r.ablation_for);
+  r = std::move(kept);
+}
+
 lm::RunOptions lm_run_options(const MathSettings& math, const LmSettings& lm, const lm::LanguageModel& model) {
   lm::RunOptions r;
   r.scale = math.scale_kind != ScaleKind::None;

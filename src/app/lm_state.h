@@ -93,6 +93,13 @@ struct LmResults {
 Status load_lm_scene(std::shared_ptr<const LmScene>& scene, const std::uint8_t* bytes, std::size_t size,
                      const std::string& name);
 
+// Leaving the scene: drops what only its text needs (every layer's q, k, v and weights, the
+// logits, the generated tokens and the ablation head being measured: about 5 MB at the
+// shipped model's context with 200 generated characters), so a scene not shown holds no
+// memory; keeps what is computed once per model and switches (the held-out bits, the
+// ablation table). Coming back computes the text's results again.
+void release_lm_text_results(LmResults& results);
+
 // The model's switches from the explorer's math and the scene's settings.
 lm::RunOptions lm_run_options(const MathSettings& math, const LmSettings& lm, const lm::LanguageModel& model);
 

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 namespace attn {
 
@@ -437,6 +438,19 @@ void update_modern_panels(AppState& state) {
     case Panel::QkSpace: refresh(inputs_key(state, {}), r.qk_for, [&] { r.qk = compute_qk_space(state); }); break;
     default: break;
   }
+  // Only the shown panel's figures are kept, as only the shown heatmaps keep their textures:
+  // the others' are freed (a 900-token scene's positions figures are about 20 MB) and
+  // computed again when their panel shows.
+  auto drop = [&](Panel p, std::uint64_t& stored, auto& figures) {
+    if (s.panel == p || stored == ~0ull) return;
+    figures = std::decay_t<decltype(figures)>{};
+    stored = ~0ull;
+  };
+  drop(Panel::Positions, r.positions_for, r.positions);
+  drop(Panel::Gqa, r.gqa_for, r.gqa);
+  drop(Panel::Flash, r.flash_for, r.flash);
+  drop(Panel::Sinks, r.sinks_for, r.sinks);
+  drop(Panel::QkSpace, r.qk_for, r.qk);
   if (m.decode_request != r.decode_request && s.panel == Panel::Gqa && r.gqa.ok) {
     r.decoding_config = app_decoding_config(r.gqa.heads, r.gqa.kv_heads, r.gqa.d_k);
     r.decoding = DecodingCost{};

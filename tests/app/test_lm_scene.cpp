@@ -179,3 +179,50 @@ TEST_CASE("language scene: a second model's held-out baseline and ablation table
   const std::vector<int> tokens = lm::entry_stream(m.vocabulary, {m.samples[0].text});
   REQUIRE(state.lm.bits_base[0] == Approx(lm::score_tokens(m, tokens, lm::RunOptions{}).per_character()).epsilon(1e-12));
 }
+
+TEST_CASE("language scene: leaving it frees its text's results, keeps the held-out bits; coming back recomputes them", "[lm][app]") {
+  attn::AppState state;
+  const std::vector<std::uint8_t> bytes = tiny_model_file();
+  REQUIRE(attn::load_lm_scene(state.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  const char* scene = R"({"source": "language", "sentence": "The", "panel": "language", "scale": "none", "lm": {"tokens": 10, "shown": 10}})";
+  REQUIRE(attn::apply_state_json(state, scene).ok);
+  attn::update_results(state);
+  while (attn::advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, 0.0)) {
+  }
+  const attn::LmResults was = state.lm;
+  REQUIRE(was.generated.size() == 10);
+  REQUIRE(was.attention.logits.size() > 0);
+  REQUIRE(was.ablation_rise.size() == 4);
+  REQUIRE(was.ablation_rise[3] != -1.0);
+
+  // Another scene: what only the text needed is gone (the soak measured 5 MB of it kept at
+  // the shipped model's context), the per-model tables stay.
+  REQUIRE(attn::apply_state_json(state, R"({"source": "generated", "sentence": "a b c"})").ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Generated);
+  REQUIRE(state.lm.text.empty());
+  REQUIRE(state.lm.generated.empty());
+  REQUIRE(state.lm.generated_for.empty());
+  REQUIRE(state.lm.attention.logits.size() == 0);
+  REQUIRE(state.lm.attention.trace.weights.empty());
+  REQUIRE(state.lm.attention.tokens.empty());
+  REQUIRE(state.lm.next.empty());
+  REQUIRE(state.lm.labels.empty());
+  REQUIRE(state.lm.ablation_job == nullptr);
+  REQUIRE(state.lm.fingerprint == was.fingerprint);
+  REQUIRE(state.lm.bits_base == was.bits_base);
+  REQUIRE(state.lm.bits_now == was.bits_now);
+  REQUIRE(state.lm.ablation_rise == was.ablation_rise);
+
+  // Back: the same results as before leaving.
+  REQUIRE(attn::apply_state_json(state, scene).ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Language);
+  REQUIRE(state.lm.text == was.text);
+  REQUIRE(state.lm.generated.size() == 10);
+  for (int i = 0; i < 10; ++i) REQUIRE(state.lm.generated[i].token == was.generated[i].token);
+  REQUIRE((state.lm.attention.logits - was.attention.logits).cwiseAbs().maxCoeff() == 0.0f);
+  REQUIRE(state.lm.bits_now == was.bits_now);
+  REQUIRE(state.lm.ablation_rise == was.ablation_rise);
+  REQUIRE(state.tokens.size() == was.attention.tokens.size());
+}

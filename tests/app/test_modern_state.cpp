@@ -252,3 +252,32 @@ TEST_CASE("KV-cache panel: the decoding measurement runs a sample per frame to t
   CHECK(d["slopeWithCache"].is_number());
   CHECK(d["slopeWithoutCache"].is_number());
 }
+
+TEST_CASE("modern panels: only the shown panel's figures are kept; a panel shown again computes the same ones", "[modern][app]") {
+  attn::AppState s;
+  figures_after(s, R"({"panel": "positions", "modern": {"shift": 9}})");
+  const attn::Mat long_scores = s.modern.positions.rope_long;
+  REQUIRE(long_scores.rows() > 9);
+  figures_after(s, R"({"panel": "sinks"})");
+  REQUIRE(s.modern.sinks.ok);
+  // Left: the positions figures are freed (at 900 tokens they are about 20 MB).
+  CHECK(s.modern.positions.rope_long.size() == 0);
+  CHECK(s.modern.positions.rope_fixed.size() == 0);
+  CHECK(s.modern.positions_for == ~0ull);
+  CHECK(attn::modern_matrix(s, "positions/ropeLong")->size() == 0);
+  for (const char* panel : {"gqa", "flash", "qk-space", "pipeline"}) {
+    figures_after(s, std::string(R"({"panel": ")") + panel + "\"}");
+    CHECK(s.modern.sinks_for == ~0ull);
+    CHECK(s.modern.sinks.row_softmax.empty());
+  }
+  // Only the pipeline is shown now: no panel's figures are held.
+  CHECK(s.modern.gqa_for == ~0ull);
+  CHECK(s.modern.flash_for == ~0ull);
+  CHECK(s.modern.qk_for == ~0ull);
+  CHECK(s.modern.qk.queries.empty());
+  // Back on positions: the same figures again.
+  const json f = figures_after(s, R"({"panel": "positions"})")["positions"];
+  CHECK(f["shift"] == 9);
+  REQUIRE(s.modern.positions.rope_long.rows() == long_scores.rows());
+  CHECK((s.modern.positions.rope_long - long_scores).cwiseAbs().maxCoeff() == 0.0f);
+}

@@ -1,9 +1,15 @@
 // The short soak (the full one: scripts/soak.mjs, 5,000 actions): randomised typing
 // (emoji, CJK, hostile markup, 10,000-character pastes), mask edits, panel switches, math
 // and model changes, imports (good and junk files), resizes, keys and hostile state
-// patches, in batches. After each batch: no console error, frames still advance, nothing
-// ran from a typed string; after a reset the app's live heap bytes (mallinfo), the JS heap
-// and the live GL objects stay bounded near their baseline and do not grow batch after batch.
+// patches; the language model's scene (generation, ablation, the switches that break the
+// math), the modern panels (positions, GQA and its measurement, flash steps, sinks, the
+// query-key plane), the tour and the chapters, by setState and by clicks; in batches. Every
+// kind runs (the first actions are each kind once), only expected patches are refused, and
+// each kind that aims the pointer at a target (the tour's buttons, the chapters and panels,
+// a query on the query-key plane) hits it at least once. After each batch: no console error,
+// frames still advance, nothing ran from a typed string; after a reset the app's live heap
+// bytes (mallinfo), the JS heap and the live GL objects stay bounded near their baseline and
+// do not grow batch after batch.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -11,7 +17,7 @@ import path from 'node:path';
 import { openBrowser, serveDist } from '../support/browser.mjs';
 import { assertHeatmapShows, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { artifactsDir } from '../support/paths.mjs';
-import { checkSoak, glCounterScript, soak } from '../support/soak.mjs';
+import { checkActions, checkSoak, glCounterScript, soak } from '../support/soak.mjs';
 
 let server, url, browser;
 before(async () => {
@@ -30,6 +36,7 @@ test('short soak: 150 random actions in 3 batches leave no error, no runaway hea
   const result = await soak(page, cdp, { actions: 150, batch: 50, seed: 7, errors });
   fs.writeFileSync(path.join(artifactsDir, 'soak-short.json'), JSON.stringify(result, null, 1));
   checkSoak(result);
+  checkActions(result);
   await page.close();
 });
 
