@@ -13,6 +13,21 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8',
 };
 
+// A name with a content hash (scripts/make-site.mjs: "attnlab.d83d9f555452.wasm") never
+// changes what it holds, so the browser may keep it without asking again; every other file
+// is asked about each time and answered "304 Not Modified" while unchanged. Both let the
+// browser reuse what it cached, with the WebAssembly it compiled from it (V8 caches compiled
+// code beside a cached response): a page opened again starts without compiling the app anew.
+const HASHED = /\.[0-9a-f]{12}\.[a-z0-9]+$/;
+
+function cacheHeaders(file, stat) {
+  return {
+    'cache-control': HASHED.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    etag: `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`,
+    'last-modified': stat.mtime.toUTCString(),
+  };
+}
+
 export function startServer({ root, port = 0, host = '127.0.0.1' }) {
   const base = path.resolve(root);
   const server = http.createServer((req, res) => {
@@ -29,16 +44,24 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
       res.writeHead(403).end('forbidden');
       return;
     }
-    fs.readFile(file, (err, data) => {
-      if (err) {
+    fs.stat(file, (statErr, stat) => {
+      if (statErr || !stat.isFile()) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-cache',
+      const headers = cacheHeaders(file, stat);
+      if (req.headers['if-none-match'] === headers.etag) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+      fs.readFile(file, (err, data) => {
+        if (err) {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+          return;
+        }
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...headers });
+        res.end(data);
       });
-      res.end(data);
     });
   });
   return new Promise((resolve, reject) => {
