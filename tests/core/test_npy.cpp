@@ -45,7 +45,7 @@ Bytes float_bytes(const std::vector<float>& values) {
 
 attn::Status parse(const Bytes& bytes, NpyArray& out) { return attn::parse_npy(bytes.data(), bytes.size(), out); }
 
-std::string parse_error(const Bytes& bytes) {
+std::string npy_parse_error(const Bytes& bytes) {
   NpyArray out;
   const attn::Status s = parse(bytes, out);
   return s.ok ? "(parsed fine)" : s.message;
@@ -225,7 +225,7 @@ TEST_CASE("malformed files are refused with a message that names the problem", "
     return "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }\n";
   };
   const Bytes good = npy_file(with_shape("(2, 3)"), data24);
-  REQUIRE(parse_error(good) == "(parsed fine)");
+  REQUIRE(npy_parse_error(good) == "(parsed fine)");
 
   struct Case {
     const char* what;
@@ -300,12 +300,12 @@ TEST_CASE("malformed files are refused with a message that names the problem", "
   };
   for (const Case& c : cases) {
     INFO(c.what);
-    REQUIRE(parse_error(c.file) == c.message);
+    REQUIRE(npy_parse_error(c.file) == c.message);
   }
   // Every proper prefix of a valid file is refused as truncated.
   for (std::size_t n = 0; n < good.size(); ++n) {
     INFO("prefix of " << n << " bytes");
-    REQUIRE(parse_error(Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n))).rfind("truncated", 0) == 0);
+    REQUIRE(npy_parse_error(Bytes(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n))).rfind("truncated", 0) == 0);
   }
 }
 
