@@ -1,6 +1,6 @@
 # Performance: SIMD kernel flags, the .wasm name section, and the benchmark targets.
 #
-#   src/core/kernels/avx2.cpp, kernel_avx512.cpp   built with their own instruction sets
+#   src/core/kernels/avx2.cpp, avx512.cpp   built with their own instruction sets
 #       (x86-64 natively); everything else stays baseline x86-64 and the kernels are
 #       chosen at run time (src/core/kernels/dispatch.cpp). No -march=native anywhere.
 #   attnlab-core-wasm   keeps a name section (--profiling-funcs), so the test command can
