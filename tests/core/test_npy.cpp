@@ -5,6 +5,7 @@
 // under Node alike. The file case is compiled only natively: under Emscripten it does
 // not exist, rather than existing and being skipped. The expected header texts are what
 // NumPy 1.24's np.save writes for the same arrays.
+#include "core/base/bytes.h"
 #include "core/io/npy.h"
 #include "core/io/half_float.h"
 #include "core/base/rng.h"
@@ -28,13 +29,15 @@ using Bytes = std::vector<std::uint8_t>;
 // A .npy file with the given header text (which should end in '\n') and data, with the
 // header length field of format major.0: 2 bytes for 1, 4 bytes for 2 and 3.
 Bytes npy_file(const std::string& header, const Bytes& data, int major = 1) {
-  Bytes out = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<std::uint8_t>(major), 0};
-  const std::size_t n = header.size();
-  const int length_bytes = major == 1 ? 2 : 4;
-  for (int i = 0; i < length_bytes; ++i) out.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
-  out.insert(out.end(), header.begin(), header.end());
-  out.insert(out.end(), data.begin(), data.end());
-  return out;
+  attn::ByteWriter out;
+  out.raw(attn::kNpyMagic, 6);
+  out.u8(static_cast<std::uint8_t>(major));
+  out.u8(0);
+  if (major == 1) out.u16(static_cast<std::uint16_t>(header.size()));
+  else out.u32(static_cast<std::uint32_t>(header.size()));
+  out.raw(header.data(), header.size());
+  out.raw(data.data(), data.size());
+  return out.take();
 }
 
 Bytes float_bytes(const std::vector<float>& values) {

@@ -2,6 +2,7 @@
 // name: bad magic, unsupported version, truncation at every length, trailing bytes, checksum
 // mismatch, shape mismatch, an invalid config, non-finite values; and random corruption
 // never crashes it.
+#include "core/base/bytes.h"
 #include "core/base/crc32.h"
 #include "core/base/rng.h"
 #include "core/train/model_file.h"
@@ -37,12 +38,11 @@ std::vector<std::uint8_t> trained_bytes(bool with_optimizer = true) {
 
 // Rewrites the checksum so a deliberate edit reaches the checks after it.
 void fix_checksum(std::vector<std::uint8_t>& bytes) {
-  const std::uint32_t crc = attn::crc32(bytes.data(), bytes.size() - 4);
-  for (int i = 0; i < 4; ++i) bytes[bytes.size() - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  attn::store_le32(bytes.data() + bytes.size() - 4, attn::crc32(bytes.data(), bytes.size() - 4));
 }
 
 void put_u32(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+  attn::store_le32(bytes.data() + at, v);
 }
 
 // Offset of the config field `index`: 0 task, 1 vocab, 2 context, 3 layers, 4 heads, 5 d_model,

@@ -13,18 +13,16 @@
     }                                                                                 \
   } while (0)
 
-#include "core/base/crc32.h"
+#include "core/base/file_frame.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-// The input with the file header's u64 total length (bytes 12-19) and the trailing CRC-32
-// rewritten to match, so a mutation reaches the checks behind them (the model files' layout).
+// The input with the frame's total length (bytes 12-19) and trailing CRC-32 rewritten to
+// match (core/base/file_frame.h), so a mutation reaches the checks behind them.
 inline std::vector<std::uint8_t> with_length_and_checksum(const std::uint8_t* data, std::size_t size) {
   std::vector<std::uint8_t> fixed(data, data + size);
-  for (int i = 0; i < 8; ++i) fixed[12 + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(size) >> (8 * i));
-  const std::uint32_t crc = attn::crc32(fixed.data(), size - 4);
-  for (int i = 0; i < 4; ++i) fixed[size - 4 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+  attn::seal_frame(fixed);
   return fixed;
 }

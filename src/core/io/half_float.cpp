@@ -2,7 +2,7 @@
 // half_float.h).
 #include "core/io/half_float.h"
 
-#include "core/io/little_endian.h"
+#include "core/base/bytes.h"
 
 #include <cstddef>
 #include <vector>

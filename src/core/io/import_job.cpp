@@ -5,11 +5,11 @@
 // by the steps before that.
 #include "core/io/import_job.h"
 
+#include "core/base/bytes.h"
 #include "core/base/crc32.h"
 #include "core/io/import_parts.h"
 #include "core/io/io_messages.h"
 #include "core/io/json_reader.h"
-#include "core/io/little_endian.h"
 
 #include <algorithm>
 #include <cstring>

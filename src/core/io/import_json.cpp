@@ -4,10 +4,10 @@
 // strings into tokens, any other key refused. See docs/IMPORT.md for the format.
 #include "core/io/import_parts.h"
 
+#include "core/base/bytes.h"
 #include "core/io/io_messages.h"
 #include "core/io/json_reader.h"
 
-#include <cstring>
 #include <utility>
 
 namespace attn::import_detail {
@@ -51,12 +51,7 @@ Status json_tensor(const JsonValue& v, const std::string& name, NpyArray& out) {
   std::uint8_t* dst = out.data.data();
   for (const JsonValue* row : rows)
     for (float f : row->numbers) {
-      std::uint32_t bits = 0;
-      std::memcpy(&bits, &f, 4);
-      dst[0] = static_cast<std::uint8_t>(bits);
-      dst[1] = static_cast<std::uint8_t>(bits >> 8);
-      dst[2] = static_cast<std::uint8_t>(bits >> 16);
-      dst[3] = static_cast<std::uint8_t>(bits >> 24);
+      store_le32(dst, float_bits(f));
       dst += 4;
     }
   return Status::success();

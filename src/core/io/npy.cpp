@@ -1,31 +1,22 @@
-// NumPy .npy reading and writing: the byte layout, a strict parser for the header's
-// Python dict literal, and conversions of the raw element bytes.
-//
-// What a .npy file is (NumPy's format.py, "NEP 1"):
-//   bytes 0-5   magic "\x93NUMPY"
-//   bytes 6-7   format version major, minor: 1.0, 2.0 or 3.0
-//   then        header length: uint16 LE (1.0) or uint32 LE (2.0, 3.0)
-//   then        header: a dict literal {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
-//               padded with spaces and ended by '\n'
-//   then        data: size * itemsize bytes, nothing after them
-// It is not a Python parser: only the literals NumPy itself writes are understood, and
-// anything else is refused, which is what makes the parser safe on arbitrary bytes.
+// NumPy .npy reading and writing (npy.h has the file's layout): a strict parser for the
+// header's Python dict literal, and conversions of the raw element bytes. It is not a Python
+// parser: only the literals NumPy itself writes are understood, and anything else is
+// refused, which is what makes the parser safe on arbitrary bytes.
 //
 // Sections:
-//   1 Writing little-endian bytes (reading them: core/io/little_endian.h)
-//   2 Dtypes and shapes
-//   3 NpyArray
-//   4 Header parsing
-//   5 parse_npy
-//   6 serialize_npy
-//   7 Files
-//   8 check_finite
+//   1 Dtypes and shapes
+//   2 NpyArray
+//   3 Header parsing
+//   4 parse_npy
+//   5 serialize_npy
+//   6 Files
+//   7 check_finite
 #include "core/io/npy.h"
 
+#include "core/base/bytes.h"
 #include "core/base/utf8.h"
 #include "core/io/half_float.h"
 #include "core/io/io_messages.h"
-#include "core/io/little_endian.h"
 
 #include <cctype>
 #include <cerrno>
@@ -38,19 +29,7 @@
 
 namespace attn {
 
-// ---- 1 Writing little-endian bytes -----------------------------------------------------
-namespace {
-
-void store_le32(std::uint8_t* p, std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-void store_le64(std::uint8_t* p, std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
-}
-
-}  // namespace
-
-// ---- 2 Dtypes and shapes ---------------------------------------------------------------
+// ---- 1 Dtypes and shapes ---------------------------------------------------------------
 std::size_t npy_itemsize(NpyDtype dtype) {
   switch (dtype) {
     case NpyDtype::Float32: return 4;
@@ -138,7 +117,7 @@ Status validate_npy_array(const NpyArray& array) {
   return Status::success();
 }
 
-// ---- 3 NpyArray ------------------------------------------------------------------------
+// ---- 2 NpyArray ------------------------------------------------------------------------
 std::int64_t NpyArray::size() const {
   std::int64_t n = 1;
   for (std::int64_t d : shape) {
@@ -234,9 +213,7 @@ NpyArray NpyArray::from_float(const std::vector<std::int64_t>& shape, const floa
   std::int64_t n = 0;
   NpyArray a = make_array(NpyDtype::Float32, shape, n);
   for (std::int64_t i = 0; i < n; ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, values + i, 4);
-    store_le32(a.data.data() + 4 * i, bits);
+    store_le32(a.data.data() + 4 * i, float_bits(values[i]));
   }
   return a;
 }
@@ -245,9 +222,7 @@ NpyArray NpyArray::from_double(const std::vector<std::int64_t>& shape, const dou
   std::int64_t n = 0;
   NpyArray a = make_array(NpyDtype::Float64, shape, n);
   for (std::int64_t i = 0; i < n; ++i) {
-    std::uint64_t bits;
-    std::memcpy(&bits, values + i, 8);
-    store_le64(a.data.data() + 8 * i, bits);
+    store_le64(a.data.data() + 8 * i, double_bits(values[i]));
   }
   return a;
 }
@@ -259,7 +234,7 @@ NpyArray NpyArray::from_bool(const std::vector<std::int64_t>& shape, const std::
   return a;
 }
 
-// ---- 4 Header parsing ------------------------------------------------------------------
+// ---- 3 Header parsing ------------------------------------------------------------------
 namespace {
 
 // Untrusted header text, made safe and short for a one-line message.
@@ -498,16 +473,15 @@ Status dtype_from_descr(std::string_view descr, NpyDtype& dtype) {
 
 }  // namespace
 
-// ---- 5 parse_npy -----------------------------------------------------------------------
+// ---- 4 parse_npy -----------------------------------------------------------------------
 namespace {
 
 // Steps 1-3 of every .npy file: magic, version, header length, the header dict. Gives the
 // fields and where the data starts (inside the file, checked).
 Status parse_prefix(const std::uint8_t* bytes, std::size_t size, HeaderFields& f, std::size_t& data_start) {
   // 1 magic and version.
-  static const std::uint8_t kMagic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
   if (size < 6) return Status::error(msg::io_npy_too_short, size);
-  if (std::memcmp(bytes, kMagic, 6) != 0) return Status::error(msg::io_npy_bad_magic);
+  if (std::memcmp(bytes, kNpyMagic, 6) != 0) return Status::error(msg::io_npy_bad_magic);
   if (size < 8) return Status::error(msg::io_npy_no_version);
   const int major = bytes[6], minor = bytes[7];
   if (!((major == 1 || major == 2 || major == 3) && minor == 0))
@@ -626,7 +600,7 @@ Status parse_npy_strings(const std::uint8_t* bytes, std::size_t size, std::vecto
   return Status::success();
 }
 
-// ---- 6 serialize_npy -------------------------------------------------------------------
+// ---- 5 serialize_npy -------------------------------------------------------------------
 std::vector<std::uint8_t> serialize_npy(const NpyArray& array) {
   if (!validate_npy_array(array).ok) return {};
   // The dict as NumPy's format.py writes it: keys sorted, repr() values, ", " after each.
@@ -645,16 +619,18 @@ std::vector<std::uint8_t> serialize_npy(const NpyArray& array) {
   header.append(padding, ' ');
   header += '\n';
   // Format 1.0 has a 16-bit length; at most kNpyMaxDims dimensions keep us far below it.
-  std::vector<std::uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0,
-                                   static_cast<std::uint8_t>(header.size() & 0xFF),
-                                   static_cast<std::uint8_t>(header.size() >> 8)};
-  out.reserve(prefix + header.size() + array.data.size());
-  out.insert(out.end(), header.begin(), header.end());
-  out.insert(out.end(), array.data.begin(), array.data.end());
-  return out;
+  ByteWriter out;
+  out.bytes().reserve(prefix + header.size() + array.data.size());
+  out.raw(kNpyMagic, 6);
+  out.u8(1);
+  out.u8(0);
+  out.u16(static_cast<std::uint16_t>(header.size()));
+  out.raw(header.data(), header.size());
+  out.raw(array.data.data(), array.data.size());
+  return out.take();
 }
 
-// ---- 7 Files ---------------------------------------------------------------------------
+// ---- 6 Files ---------------------------------------------------------------------------
 namespace {
 
 // `with_reason` with the system's text for `err` as its argument, or `unknown` when there is none.
@@ -747,7 +723,7 @@ Status write_npy_file(const std::string& path, const NpyArray& array) {
   return Status::success();
 }
 
-// ---- 8 check_finite --------------------------------------------------------------------
+// ---- 7 check_finite --------------------------------------------------------------------
 Status check_finite(const NpyArray& array, const std::string& name) {
   const Status valid = validate_npy_array(array);
   if (!valid.ok) return valid.within(name);

@@ -9,6 +9,16 @@
 // the parser never reads outside the bytes it is given, whatever they contain. Nothing
 // here throws.
 //
+// Layout (NumPy's format.py, "NEP 1"), the subset read and written here:
+//   0   magic          6 bytes  "\x93NUMPY"
+//   6   version        u8 major, u8 minor: 1.0, 2.0 or 3.0 (written: 1.0)
+//   8   header_length  u16 LE (1.0) or u32 LE (2.0, 3.0)
+//   10 or 12  header   header_length bytes: a dict literal as NumPy writes it,
+//                      {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
+//                      padded with spaces and ended by '\n' (written: the whole prefix a
+//                      multiple of 64 bytes, with NumPy's room for the first axis to grow)
+//   then      data     size * itemsize bytes, nothing after them
+//
 // Legend: size = number of elements (product of the shape, 1 for a 0-d array),
 // itemsize = bytes per element, data = size * itemsize raw little-endian bytes in C order.
 #pragma once
@@ -21,6 +31,8 @@
 #include <vector>
 
 namespace attn {
+
+inline constexpr char kNpyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
 // The element types the lab exchanges. The comment gives the .npy `descr` written.
 enum class NpyDtype {

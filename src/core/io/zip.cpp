@@ -8,9 +8,9 @@
 //   local header              "PK\3\4": name and extra lengths @26 @28, then the data
 #include "core/io/zip.h"
 
+#include "core/base/bytes.h"
 #include "core/base/utf8.h"
 #include "core/io/io_messages.h"
-#include "core/io/little_endian.h"
 
 namespace attn {
 namespace {

@@ -8,7 +8,8 @@
 // reads outside the bytes given, allocates only what the file's length justifies, and
 // answers every defect with a Status that names it.
 //
-// Layout, all little-endian (u16/u32/u64 unsigned, f32 IEEE float):
+// Layout, all little-endian (u16/u32/u64 unsigned, f32 IEEE float), inside the frame of
+// core/base/file_frame.h (magic, version, total_bytes, checksum):
 //   0   magic        8 bytes  "ATTNLABL"
 //   8   version      u32      1
 //   12  total_bytes  u64      length of the whole file, checksum included

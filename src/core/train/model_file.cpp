@@ -1,6 +1,7 @@
+// The model file: writing and checking it (model_file.h has the layout).
 #include "core/train/model_file.h"
 
-#include "core/base/crc32.h"
+#include "core/base/file_frame.h"
 #include "core/base/utf8.h"
 #include "core/train/train_messages.h"
 
@@ -12,75 +13,15 @@ namespace attn::train {
 
 namespace {
 
-// =========================================================================================
-// little-endian writing and bounded reading
-// =========================================================================================
-
-class Writer {
- public:
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  }
-  void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  }
-  void f32(float v) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &v, 4);
-    u32(bits);
-  }
-  void f32s(const std::vector<float>& v) {
-    for (float x : v) f32(x);
-  }
-  void raw(const void* data, std::size_t n) {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    bytes.insert(bytes.end(), p, p + n);
-  }
-  std::vector<std::uint8_t> bytes;
-};
-
-// Reads from [pos, end); every read checks the room left first and fails without moving.
-class Reader {
- public:
-  Reader(const std::uint8_t* data, std::size_t end) : data_(data), end_(end) {}
-  std::size_t left() const { return end_ - pos_; }
-  bool u32(std::uint32_t& v) {
-    if (left() < 4) return false;
-    v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(data_[pos_ + i]) << (8 * i);
-    pos_ += 4;
-    return true;
-  }
-  bool u64(std::uint64_t& v) {
-    if (left() < 8) return false;
-    v = 0;
-    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(data_[pos_ + i]) << (8 * i);
-    pos_ += 8;
-    return true;
-  }
-  bool f32(float& v) {
-    std::uint32_t bits;
-    if (!u32(bits)) return false;
-    std::memcpy(&v, &bits, 4);
-    return true;
-  }
-  // count floats; the caller has checked that count * 4 <= left().
-  void f32s(std::vector<float>& v, std::size_t count) {
-    v.resize(count);
-    for (std::size_t i = 0; i < count; ++i) f32(v[i]);
-  }
-  bool text(std::string& s, std::size_t n) {
-    if (left() < n) return false;
-    s.assign(reinterpret_cast<const char*>(data_ + pos_), n);
-    pos_ += n;
-    return true;
-  }
-
- private:
-  const std::uint8_t* data_;
-  std::size_t end_;
-  std::size_t pos_ = 0;
-};
+const FrameFormat kModelFrame{kModelMagic,
+                              kModelFileVersion,
+                              kModelHeaderBytes + kFrameTrailerBytes,
+                              msg::train_file_too_short,
+                              msg::train_file_bad_magic,
+                              msg::train_file_bad_version,
+                              msg::train_file_truncated,
+                              msg::train_file_trailing_bytes,
+                              msg::train_file_checksum};
 
 constexpr std::uint32_t kFlagScale = 1u, kFlagOptimizer = 2u;
 
@@ -114,10 +55,7 @@ std::vector<std::uint8_t> serialize_model_file(const ModelFile& f) {
     return {};
   if (f.has_optimizer && (f.adam_m.size() != count || f.adam_v.size() != count)) return {};
 
-  Writer w;
-  w.raw(kModelMagic, 8);
-  w.u32(kModelFileVersion);
-  w.u64(0);  // total_bytes, filled in below
+  ByteWriter w = begin_frame(kModelFrame);
   w.u32(static_cast<std::uint32_t>(f.config.task));
   for (int v : {mc.vocab, mc.context, mc.layers, mc.heads, mc.d_model, mc.d_mlp}) w.u32(static_cast<std::uint32_t>(v));
   w.u32((mc.scale_scores ? kFlagScale : 0u) | (f.has_optimizer ? kFlagOptimizer : 0u));
@@ -144,10 +82,7 @@ std::vector<std::uint8_t> serialize_model_file(const ModelFile& f) {
   w.u64(f.steps);
   w.f32s(f.loss_history);
   w.f32s(f.accuracy_history);
-  const std::uint64_t total = w.bytes.size() + 4;
-  for (int i = 0; i < 8; ++i) w.bytes[12 + i] = static_cast<std::uint8_t>(total >> (8 * i));
-  w.u32(crc32(w.bytes.data(), w.bytes.size()));
-  return std::move(w.bytes);
+  return finish_frame(std::move(w));
 }
 
 // =========================================================================================
@@ -158,32 +93,8 @@ namespace {
 
 Status short_file() { return Status::error(msg::train_file_short_section); }
 
-// 1 header: magic, version, declared length, checksum. The body is [header, size - 4).
-Status check_header(const std::uint8_t* bytes, std::size_t size) {
-  if (size < kModelHeaderBytes + 4)
-    return Status::error(msg::train_file_too_short, size);
-  if (std::memcmp(bytes, kModelMagic, 8) != 0)
-    return Status::error(msg::train_file_bad_magic);
-  Reader head(bytes + 8, 12);
-  std::uint32_t version = 0;
-  std::uint64_t total = 0;
-  head.u32(version);
-  head.u64(total);
-  if (version != kModelFileVersion)
-    return Status::error(msg::train_file_bad_version, version, kModelFileVersion);
-  if (total > size) return Status::error(msg::train_file_truncated, size, total);
-  if (total < size) return Status::error(msg::train_file_trailing_bytes, size - total, total);
-  const std::size_t body_end = size - 4;
-  Reader tail(bytes + body_end, 4);
-  std::uint32_t stored_crc = 0;
-  tail.u32(stored_crc);
-  const std::uint32_t crc = crc32(bytes, body_end);
-  if (crc != stored_crc) return Status::error(msg::train_file_checksum);
-  return Status::success();
-}
-
 // 2 config: every field range-checked before it is cast, then the whole config validated.
-Status read_config(Reader& r, ModelFile& f) {
+Status read_config(ByteReader& r, ModelFile& f) {
   std::uint32_t task = 0, vocab = 0, context = 0, layers = 0, heads = 0, d_model = 0, d_mlp = 0, flags = 0, init = 0,
                 batch = 0;
   for (std::uint32_t* v : {&task, &vocab, &context, &layers, &heads, &d_model, &d_mlp, &flags, &init, &batch})
@@ -215,7 +126,7 @@ Status read_config(Reader& r, ModelFile& f) {
 }
 
 // 3 the tensor table must be the layout this config implies
-Status check_tensor_table(Reader& r, const std::vector<TensorInfo>& layout) {
+Status check_tensor_table(ByteReader& r, const std::vector<TensorInfo>& layout) {
   std::uint32_t tensor_count = 0;
   if (!r.u32(tensor_count)) return short_file();
   if (tensor_count != layout.size())
@@ -237,7 +148,7 @@ Status check_tensor_table(Reader& r, const std::vector<TensorInfo>& layout) {
 }
 
 // 4 sections, each length checked against the bytes left before anything is allocated
-Status read_sections(Reader& r, std::size_t count, ModelFile& f) {
+Status read_sections(ByteReader& r, std::size_t count, ModelFile& f) {
   const std::size_t sections = f.has_optimizer ? 3 : 1;
   if (r.left() < sections * count * 4) return short_file();
   r.f32s(f.parameters, count);
@@ -272,8 +183,8 @@ Status check_values(const ModelFile& f) {
 }  // namespace
 
 Status parse_model_file(const std::uint8_t* bytes, std::size_t size, ModelFile& out) {
-  if (Status st = check_header(bytes, size); !st.ok) return st;
-  Reader r(bytes + kModelHeaderBytes, size - 4 - kModelHeaderBytes);
+  ByteReader r;
+  if (Status st = open_frame(bytes, size, kModelFrame, r); !st.ok) return st;
   ModelFile f;
   if (Status st = read_config(r, f); !st.ok) return st;
   const ModelConfig mc = model_config(f.config);

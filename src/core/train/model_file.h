@@ -6,7 +6,8 @@
 // to be fuzzed: it never reads outside the bytes it is given, never allocates more than the
 // file's own length justifies, and answers every defect with a Status whose message names it.
 //
-// Layout, all little-endian (u32/u64 unsigned, f32 IEEE float):
+// Layout, all little-endian (u32/u64 unsigned, f32 IEEE float), inside the frame of
+// core/base/file_frame.h (magic, version, total_bytes, checksum):
 //   0   magic        8 bytes  "ATTNLABM"
 //   8   version      u32      1
 //   12  total_bytes  u64      length of the whole file, checksum included
@@ -27,8 +28,9 @@
 // finite values.
 #pragma once
 
-#include "core/train/config.h"
+#include "core/base/file_frame.h"
 #include "core/base/types.h"
+#include "core/train/config.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -38,7 +40,7 @@ namespace attn::train {
 
 inline constexpr char kModelMagic[8] = {'A', 'T', 'T', 'N', 'L', 'A', 'B', 'M'};
 inline constexpr std::uint32_t kModelFileVersion = 1;
-inline constexpr std::size_t kModelHeaderBytes = 20;  // magic, version, total_bytes
+inline constexpr std::size_t kModelHeaderBytes = kFrameHeaderBytes;  // magic, version, total_bytes
 
 struct ModelFile {
   TrainConfig config;
