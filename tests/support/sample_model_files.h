@@ -1,6 +1,6 @@
 // A small task model file and a small language model with fixed contents (no training), for
 // checking that saving them gives the same bytes in every build and every version of the
-// writer (tests/core/test_bytes.cpp).
+// writer (tests/core/base/test_bytes.cpp).
 #pragma once
 
 #include "core/lm/language_model.h"
