@@ -18,8 +18,7 @@ MatrixTexture::~MatrixTexture() {
   if (texture_) glDeleteTextures(1, &texture_);
 }
 
-void MatrixTexture::upload(const float* values, int rows, int cols, std::uint64_t revision) {
-  if (revision == revision_ && texture_) return;
+void MatrixTexture::upload(const float* values, int rows, int cols) {
   if (!texture_) {
     glGenTextures(1, &texture_);
     glBindTexture(GL_TEXTURE_2D, texture_);
@@ -35,7 +34,6 @@ void MatrixTexture::upload(const float* values, int rows, int cols, std::uint64_
   note_texture_upload();
   rows_ = rows;
   cols_ = cols;
-  revision_ = revision;
 }
 
 bool HeatmapProgram::init(std::string& error) {
@@ -70,25 +68,10 @@ bool HeatmapProgram::init(std::string& error) {
 }
 
 void HeatmapProgram::shutdown() {
-  textures_.clear();
   if (program_) glDeleteProgram(program_);
   if (vao_) glDeleteVertexArrays(1, &vao_);
   if (colormap_tex_) glDeleteTextures(1, &colormap_tex_);
   program_ = vao_ = colormap_tex_ = 0;
-}
-
-MatrixTexture& HeatmapProgram::texture(const std::string& name) {
-  Named& named = textures_[name];
-  named.last_used = frame_;
-  return named.texture;
-}
-
-void HeatmapProgram::end_frame() {
-  for (auto it = textures_.begin(); it != textures_.end();) {
-    if (frame_ - it->second.last_used > 1) it = textures_.erase(it);
-    else ++it;
-  }
-  ++frame_;
 }
 
 void HeatmapProgram::draw(const MatrixTexture& values, int fb_width, int fb_height, float x, float y, float w,

@@ -1,17 +1,16 @@
 // Draws matrices as heatmaps with the shaders in shaders/heatmap.*.
 //
 // One HeatmapProgram (program, colormap table) serves every heatmap; each matrix lives in a
-// MatrixTexture that is re-uploaded only when the data's revision changes. draw() issues
-// one quad and is meant to run inside Dear ImGui's render pass through an ImDrawList
-// callback (ui/heatmap_widget.cpp), so heatmaps sit in ImGui windows like other widgets.
-// The caller owns the data; nothing here decides what to draw.
+// MatrixTexture, uploaded when its owner (the heatmap widget's cache, ui/heatmap_widget.cpp)
+// finds the matrix changed. draw() issues one quad and is meant to run inside Dear ImGui's
+// render pass through an ImDrawList callback, so heatmaps sit in ImGui windows like other
+// widgets. The caller owns the data; nothing here decides what to draw.
 #pragma once
 
 #include "app/colormap.h"
 #include "gfx/gl.h"
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 namespace attn::gfx {
@@ -39,8 +38,8 @@ class MatrixTexture {
   MatrixTexture(const MatrixTexture&) = delete;  // owns a GL name
   MatrixTexture& operator=(const MatrixTexture&) = delete;
   ~MatrixTexture();
-  // Uploads (rows, cols) row-major values if `revision` differs from the last upload.
-  void upload(const float* values, int rows, int cols, std::uint64_t revision);
+  // Uploads (rows, cols) row-major values.
+  void upload(const float* values, int rows, int cols);
   GLuint id() const { return texture_; }
   int rows() const { return rows_; }
   int cols() const { return cols_; }
@@ -48,7 +47,6 @@ class MatrixTexture {
  private:
   GLuint texture_ = 0;
   int rows_ = 0, cols_ = 0;
-  std::uint64_t revision_ = ~0ull;
 };
 
 class HeatmapProgram {
@@ -58,25 +56,11 @@ class HeatmapProgram {
   // Draws into the framebuffer rectangle (x, y, w, h) in pixels, origin bottom-left.
   void draw(const MatrixTexture& values, int fb_width, int fb_height, float x, float y, float w, float h,
             const HeatmapView& view, const HeatmapStyle& style) const;
-  // A texture per name, created on first use; the same name keeps the same texture while it
-  // is drawn. Using it marks it as drawn in the current frame.
-  MatrixTexture& texture(const std::string& name);
-  size_t texture_count() const { return textures_.size(); }
-  // Called once a frame, after the draw data is rendered: frees the textures of heatmaps not
-  // drawn in this frame or the one before (a panel left, a model cell scrolled away, a
-  // tooltip closed), so live GL objects follow what is on screen, not everything ever shown.
-  void end_frame();
 
  private:
   GLuint program_ = 0, vao_ = 0, colormap_tex_ = 0;
   GLint loc_rect_ = -1, loc_values_ = -1, loc_colormap_ = -1, loc_colormap_row_ = -1, loc_range_ = -1,
         loc_view_ = -1, loc_cell_px_ = -1, loc_grid_ = -1, loc_stripe_a_ = -1, loc_stripe_b_ = -1;
-  struct Named {
-    MatrixTexture texture;
-    std::uint64_t last_used = 0;
-  };
-  std::map<std::string, Named> textures_;
-  std::uint64_t frame_ = 0;
 };
 
 }  // namespace attn::gfx

@@ -9,6 +9,7 @@
 #include "ui/drawn_text.h"
 #include "ui/font_coverage.h"
 #include "ui/frame_picture.h"
+#include "ui/heatmap_widget.h"
 #include "ui/keys.h"
 #include "ui/panel_views.h"
 #include "ui/strings.h"
@@ -58,6 +59,7 @@ void App::shutdown() {
 void App::release_gl() {
   picture_shown_ = false;
   ctx_.draws.clear();
+  ctx_.heatmaps.clear();  // their textures go with the context
   ctx_.program.shutdown();
   host_->stop_renderer();
 }
@@ -464,7 +466,7 @@ void App::render_frame() {
     describe_picture(*ImGui::GetDrawData(), fb_w, fb_h, bg, gfx::texture_uploads(), picture_);
     if (picture_shown_ && picture_ == shown_picture_) {  // the page shows this picture already
       ++frames_unchanged_;
-      ctx_.program.end_frame();
+      end_heatmap_frame(ctx_);
       return;
     }
     std::swap(picture_, shown_picture_);
@@ -476,7 +478,7 @@ void App::render_frame() {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   host_->render(ImGui::GetDrawData());
-  ctx_.program.end_frame();
+  end_heatmap_frame(ctx_);
 }
 
 }  // namespace attn::ui

@@ -29,9 +29,6 @@
 namespace attn::ui {
 namespace {
 
-// Revisions of derived matrices (differences) must change when their inputs do.
-std::uint64_t rev(const AppState& s, int salt) { return s.revision * 64 + static_cast<std::uint64_t>(salt); }
-
 const HeadTrace* focused_head(const AppState& s, int head) {
   if (!s.has_results || !s.trace.status.ok || s.trace.heads.empty()) return nullptr;
   return &s.trace.heads[std::clamp(head, 0, static_cast<int>(s.trace.heads.size()) - 1)];
@@ -295,7 +292,7 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     HeatmapSpec spec;
     spec.id = std::string("pipeline/") + st.id;
     spec.values = st.m;
-    spec.revision = rev(state, head);
+    spec.version = state.revision;
     spec.colormap = st.map;
     const bool key_rows = st.id[0] == 'k' || st.id[0] == 'v';  // K and V: one row per key token
     spec.row_labels = key_rows ? &state.key_tokens : &state.tokens;
@@ -386,7 +383,7 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
   HeatmapSpec spec;
   spec.id = "token/weights";
   spec.values = &h->weights;
-  spec.revision = rev(state, s.head);
+  spec.version = state.revision;
   spec.row_labels = &state.tokens;
   spec.col_labels = &state.key_tokens;
   spec.highlight_row = s.cursor;
@@ -467,7 +464,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     HeatmapSpec spec;
     spec.id = "heads/" + std::to_string(hd);
     spec.values = &state.trace.heads[hd].weights;
-    spec.revision = rev(state, hd);
+    spec.version = state.revision;
     spec.highlight_row = s.cursor;
     spec.show_scale = false;
     const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile, tile));
@@ -494,7 +491,8 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     HeatmapSpec spec;
     spec.id = "heads/difference";
     spec.values = &d;
-    spec.revision = rev(state, 32 + a * 16 + b);
+    spec.version = state.revision;
+    spec.made_in_frame = true;
     spec.colormap = Colormap::Diverging;
     spec.row_labels = &state.tokens;
     spec.col_labels = &state.key_tokens;
@@ -528,10 +526,9 @@ void draw_compare_panel(AppState& state, UiContext& ctx) {
     const char* title;
     const Mat* m;
     Colormap map;
-    int salt;
-  } views[] = {{"compare/a", tr(S::side_a), &a->weights, Colormap::Sequential, 40},
-               {"compare/b", tr(S::side_b), &b.weights, Colormap::Sequential, 41},
-               {"compare/difference", tr(S::difference), &diff, Colormap::Diverging, 42}};
+  } views[] = {{"compare/a", tr(S::side_a), &a->weights, Colormap::Sequential},
+               {"compare/b", tr(S::side_b), &b.weights, Colormap::Sequential},
+               {"compare/difference", tr(S::difference), &diff, Colormap::Diverging}};
   for (int i = 0; i < 3; ++i) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
@@ -539,7 +536,8 @@ void draw_compare_panel(AppState& state, UiContext& ctx) {
     HeatmapSpec spec;
     spec.id = views[i].id;
     spec.values = views[i].m;
-    spec.revision = rev(state, views[i].salt + s.head);
+    spec.version = state.revision;
+    spec.made_in_frame = views[i].m == &diff;
     spec.colormap = views[i].map;
     spec.row_labels = i == 0 ? &state.tokens : nullptr;
     spec.col_labels = &state.key_tokens;

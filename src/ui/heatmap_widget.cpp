@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <string>
 
 namespace attn::ui {
@@ -36,11 +37,26 @@ namespace {
 
 ImU32 to_u32(Rgb8 c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
+// The heatmap's cache, marked as drawn in this frame; what it made for another matrix (a new
+// key: other values, shape or version) is dropped, to be made again when next needed.
+HeatmapCache& cache_for(UiContext& ctx, const HeatmapSpec& spec) {
+  HeatmapCache& c = ctx.heatmaps[spec.id];
+  c.last_drawn = ctx.heatmap_frame;
+  const HeatmapKey key = heatmap_key(*spec.values, spec.version, spec.made_in_frame);
+  if (key == c.key) return c;
+  c.key = key;
+  c.texture_range = -1;
+  c.has_scale = false;
+  c.ranged.range = -1;
+  c.row_labels = {};
+  c.col_labels = {};
+  return c;
+}
+
 // Range of the colour scale: [0, 1] for probabilities, symmetric around 0 otherwise.
-std::pair<float, float> value_range(UiContext& ctx, const HeatmapSpec& spec) {
+std::pair<float, float> value_range(HeatmapCache& cache, const HeatmapSpec& spec) {
   if (spec.colormap == Colormap::Sequential) return {0.0f, 1.0f};
-  auto& cached = ctx.ranges[spec.id];
-  if (cached.first == spec.revision + 1) return cached.second;  // +1: revision 0 is valid
+  if (cache.has_scale) return cache.scale;
   float m = 0.0f;
   const Mat& v = *spec.values;
   for (Eigen::Index i = 0; i < v.size(); ++i) {
@@ -48,8 +64,9 @@ std::pair<float, float> value_range(UiContext& ctx, const HeatmapSpec& spec) {
     if (std::isfinite(x)) m = std::max(m, std::fabs(x));
   }
   if (m == 0.0f) m = 1.0f;
-  cached = {spec.revision + 1, {-m, m}};
-  return cached.second;
+  cache.has_scale = true;
+  cache.scale = {-m, m};
+  return cache.scale;
 }
 
 // Where the heatmap lands this frame: the label strips, the matrix's frame and the scale
@@ -80,12 +97,11 @@ void fit_view(gfx::HeatmapView& view, std::pair<int, int>& shown_size, const Hea
 // choice change: per row, each weight over its row's largest (a row of zeros stays 0); log,
 // log10 of each weight, from 0 (a weight of 1) down to the decade of the smallest positive
 // weight (at most 8 decades; zeros take the bottom of the scale).
-const RangedWeights& ranged_weights(UiContext& ctx, const HeatmapSpec& spec, WeightRange range) {
-  RangedWeights& r = ctx.ranged[spec.id];
-  const std::uint64_t key = spec.revision * 3 + static_cast<std::uint64_t>(range) + 1;
-  if (r.key == key) return r;
+const RangedWeights& ranged_weights(HeatmapCache& cache, const HeatmapSpec& spec, WeightRange range) {
+  RangedWeights& r = cache.ranged;
+  if (r.range == static_cast<int>(range)) return r;
   const Mat& v = *spec.values;
-  r.key = key;
+  r.range = static_cast<int>(range);
   r.values.resize(v.rows(), v.cols());
   if (range == WeightRange::Row) {
     r.lo = 0.0f;
@@ -108,27 +124,27 @@ const RangedWeights& ranged_weights(UiContext& ctx, const HeatmapSpec& spec, Wei
   return r;
 }
 
-// The widest of the labels, in pixels: measured again only when the heatmap's data, the
-// labels' count or the font size changed (at 1024 tokens, thousands of labels per frame).
-float widest_label(UiContext& ctx, const std::string& key, const std::vector<std::string>* labels,
-                   std::uint64_t revision) {
+// The widest of the labels, in pixels: measured again only when the heatmap's key (the
+// labels belong to the same results), the labels' count or the font size changed (at 1024
+// tokens, thousands of labels per frame).
+float widest_label(LabelWidth& c, const std::vector<std::string>* labels) {
   if (!labels) return 0.0f;
-  LabelWidth& c = ctx.label_widths[key];
   const float font = ImGui::GetFontSize();
-  if (c.revision == revision + 1 && c.count == labels->size() && c.font == font) return c.widest;
+  if (c.measured && c.count == labels->size() && c.font == font) return c.widest;
   float w = 0.0f;
   for (const std::string& l : *labels) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
-  c = {revision + 1, labels->size(), font, w};
+  c = {true, labels->size(), font, w};
   return w;
 }
 
-HeatmapFrame place_heatmap(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size, int rows, int cols, const gfx::HeatmapView& view) {
+HeatmapFrame place_heatmap(HeatmapCache& cache, const HeatmapSpec& spec, ImVec2 size, int rows, int cols,
+                           const gfx::HeatmapView& view) {
   HeatmapFrame f;
   f.rows = rows;
   f.cols = cols;
   f.font = ImGui::GetFontSize();
   // Row labels get the room of the widest (up to 7 em; longer ones end in an ellipsis).
-  f.label_w = spec.row_labels ? std::min(widest_label(ctx, spec.id + "/rows", spec.row_labels, spec.revision) + f.font * 0.4f, f.font * 7.0f) : 0.0f;
+  f.label_w = spec.row_labels ? std::min(widest_label(cache.row_labels, spec.row_labels) + f.font * 0.4f, f.font * 7.0f) : 0.0f;
   f.label_h = spec.show_col_labels ? f.font * 1.3f : 0.0f;
   f.scale_w = spec.show_scale ? f.font * 4.2f : 0.0f;
   f.origin = ImGui::GetCursorScreenPos();
@@ -140,7 +156,7 @@ HeatmapFrame place_heatmap(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size,
   // tall as the widest (up to 5 em). Labels of one or two glyphs (a hanzi, a digit) stay level
   // and are thinned instead: a turned hanzi reads worse than every other one.
   if (spec.show_col_labels && spec.col_labels) {
-    const float widest = widest_label(ctx, spec.id + "/cols", spec.col_labels, spec.revision);
+    const float widest = widest_label(cache.col_labels, spec.col_labels);
     if (widest > cell - f.font * 0.3f && widest > f.font * 1.5f) {
       f.upright_cols = true;
       f.label_h = std::min(widest, f.font * 5.0f) + f.font * 0.3f;
@@ -342,7 +358,7 @@ float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float w
   whole.h = static_cast<float>(rows);
   // Placed with room to spare, the cells are as wide as the width allows, and so is the
   // choice between level and upright column labels.
-  const HeatmapFrame f = place_heatmap(ctx, spec, ImVec2(width, 1e6f), rows, cols, whole);
+  const HeatmapFrame f = place_heatmap(cache_for(ctx, spec), spec, ImVec2(width, 1e6f), rows, cols, whole);
   // Square cells with room for a row label, and for an upright column label where they stand
   // upright, with a hair to spare for rounding.
   const float cell = f.font * std::max(kRowLabelSpace, f.upright_cols ? kUprightColLabelSpace : 0.0f) * 1.01f;
@@ -350,32 +366,40 @@ float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float w
   return f.label_h + cell * rows;
 }
 
+void end_heatmap_frame(UiContext& ctx) {
+  std::erase_if(ctx.heatmaps, [&](const auto& entry) { return ctx.heatmap_frame - entry.second.last_drawn > 1; });
+  ++ctx.heatmap_frame;
+}
+
 HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 size) {
   HeatmapResult result;
   const Mat& values = *spec.values;
   const int rows = static_cast<int>(values.rows()), cols = static_cast<int>(values.cols());
   if (rows == 0 || cols == 0) return result;
-  gfx::MatrixTexture& texture = ctx.program.texture(spec.id);
+  HeatmapCache& cache = cache_for(ctx, spec);
   // Weights (the [0, 1] scale) in the chosen colour range: the texture holds their per-row or
   // log form; numbers, readouts and tests keep reading the weights themselves.
   const WeightRange range = spec.colormap == Colormap::Sequential ? ctx.weight_range : WeightRange::Fixed;
-  const RangedWeights* ranged = range == WeightRange::Fixed ? nullptr : &ranged_weights(ctx, spec, range);
+  const RangedWeights* ranged = range == WeightRange::Fixed ? nullptr : &ranged_weights(cache, spec, range);
   const Mat& shown = ranged ? ranged->values : values;
-  const auto upload_started = std::chrono::steady_clock::now();
-  texture.upload(shown.data(), rows, cols, spec.revision * 3 + static_cast<std::uint64_t>(range));
-  ctx.timings.upload_ms +=
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - upload_started).count();
+  if (cache.texture_range != static_cast<int>(range)) {  // a new matrix, or a new colour range
+    const auto upload_started = std::chrono::steady_clock::now();
+    cache.texture.upload(shown.data(), rows, cols);
+    cache.texture_range = static_cast<int>(range);
+    ctx.timings.upload_ms +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - upload_started).count();
+  }
 
   gfx::HeatmapView& view = ctx.views[spec.id];
   fit_view(view, ctx.view_sizes[spec.id], spec, rows, cols);
-  const HeatmapFrame f = place_heatmap(ctx, spec, size, rows, cols, view);
+  const HeatmapFrame f = place_heatmap(cache, spec, size, rows, cols, view);
   ImGui::SetCursorScreenPos(f.hm_min);
   ImGui::InvisibleButton(spec.id.c_str(), ImVec2(f.w, f.h));
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const auto [lo, hi] = ranged ? std::pair{ranged->lo, 1.0f} : value_range(ctx, spec);
+  const auto [lo, hi] = ranged ? std::pair{ranged->lo, 1.0f} : value_range(cache, spec);
   if (spec.zoomable && hovered) zoom_and_pan(view, f);
-  queue_heatmap_draw(ctx, dl, texture, spec, view, f, lo, hi);
+  queue_heatmap_draw(ctx, dl, cache.texture, spec, view, f, lo, hi);
 
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
   const VisibleCells v = visible_cells(view, rows, cols);
@@ -394,7 +418,7 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
 }
 
 HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
-                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
+                             std::uint64_t version, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
                              bool show_scale, int highlight_row) {
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
@@ -403,7 +427,7 @@ HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::strin
   HeatmapSpec spec;
   spec.id = id;
   spec.values = &m;
-  spec.revision = revision;
+  spec.version = version;
   spec.colormap = map;
   spec.row_labels = labels;
   spec.col_labels = labels;

@@ -1,7 +1,9 @@
 // One heatmap as an ImGui widget: reserves its space, queues the GL draw (our shader),
 // draws token labels on both axes (thinned when cells are small), numbers in cells that
 // fit them, a colour scale with its range, the cursor's row highlighted, and handles hover,
-// click, and (when zoomable) wheel zoom and drag pan.
+// click, and (when zoomable) wheel zoom and drag pan. The widget keeps what it makes from the
+// matrix (texture, colour range, label widths) per id and makes it again only when the
+// matrix's key changes (ui/heatmap_key.h); what is not drawn for two frames is freed.
 #pragma once
 
 #include "core/base/types.h"
@@ -15,9 +17,14 @@
 namespace attn::ui {
 
 struct HeatmapSpec {
-  std::string id;  // texture name and ImGui id; also the name tests use
+  std::string id;  // the widget's ImGui id and its cache's name; also the name tests use
   const Mat* values = nullptr;
-  std::uint64_t revision = 0;
+  // The version of the results `values` belongs to, as its owner counts them
+  // (AppState::revision, ModernResults::version, VariantResults::version, TrainRun::revision).
+  std::uint64_t version = 0;
+  // `values` is made by the panel each frame (a difference of two heads): it is keyed by its
+  // contents, not by where it lives.
+  bool made_in_frame = false;
   Colormap colormap = Colormap::Sequential;  // Sequential: range [0, 1]; Diverging: +-max|finite|
   const std::vector<std::string>* row_labels = nullptr;  // null: no labels
   const std::vector<std::string>* col_labels = nullptr;  // null: column numbers
@@ -42,9 +49,14 @@ float heatmap_height_for_labels(UiContext& ctx, const HeatmapSpec& spec, float w
 // The ImDrawList callback that draws a queued heatmap (its user data is a HeatmapDraw).
 void heatmap_callback(const ImDrawList* list, const ImDrawCmd* cmd);
 
+// Called once a frame, after the draw data is rendered: frees what the heatmaps not drawn in
+// this frame or the one before made (a panel left, a model cell scrolled away, a tooltip
+// closed), so live GL objects follow what is on screen, not everything ever shown.
+void end_heatmap_frame(UiContext& ctx);
+
 // A heatmap under its title (wrapped to the heatmap's width), token labels on both axes.
 HeatmapResult titled_heatmap(UiContext& ctx, const char* title, const std::string& id, const Mat& m,
-                             std::uint64_t revision, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
+                             std::uint64_t version, Colormap map, const std::vector<std::string>* labels, ImVec2 size,
                              bool show_scale = true, int highlight_row = -1);
 
 // Frames drawn over heatmaps: pink around what is in focus (the cursor's row in a heatmap, the

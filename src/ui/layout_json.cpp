@@ -62,7 +62,7 @@ std::string layout_json(const App& app) {
       {"playing", ui.playing},
       {"missingGlyphs", app.missing_glyphs()},
       {"cjkFont", app.has_cjk_font()},
-      {"textures", static_cast<int>(ui.program.texture_count())},
+      {"textures", std::count_if(ui.heatmaps.begin(), ui.heatmaps.end(), [](const auto& h) { return h.second.texture.id() != 0; })},
   };
   return json_text(layout);
 }

@@ -62,7 +62,7 @@ void draw_head_thumbnail(AppState& state, UiContext& ctx, int l, int h, size_t i
   HeatmapSpec spec;
   spec.id = "model/" + std::to_string(l) + "/" + std::to_string(h);
   spec.values = &state.thumbnails[index];
-  spec.revision = state.revision;
+  spec.version = state.revision;
   spec.show_scale = false;
   spec.show_col_labels = false;
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -149,7 +149,7 @@ void draw_focused_head(AppState& state, UiContext& ctx) {
   HeatmapSpec spec;
   spec.id = "model/focus";
   spec.values = &state.trace.heads[head].weights;
-  spec.revision = state.revision * 1024 + static_cast<std::uint64_t>(head);
+  spec.version = state.revision;
   spec.row_labels = &state.tokens;
   spec.col_labels = &state.key_tokens;
   spec.highlight_row = s.cursor;

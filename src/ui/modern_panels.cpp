@@ -30,8 +30,6 @@
 namespace attn::ui {
 namespace {
 
-std::uint64_t modern_rev(const AppState& s, int salt) { return (s.modern.version + 1) * 64 + static_cast<std::uint64_t>(salt); }
-
 const ImU32 kQueryColor = IM_COL32(230, 159, 0, 255);
 const ImU32 kKeyColor = IM_COL32(86, 180, 233, 255);
 const ImU32 kGroupColors[] = {IM_COL32(230, 159, 0, 255), IM_COL32(86, 180, 233, 255), IM_COL32(0, 158, 115, 255),
@@ -111,13 +109,13 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
     const int n = static_cast<int>(f.rope_scores.rows());
     char title[200];
     std::snprintf(title, sizeof title, tr(S::positions_fixed), f.toeplitz_deviation);
-    titled_heatmap(ctx, title, "positions/ropeFixed", f.rope_fixed, modern_rev(state, 0), Colormap::Diverging, nullptr, ImVec2(w, h));
+    titled_heatmap(ctx, title, "positions/ropeFixed", f.rope_fixed, state.modern.version, Colormap::Diverging, nullptr, ImVec2(w, h));
     ImGui::SameLine();
-    titled_heatmap(ctx, tr(S::positions_rope_alone), "positions/ropeScores", f.rope_scores, modern_rev(state, 1),
+    titled_heatmap(ctx, tr(S::positions_rope_alone), "positions/ropeScores", f.rope_scores, state.modern.version,
                   Colormap::Diverging, &state.tokens, ImVec2(w, h), true, s.cursor);
     ImGui::SameLine();
     std::snprintf(title, sizeof title, tr(S::positions_rope_long), f.shift);
-    titled_heatmap(ctx, title, "positions/ropeLong", f.rope_long, modern_rev(state, 2), Colormap::Diverging, &f.long_tokens,
+    titled_heatmap(ctx, title, "positions/ropeLong", f.rope_long, state.modern.version, Colormap::Diverging, &f.long_tokens,
                   ImVec2(w, h));
     outline_cells(ctx, "positions/ropeLong", f.shift, f.shift + n, f.shift, f.shift + n, kFocusPink);
   }
@@ -133,10 +131,10 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   char title[200];
   std::snprintf(title, sizeof title, tr(S::positions_alibi_bias), head, f.alibi_slopes[head]);
   const float h2 = std::max(font * 6, ImGui::GetContentRegionAvail().y - font * 3.5f);
-  titled_heatmap(ctx, title, "positions/alibiBias", f.alibi_bias, modern_rev(state, 3), Colormap::Diverging, &state.tokens,
+  titled_heatmap(ctx, title, "positions/alibiBias", f.alibi_bias, state.modern.version, Colormap::Diverging, &state.tokens,
                 ImVec2(w, h2));
   ImGui::SameLine();
-  titled_heatmap(ctx, tr(S::positions_alibi_weights), "positions/alibiWeights", f.alibi_weights, modern_rev(state, 4),
+  titled_heatmap(ctx, tr(S::positions_alibi_weights), "positions/alibiWeights", f.alibi_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(w, h2), true, s.cursor);
   ImGui::SameLine();
   // Score against distance: RoPE for fixed contents, past the sentence's end.
@@ -240,7 +238,7 @@ void draw_gqa_panel(AppState& state, UiContext& ctx) {
     HeatmapSpec spec;
     spec.id = "gqa/weights/" + std::to_string(h);
     spec.values = &f.weights[h];
-    spec.revision = modern_rev(state, 10 + h);
+    spec.version = state.modern.version;
     spec.show_scale = false;
     spec.show_col_labels = false;
     heatmap_widget(ctx, spec, ImVec2(w, w));
@@ -353,7 +351,7 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float side = std::min(avail.x * 0.45f, avail.y - font * 2);
   ImGui::BeginGroup();
-  titled_heatmap(ctx, tr(S::flash_exact_weights), "flash/exactWeights", f.exact_weights, modern_rev(state, 30),
+  titled_heatmap(ctx, tr(S::flash_exact_weights), "flash/exactWeights", f.exact_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(side, side));
   // Tiles done so far (thin), the current one (pink).
   for (int i = 0; i < f.step; ++i) {
@@ -417,13 +415,13 @@ void draw_sinks_panel(AppState& state, UiContext& ctx) {
   wrapped_text(line);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = (avail.x - 2 * gap) / 3.0f, h = std::max(font * 6, (avail.y - font * 7) * 0.5f);
-  titled_heatmap(ctx, tr(S::sinks_mask), "sinks/streamingAllowed", f.streaming_allowed, modern_rev(state, 40), Colormap::Sequential,
+  titled_heatmap(ctx, tr(S::sinks_mask), "sinks/streamingAllowed", f.streaming_allowed, state.modern.version, Colormap::Sequential,
                 &state.tokens, ImVec2(w, h));
   ImGui::SameLine();
-  titled_heatmap(ctx, tr(S::sinks_weights), "sinks/streamingWeights", f.streaming_weights, modern_rev(state, 41),
+  titled_heatmap(ctx, tr(S::sinks_weights), "sinks/streamingWeights", f.streaming_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(w, h), true, f.row);
   ImGui::SameLine();
-  titled_heatmap(ctx, tr(S::sinks_causal_weights), "sinks/causalWeights", f.causal_weights, modern_rev(state, 42),
+  titled_heatmap(ctx, tr(S::sinks_causal_weights), "sinks/causalWeights", f.causal_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(w, h), true, f.row);
   // Each head's share on the first token.
   std::string shares;

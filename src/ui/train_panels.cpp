@@ -255,7 +255,7 @@ void probe_heads(const TrainRun& r, UiContext& ctx) {
       HeatmapSpec spec;
       spec.id = id;
       spec.values = &p.weights[static_cast<std::size_t>(l) * p.heads + h];
-      spec.revision = r.revision;
+      spec.version = r.revision;
       spec.colormap = Colormap::Sequential;
       spec.row_labels = &r.probe_labels;
       spec.col_labels = &r.probe_labels;

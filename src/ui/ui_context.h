@@ -1,5 +1,6 @@
 // What the UI keeps between frames that is not part of the application's state: the GL
-// heatmap program and its textures, zoom and pan of each heatmap, where each heatmap
+// heatmap program, what each heatmap made from its matrix (its texture first), zoom and pan
+// of each heatmap, where each heatmap
 // landed (the page's handle reports it, so tests can find cells), what the pointer
 // hovers, and the heatmap draws queued for this frame's render pass.
 #pragma once
@@ -7,6 +8,7 @@
 #include "app/app_state.h"
 #include "core/base/types.h"
 #include "gfx/heatmap_gl.h"
+#include "ui/heatmap_key.h"
 
 #include <imgui.h>
 
@@ -76,20 +78,34 @@ struct Hover {
   std::string derivation;  // how the hovered value came about
 };
 
-// A weights matrix as its colour range shows it (ui/heatmap_widget.cpp), with the key of the
-// revision and range it was made for and the value at the bottom of its scale.
+// A weights matrix as its colour range shows it (ui/heatmap_widget.cpp), with the range it
+// was made for and the value at the bottom of its scale.
 struct RangedWeights {
-  std::uint64_t key = 0;
+  int range = -1;  // WeightRange; -1: not made
   Mat values;
   float lo = 0.0f;
 };
 
 // A heatmap's widest axis label, with what it was measured for (ui/heatmap_widget.cpp).
 struct LabelWidth {
-  std::uint64_t revision = 0;  // the data's revision + 1 (0: never measured)
+  bool measured = false;
   size_t count = 0;
   float font = 0.0f;
   float widest = 0.0f;
+};
+
+// What one heatmap made from its matrix (ui/heatmap_widget.cpp). Each part is made when first
+// needed and kept while the key stays; a new key drops them all. The whole is freed, texture
+// and all, when the heatmap is not drawn for two frames.
+struct HeatmapCache {
+  HeatmapKey key;  // the matrix they were made from
+  gfx::MatrixTexture texture;
+  int texture_range = -1;  // WeightRange of the values the texture holds; -1: nothing yet
+  bool has_scale = false;  // a diverging heatmap's colour scale, +-max|finite|
+  std::pair<float, float> scale;
+  RangedWeights ranged;
+  LabelWidth row_labels, col_labels;
+  std::uint64_t last_drawn = 0;  // UiContext::heatmap_frame
 };
 
 // Where one frame's CPU time went, for the knob-to-picture benchmark (bench/latency.mjs).
@@ -113,10 +129,9 @@ struct UiContext {
   std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
   TourLayout tour;                                       // this frame's tour card
   float nav_right = 0;                                   // the right edge the navigation must keep within
-  std::map<std::string, std::pair<std::uint64_t, std::pair<float, float>>> ranges;  // cached per revision
   WeightRange weight_range = WeightRange::Fixed;  // the state's, set each frame
-  std::map<std::string, RangedWeights> ranged;     // the weights' per-row or log form, per heatmap
-  std::map<std::string, LabelWidth> label_widths;  // per heatmap and axis
+  std::map<std::string, HeatmapCache> heatmaps;    // per heatmap id, those drawn in the last two frames
+  std::uint64_t heatmap_frame = 0;                 // frames ended (end_heatmap_frame)
   Hover hover;
   bool playing = false;
   double play_accumulator = 0.0;

@@ -25,10 +25,6 @@
 namespace attn::ui {
 namespace {
 
-// Texture revisions: the scene's results, or the variant figures' version, plus a salt.
-std::uint64_t scene_rev(const AppState& s, int salt) { return s.revision * 64 + static_cast<std::uint64_t>(salt); }
-std::uint64_t variant_rev(const AppState& s, int salt) { return (s.variants.version + 1) * 64 + static_cast<std::uint64_t>(salt); }
-
 // A row of checkboxes, one per token, editing a sorted list of token indices.
 void token_checkboxes(const char* id, const std::vector<std::string>& tokens, std::vector<int>& list) {
   ImGui::PushID(id);
@@ -120,7 +116,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   } else {
     const float w = (avail.x - controls_w - ImGui::GetStyle().ItemSpacing.x * 2) * 0.5f;
     const float h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
-    const HeatmapResult hit = titled_heatmap(ctx, tr(S::mask_allowed), "mask/allowed", r.mask_allowed, scene_rev(state, 50),
+    const HeatmapResult hit = titled_heatmap(ctx, tr(S::mask_allowed), "mask/allowed", r.mask_allowed, state.revision,
                                              Colormap::Sequential, &state.tokens, ImVec2(w, h), false);
     // Painting: press on a cell starts a stroke; dragging paints the line from the last cell.
     const bool down = ImGui::IsMouseDown(ImGuiMouseButton_Left);
@@ -136,9 +132,9 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
     }
     if (!down) ctx.painting = false;
     ImGui::SameLine();
-    titled_heatmap(ctx, tr(S::masked_scores), "mask/maskedScores", head->masked_scores, scene_rev(state, 51),
+    titled_heatmap(ctx, tr(S::masked_scores), "mask/maskedScores", head->masked_scores, state.revision,
                    Colormap::Diverging, &state.tokens, ImVec2(w, h));
-    titled_heatmap(ctx, tr(S::weights), "mask/weights", head->weights, scene_rev(state, 52), Colormap::Sequential,
+    titled_heatmap(ctx, tr(S::weights), "mask/weights", head->weights, state.revision, Colormap::Sequential,
                    &state.tokens, ImVec2(w, h));
   }
   ImGui::EndGroup();
@@ -166,24 +162,24 @@ void draw_scoring_panel(AppState& state, UiContext& ctx) {
     char title[160];
     std::snprintf(title, sizeof title, "%s  (x %.3g)", tr(titles[i]), r.scoring[i].scale);
     titled_heatmap(ctx, title, "scoring/" + std::string(r.scoring[i].name) + "/weights", r.scoring[i].weights,
-                   variant_rev(state, i), Colormap::Sequential, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
+                   state.variants.version, Colormap::Sequential, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
   }
   for (int i = 0; i < 4; ++i) {
     if (i) ImGui::SameLine();
     char title[160];
     std::snprintf(title, sizeof title, "%s %s", tr(titles[i]), tr(S::minus_scaled_dot));
     titled_heatmap(ctx, title, "scoring/" + std::string(r.scoring[i].name) + "/difference", r.scoring[i].difference,
-                   variant_rev(state, 4 + i), Colormap::Diverging, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
+                   state.variants.version, Colormap::Diverging, i == 0 ? &state.tokens : nullptr, ImVec2(w, h));
   }
   ImGui::TextUnformatted(tr(S::scoring_additive_params));
   const float ph = ImGui::GetContentRegionAvail().y - ImGui::GetFontSize() * 1.5f;
-  titled_heatmap(ctx, "W_q", "scoring/additive/wq", r.additive_wq, variant_rev(state, 8), Colormap::Diverging, nullptr,
+  titled_heatmap(ctx, "W_q", "scoring/additive/wq", r.additive_wq, state.variants.version, Colormap::Diverging, nullptr,
                  ImVec2(w, ph));
   ImGui::SameLine();
-  titled_heatmap(ctx, "W_k", "scoring/additive/wk", r.additive_wk, variant_rev(state, 9), Colormap::Diverging, nullptr,
+  titled_heatmap(ctx, "W_k", "scoring/additive/wk", r.additive_wk, state.variants.version, Colormap::Diverging, nullptr,
                  ImVec2(w, ph));
   ImGui::SameLine();
-  titled_heatmap(ctx, "v", "scoring/additive/v", r.additive_v, variant_rev(state, 10), Colormap::Diverging, nullptr,
+  titled_heatmap(ctx, "v", "scoring/additive/v", r.additive_v, state.variants.version, Colormap::Diverging, nullptr,
                  ImVec2(w, ph));
 }
 
@@ -259,17 +255,17 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float w = (avail.x - gap) * 0.5f, h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
-  titled_heatmap(ctx, tr(S::variant_pattern), "variant/pattern", r.pattern, variant_rev(state, 20), Colormap::Sequential,
+  titled_heatmap(ctx, tr(S::variant_pattern), "variant/pattern", r.pattern, state.variants.version, Colormap::Sequential,
                  &state.tokens, ImVec2(w, h), false);
   ImGui::SameLine();
   // Kernel methods and the linformer can give weights outside [0, 1]: a signed scale then.
   const bool signed_weights = r.report.weights.minCoeff() < 0.0f || r.report.weights.maxCoeff() > 1.0f;
-  titled_heatmap(ctx, tr(S::variant_weights), "variant/weights", r.report.weights, variant_rev(state, 21),
+  titled_heatmap(ctx, tr(S::variant_weights), "variant/weights", r.report.weights, state.variants.version,
                  signed_weights ? Colormap::Diverging : Colormap::Sequential, &state.tokens, ImVec2(w, h));
   titled_heatmap(ctx, tr(S::variant_exact_weights), "variant/exactWeights", r.report.exact_weights,
-                 variant_rev(state, 22), Colormap::Sequential, &state.tokens, ImVec2(w, h));
+                 state.variants.version, Colormap::Sequential, &state.tokens, ImVec2(w, h));
   ImGui::SameLine();
-  titled_heatmap(ctx, tr(S::variant_weight_error), "variant/weightError", r.report.weight_error, variant_rev(state, 23),
+  titled_heatmap(ctx, tr(S::variant_weight_error), "variant/weightError", r.report.weight_error, state.variants.version,
                  Colormap::Diverging, &state.tokens, ImVec2(w, h));
 }
 

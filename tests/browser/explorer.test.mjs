@@ -117,6 +117,29 @@ test('switching the head redraws the heatmap with that head\'s weights; differen
   const state = await page.evaluate(() => window.attnlab.getState());
   assert.equal(state.figures.heads.length, 4);
   assert.ok(state.figures.heads.every((m) => m.entropy > 0 && m.maxWeight > 0 && m.distance >= 0));
+
+  // Other heads in the difference: the panel makes it again in the same place each frame,
+  // from the same results (nothing is recomputed), and the picture still follows it.
+  const computed = (await page.evaluate(() => window.attnlab.frameTimings())).lastRecompute.frame;
+  await page.evaluate(() => window.attnlab.setState({ head: 2, diffHead: 0 }));
+  png = await screenshot(page, 'explorer-heads-other-difference.png');
+  assert.equal((await page.evaluate(() => window.attnlab.frameTimings())).lastRecompute.frame, computed);
+  const c = await matrix(page, 'weights', 2), d = await matrix(page, 'weights', 0);
+  const diff2 = { rows: c.rows, cols: c.cols, data: c.data.map((v, i) => v - d.data[i]) };
+  assert.notDeepEqual(diff2.data, diff.data);
+  await assertHeatmapShows(page, png, 'heads/difference', diff2, { diverging: true });
+  // Idle on this panel, no heatmap is uploaded again: every frame is the picture shown.
+  const idle = () => page.evaluate(() => {
+    const t = window.attnlab.frameTimings();
+    return { frames: t.last.frame, unchanged: t.unchangedFrames };
+  });
+  await page.mouse.move(5, 300);
+  await page.waitForTimeout(300);
+  const before = await idle();
+  await page.waitForTimeout(800);
+  const after = await idle();
+  assert.ok(after.frames - before.frames >= 5, `only ${after.frames - before.frames} frames in 0.8 s`);
+  assert.equal(after.unchanged - before.unchanged, after.frames - before.frames);
   assert.deepEqual(errors, []);
   await page.close();
 });
