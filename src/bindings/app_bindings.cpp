@@ -120,8 +120,8 @@ val matrix_to_val(const attn::Mat& m) {
 val get_matrix(const std::string& name, int head) {
   if (!g_app || !g_app->state().has_results) return val::null();
   const attn::AppState& s = g_app->state();
-  if (const attn::Mat* panel_matrix = attn::variant_matrix(s, name)) return matrix_to_val(*panel_matrix);
-  if (const attn::Mat* panel_matrix = attn::modern_matrix(s, name)) return matrix_to_val(*panel_matrix);
+  if (const attn::Mat* panel_matrix = attn::variant_matrix(s.variants, name)) return matrix_to_val(*panel_matrix);
+  if (const attn::Mat* panel_matrix = attn::modern_matrix(s.modern, name)) return matrix_to_val(*panel_matrix);
   const bool side_b = name.rfind("b:", 0) == 0;
   const std::string stage = side_b ? name.substr(2) : name;
   const attn::PipelineTrace& t = side_b ? s.compare_trace : s.trace;

@@ -4,6 +4,8 @@
 // follow SYSTEM_HEADERS: the core takes Eigen, zlib, fast_float and the C++ standard library,
 // and GL, ImGui, its backends, GLFW, Emscripten, zlib, stb_image_write and fast_float each
 // belong to the layers named there.
+// Inside src/app, the files keep one order too (APP_ORDER): the pieces and features below the
+// state, the state, then what reads the whole state; an #include never runs back up it.
 // Reads the sources only; needs no build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +31,22 @@ const ALLOWED_EDGES = `
   cli            -> core/* app app/native
 `;
 const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficient', 'core/io', 'core/train', 'core/lm'];
+
+// The files of src/app (by name without .h/.cpp), lowest first: a file includes only headers
+// of its own name or of names before it. The features take the scene (app/scene.h) and their
+// own settings and results; only the state's own files and the readers after it see AppState.
+const APP_ORDER = `
+  app_messages json_text panel_registry mask_edit scene tour colormap png_writer
+  scaling_lab train_state
+  state_schema
+  import_state lm_state modern_state variants_state
+  app_state app_state_features
+  url_state messages export_figure
+`.split(/\s+/).filter(Boolean);
+// The state's own files, and the files that read the whole state: the only ones that include
+// app/app_state.h.
+const STATE_FILES = ['app_state', 'app_state_features'];
+const STATE_READERS = ['url_state', 'messages', 'export_figure'];
 
 // Headers made at build time, and the folder whose they are.
 const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/embed_shaders.cmake)
@@ -138,4 +156,34 @@ test('each layer includes only the system headers it may', () => {
         problems.push(`${inc.where}: ${from} -> <${inc.header}> (${family} only in ${layers.join(', ')})`);
   }
   assert.deepEqual(problems, [], `system headers out of their layers:\n  ${problems.join('\n  ')}`);
+});
+
+const moduleOf = (file) => path.basename(file).replace(/\.(h|cpp)$/, '');
+
+test('inside src/app no #include runs back up APP_ORDER (features, the state, its readers)', () => {
+  const rank = new Map(APP_ORDER.map((name, i) => [name, i]));
+  const problems = [];
+  for (const inc of includes()) {
+    if (folderOf(inc.file) !== 'app') continue;
+    const from = moduleOf(inc.file);
+    if (!rank.has(from)) {
+      problems.push(`${inc.where}: src/app/${from} is not in APP_ORDER (place it there)`);
+      continue;
+    }
+    if (path.posix.dirname(inc.header) !== 'app') continue;
+    const to = moduleOf(inc.header);
+    if (to === from) continue;
+    if (!rank.has(to)) problems.push(`${inc.where}: "${inc.header}" is not in APP_ORDER`);
+    else if (rank.get(to) > rank.get(from))
+      problems.push(`${inc.where}: ${from} -> ${to} runs back up (${to} comes after ${from} in APP_ORDER)`);
+  }
+  assert.deepEqual([...new Set(problems)], [], `src/app out of order:\n  ${problems.join('\n  ')}`);
+});
+
+test('inside src/app only the state and its readers include app/app_state.h', () => {
+  const allowed = new Set([...STATE_FILES, ...STATE_READERS]);
+  const found = includes().filter((inc) => folderOf(inc.file) === 'app' && inc.header === 'app/app_state.h');
+  assert.ok(found.length >= STATE_FILES.length, 'app/app_state.h included nowhere in src/app');
+  const problems = found.filter((inc) => !allowed.has(moduleOf(inc.file))).map((inc) => inc.where);
+  assert.deepEqual(problems, [], `a feature below the state includes app/app_state.h:\n  ${problems.join('\n  ')}`);
 });
