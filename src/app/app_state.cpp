@@ -1,9 +1,9 @@
 #include "app/app_state.h"
 
 #include "app/app_messages.h"
-#include "app/import_state.h"
-#include "app/json_text.h"
 #include "app/state_schema.h"
+#include "files/import_view.h"
+#include "files/json_text.h"
 
 #include "core/base/rng.h"
 #include "core/base/utf8.h"

@@ -43,7 +43,7 @@ enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
   Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
-  Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
+  Imported,       // attention read from a file (files/import_view.h); only a loaded file selects it
   Language,       // the character-level language model on the sentence (app/lm_state.h)
 };
 
@@ -153,7 +153,7 @@ struct AppState {
   LmResults lm;                // what the language-model scene computed
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
 
-  // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
+  // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.
   std::shared_ptr<const ImportedAttention> imported;
   std::string imported_name;
   std::vector<std::string> key_tokens;          // column labels (= tokens unless cross-attention)
@@ -234,7 +234,7 @@ bool advance_lm(AppState& state, double now_seconds);
 // go on changing it within the step). Returns whether a step was opened.
 bool update_tour(AppState& state);
 
-// The imported scene (app/import_state.h). import_into_state parses `bytes` and, on success,
+// The imported scene (files/import_view.h). import_into_state parses `bytes` and, on success,
 // makes it the scene (source Imported, layer 0, head 0, cursor 0); on error the state is
 // unchanged and the message says why. set_imported makes already-parsed data the scene.
 Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,

@@ -3,8 +3,8 @@
 // the imported scene made, rebuilt for a layer and its model view filled; a tour step opened.
 #include "app/app_state.h"
 
-#include "app/import_state.h"
 #include "app/tour.h"
+#include "files/import_view.h"
 
 #include <algorithm>
 #include <memory>

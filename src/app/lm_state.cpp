@@ -1,12 +1,12 @@
 #include "app/lm_state.h"
 
-#include "app/import_state.h"
+#include "app/app_messages.h"
+#include "app/state_schema.h"
 #include "core/base/crc32.h"
 #include "core/base/utf8.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/lm_messages.h"
-#include "app/app_messages.h"
-#include "app/state_schema.h"
+#include "files/import_view.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,14 +1,14 @@
 #include "app/state_schema.h"
 
-#include "app/json_text.h"
 #include "app/panel_registry.h"
 #include "app/scaling_lab.h"
 #include "app/scene.h"
 #include "app/tour.h"
 #include "core/io/import_attention.h"
-#include "core/train/model.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/language_model.h"
+#include "core/train/model.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 

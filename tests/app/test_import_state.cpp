@@ -2,9 +2,9 @@
 // sink, Q/K/V recomputation, the JSON schema) and the exports (PNG scale, SVG cells, CSV,
 // JSON, .npy).
 #include "app/app_state.h"
-#include "app/export_figure.h"
-#include "app/import_state.h"
+#include "app/scene_export.h"
 #include "core/io/npy.h"
+#include "files/import_view.h"
 
 #include <catch2/catch.hpp>
 

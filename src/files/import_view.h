@@ -1,6 +1,8 @@
-// The imported scene: attention read from a file (core/io/import_attention.h) shown by the
-// explorer. The state keeps the whole file's data once; the selected layer becomes the
-// scene's trace (one HeadTrace per head), so every panel that applies works on it.
+// An imported file as the explorer shows it: attention read from a file
+// (core/io/import_attention.h), its tokens, its layers as traces and their thumbnails, for the
+// app's imported scene and `attnlab-cli export` alike. The state keeps the whole file's data
+// once; the selected layer becomes the scene's trace (one HeadTrace per head), so every panel
+// that applies works on it.
 //
 // What depends on what:
 //   weights only   the model view, heads, token (weights row, lines) panels; the pipeline
@@ -14,7 +16,7 @@
 //
 // The state's side (making a file the scene, rebuilding it for a layer, filling the model
 // view, the panels that need Q/K/V) is in app/app_state.h, section 5; this file takes the
-// file's data and the settings it needs, never the state.
+// file's data and the settings it needs.
 //
 // Sections: 1 special tokens  2 the layer as a trace
 #pragma once
@@ -22,7 +24,6 @@
 #include "core/attention/pipeline.h"
 #include "core/io/import_attention.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 

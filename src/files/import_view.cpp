@@ -1,4 +1,4 @@
-#include "app/import_state.h"
+#include "files/import_view.h"
 
 #include "core/attention/softmax.h"
 
