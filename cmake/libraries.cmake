@@ -6,7 +6,7 @@
 #                 1.2.13 from its source package, compiled here (the frozen Emscripten cache
 #                 has no zlib port). One build without -msimd128 serves the SIMD and the
 #                 scalar builds alike, as ImGui does: zlib gains nothing from SIMD128.
-#   stb_image_write   the header from libstb-dev; src/app/png_writer.cpp holds its code.
+#   stb_image_write   the header from libstb-dev; src/files/png_writer.cpp holds its code.
 #   fast_float    the headers from libfast-float-dev.
 # The header-only ones are copies, so em++ never sees /usr/include; the desktop uses the
 # same copies.
@@ -41,9 +41,9 @@ target_include_directories(stb_image_write SYSTEM INTERFACE "${ATTNLAB_STB_DIR}"
 add_library(fast_float INTERFACE)
 target_include_directories(fast_float SYSTEM INTERFACE "${ATTNLAB_FAST_FLOAT_DIR}")
 
-# The core: "Eigen, zlib and std"; zlib is public (the app's PNG writer compresses with it).
+# The core: "Eigen, zlib and std"; zlib is public (the shared files' PNG writer compresses with it).
 target_link_libraries(attnlab_core PUBLIC zlib PRIVATE fast_float)
-target_link_libraries(attnlab_state PRIVATE stb_image_write)
+target_link_libraries(attnlab_files PRIVATE stb_image_write)
 # The CLI parses its options' numbers with fast_float too.
 if(TARGET attnlab-cli)
   target_link_libraries(attnlab-cli PRIVATE fast_float)

@@ -4,7 +4,7 @@
 #
 #   attnlab-nosimd, attnlab-core-wasm-nosimd   the same sources and link options as attnlab and
 #       attnlab-core-wasm, with the math compiled without -msimd128 (their own copies of the
-#       core and app-state libraries; the UI, ImGui and zlib carry no SIMD and are shared).
+#       core, shared-files and app-state libraries; the UI, ImGui and zlib carry no SIMD and are shared).
 #   attnlab-core-wasm-relaxed   the math module's SIMD build again, with kernels whose
 #       multiply-adds are relaxed SIMD's f32x4.relaxed_madd (fused where the CPU has FMA),
 #       loaded when asked for by name (web/builds.mjs says why). Only src/core/kernels/relaxed.cpp is
@@ -29,8 +29,12 @@ target_link_libraries(attnlab_core_nosimd PUBLIC attnlab_eigen zlib PRIVATE fast
 target_compile_options(attnlab_core_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 set_target_properties(attnlab_core_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
 
+add_library(attnlab_files_nosimd STATIC ${ATTNLAB_FILES_SRC})
+target_link_libraries(attnlab_files_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
+target_compile_options(attnlab_files_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
+
 add_library(attnlab_state_nosimd STATIC ${ATTNLAB_STATE_SRC})
-target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
+target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_files_nosimd)
 target_compile_options(attnlab_state_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 set_target_properties(attnlab_state_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
 

@@ -1,4 +1,4 @@
-// The messages src/app makes (the settings' checks, the link, the sentence, files, export),
+// The messages src/app makes (the settings' checks, the link, the sentence, files),
 // with their English texts ({0}, {1}, ... are arguments; see MessageText in
 // core/base/types.h). Their Chinese texts are in ui/messages_zh_app.h. A key's name is an
 // argument as it is written in the state ('scale'); where a key sits inside an object, the
@@ -60,9 +60,7 @@
   X(app_state_too_long, "the state is {0} bytes; at most {1} are read") \
   X(app_state_not_json, "state is not valid JSON") \
   X(app_state_not_object, "state must be a JSON object") \
-  X(app_json_not_utf8, "the JSON text is not UTF-8 (byte {0})") \
   X(app_message_not_json, "the message is not valid JSON") \
-  X(app_json_too_deep, "the JSON nests more than {0} levels deep (byte {1})") \
   X(app_text_not_utf8, "the text is not UTF-8 (byte {0})") \
   X(app_link_ignored, "The link's state was ignored") \
   X(app_link_percent, "a '%' in the link is not followed by two hex digits") \
@@ -73,10 +71,6 @@
   X(app_link_twice, "'{0}' appears twice in the link") \
   X(app_link_not_setting, "'{0}' is not a setting's name") \
   X(app_link_conflict, "'{0}' conflicts with another part of the link") \
-  X(app_export_format, "export format must be png, svg, csv, json or npy, not '{0}'") \
-  X(app_export_pixels, "a {0} x {1} PNG is more than the {2} Mpx allowed; choose a smaller scale") \
-  X(app_export_nothing, "there is no matrix to export") \
-  X(app_export_scale, "export scale must be 1 to {0}") \
   X(app_cannot_write, "cannot write {0}") \
   X(app_cannot_read, "cannot read {0}") \
   X(app_model_file, "model file") \

@@ -1,9 +1,9 @@
 #include "app/app_state.h"
 
 #include "app/app_messages.h"
-#include "app/import_state.h"
-#include "app/json_text.h"
 #include "app/state_schema.h"
+#include "files/import_view.h"
+#include "files/json_text.h"
 
 #include "core/base/rng.h"
 #include "core/base/utf8.h"
@@ -710,9 +710,16 @@ std::string state_to_json(const AppState& state) {
                             {"weights", flat(r.walk.weights)}, {"output", flat(r.walk.output)}};
     figures["lab"] = lab;
   }
-  figures["variants"] = variant_figures_json(state);
-  figures["modern"] = modern_figures_json(state);
-  figures["lm"] = lm_figures_json(state);
+  figures["variants"] = variant_figures_json(state.variants, state.cost_chart);
+  figures["variants"]["maskHistory"] = {{"undo", state.mask_history.undo_steps()}, {"redo", state.mask_history.redo_steps()}};
+  figures["modern"] = modern_figures_json(state.modern, state.settings.panel);
+  const bool lm_shown = state.settings.source == SceneSource::Language && state.has_results;
+  figures["lm"] = lm_figures_json(state.lm_scene.get(), state.lm, lm_shown);
+  if (state.lm_scene && lm_shown) {
+    // The model view: its thumbnails filled, and the chosen layer's share on the first token.
+    figures["lm"]["thumbnails"] = state.thumbnails_done;
+    figures["lm"]["sinkShare"] = state.sink_share;
+  }
   j["training"] = training_settings_json(state.train);
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);
@@ -720,6 +727,8 @@ std::string state_to_json(const AppState& state) {
   if (!state.notice.ok) j["notice"] = state.notice.message;
   return json_text(j);
 }
+
+std::string state_schema_json() { return schema_json(settings_json(Settings{})); }
 
 namespace {
 

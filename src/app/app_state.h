@@ -9,7 +9,10 @@
 // postMessage) goes through apply_state_json(), which validates and clamps exactly as the UI
 // does, and on any error changes nothing.
 //
-// Sections: 1 settings  2 results  3 operations  4 JSON schema
+// The features below the state (app/scene.h, and the modern, variants, language-model and
+// import files) never see it: section 5 hands each the scene and its own settings and results.
+//
+// Sections: 1 settings  2 results  3 operations  4 JSON schema  5 the features' doors
 #pragma once
 
 #include "app/scaling_lab.h"
@@ -17,10 +20,12 @@
 #include "app/mask_edit.h"
 #include "app/modern_state.h"
 #include "app/panel_registry.h"
+#include "app/scene.h"
 #include "app/variants_state.h"
 #include "app/train_state.h"
 #include "core/attention/pipeline.h"
 #include "core/attention/tokenizer.h"
+#include "core/io/import_attention.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -31,7 +36,6 @@
 
 namespace attn {
 
-struct ImportedAttention;  // core/io/import_attention.h
 
 // ---- 1 settings -------------------------------------------------------------------------
 
@@ -39,7 +43,7 @@ enum class SceneSource {
   Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
   WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
   Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
-  Imported,       // attention read from a file (app/import_state.h); only a loaded file selects it
+  Imported,       // attention read from a file (files/import_view.h); only a loaded file selects it
   Language,       // the character-level language model on the sentence (app/lm_state.h)
 };
 
@@ -56,37 +60,14 @@ enum class WeightRange { Fixed, Row, Log };
 enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
 
 inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
-inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
-inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
-inline constexpr int kMaxDModel = 256;
-inline constexpr int kMaxHeads = 16;
+// kMaxTokens, kMaxSentenceBytes, kMaxDModel and kMaxHeads: app/scene.h.
 inline constexpr int kMaxStateBytes = 1 << 20;   // JSON text of a state or patch (every door)
 // Levels of arrays and objects in a state or patch (every door; the deepest key the state
 // writes, a painted mask cell, is 3 levels down): checked on the text before it is parsed.
 inline constexpr int kMaxStateDepth = 16;
 inline constexpr const char* kDefaultSentence = "The cat sat on the mat because it was tired.";
 
-// The mask as the user composes it (see core/attention/masks.h for each pattern's definition).
-struct MaskSettings {
-  bool causal = false;
-  int window = 0, stride = 0, block = 0;
-  std::vector<int> global_tokens;
-  std::vector<int> padding_tokens;
-  std::vector<PaintedCell> painted;  // cells set by hand, applied last (app/mask_edit.h)
-  bool operator==(const MaskSettings&) const = default;
-};
-
-// The knobs of the math itself: the ones compare mode can set differently for side B.
-struct MathSettings {
-  ScoreFunction score = ScoreFunction::Dot;
-  ScaleKind scale_kind = ScaleKind::Default;
-  float custom_scale = 1.0f;
-  float temperature = 1.0f;
-  MaskSettings mask;
-  MaskFill fill = MaskFill::NegInfinity;
-  float finite_fill = -1e9f;
-  bool operator==(const MathSettings&) const = default;
-};
+// MaskSettings and MathSettings, the math of a side: app/scene.h.
 
 struct Settings {
   // scene
@@ -172,7 +153,7 @@ struct AppState {
   LmResults lm;                // what the language-model scene computed
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
 
-  // Imported scene (app/import_state.h): the file's data, and what the selected layer shows.
+  // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.
   std::shared_ptr<const ImportedAttention> imported;
   std::string imported_name;
   std::vector<std::string> key_tokens;          // column labels (= tokens unless cross-attention)
@@ -228,5 +209,49 @@ nlohmann::json settings_json(const Settings& settings);
 // clamped by the same rules as the UI; on any error nothing changes and the message says
 // which key failed. Older versions of the schema are migrated first.
 Status apply_state_json(AppState& state, const std::string& json_text);
+
+// The schema of the state's keys (app/state_schema.h), each with its default.
+std::string state_schema_json();
+
+// ---- 5 the features' doors (app_state_features.cpp) ------------------------------------
+
+// The scene's side A as the panels' figures read it.
+SceneView scene_view(const AppState& state);
+
+// Once per frame, after update_results(): the figures of the shown modern-attention panel
+// (app/modern_state.h), and the scoring, variant and cost-chart figures (app/variants_state.h;
+// the chart is measured for about `chart_budget_seconds`).
+void update_modern_panels(AppState& state);
+void update_variant_panels(AppState& state, double chart_budget_seconds);
+
+// A frame's work for the language scene (app/lm_state.h): while playing, one more generated
+// token every kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table. True if a
+// setting changed.
+bool advance_lm(AppState& state, double now_seconds);
+
+// Opens the tour step the state's `tour` names (app/tour.h) when it changed since the last
+// call: its panel and its settings (the rest of the state is left as it is, so the learner can
+// go on changing it within the step). Returns whether a step was opened.
+bool update_tour(AppState& state);
+
+// The imported scene (files/import_view.h). import_into_state parses `bytes` and, on success,
+// makes it the scene (source Imported, layer 0, head 0, cursor 0); on error the state is
+// unchanged and the message says why. set_imported makes already-parsed data the scene.
+Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,
+                         const ImportOptions& options, const InflateFn& inflate);
+void set_imported(AppState& state, ImportedAttention data, const std::string& name);
+
+// Rebuilds the scene from the imported data for the settings' layer (update_results calls it
+// when the scene changed).
+void update_imported_results(AppState& state);
+
+// The model view's thumbnails of an imported file are filled a few per frame within
+// `budget_ms`, so a large file never stalls the frame loop. True when it filled some (the
+// view should redraw).
+bool advance_thumbnails(AppState& state, double budget_ms);
+
+// True when the scene is imported without Q/K/V and `panel` needs the scores they give
+// (pipeline, compare); the UI then says so instead of drawing the panel.
+bool imported_panel_needs_qkv(const AppState& state, Panel panel);
 
 }  // namespace attn

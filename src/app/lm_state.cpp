@@ -1,13 +1,12 @@
 #include "app/lm_state.h"
 
-#include "app/app_state.h"
-#include "app/import_state.h"
+#include "app/app_messages.h"
+#include "app/state_schema.h"
 #include "core/base/crc32.h"
 #include "core/base/utf8.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/lm_messages.h"
-#include "app/app_messages.h"
-#include "app/state_schema.h"
+#include "files/import_view.h"
 
 #include <nlohmann/json.hpp>
 
@@ -187,10 +186,8 @@ LmAblationProgress lm_ablation_progress(const LmResults& r, std::size_t samples)
   return {job.head, std::min(1.0, (static_cast<double>(job.sample) + part) / static_cast<double>(samples))};
 }
 
-bool advance_lm(AppState& state, double now) {
-  double& last = state.lm.played_at;
-  if (state.settings.source != SceneSource::Language || !state.lm_scene) return false;
-  LmSettings& l = state.settings.lm;
+bool advance_lm_play(LmSettings& l, LmResults& r, double now) {
+  double& last = r.played_at;
   bool changed = false;
   if (l.playing) {
     if (l.shown >= l.tokens) {
@@ -204,8 +201,6 @@ bool advance_lm(AppState& state, double now) {
   } else {
     last = -1;
   }
-  if (state.settings.panel == Panel::Language && state.has_results)
-    advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);
   return changed;
 }
 
@@ -265,17 +260,16 @@ Status read_lm_json(const nlohmann::json& j, LmSettings& out) {
   return Status::success();
 }
 
-nlohmann::json lm_figures_json(const AppState& state) {
-  nlohmann::json f = {{"loaded", state.lm_scene != nullptr}};
-  if (!state.lm_scene) return f;
-  const lm::LanguageModel& m = state.lm_scene->model;
-  const LmResults& r = state.lm;
-  f["name"] = state.lm_scene->name;
+nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& r, bool shown) {
+  nlohmann::json f = {{"loaded", scene != nullptr}};
+  if (!scene) return f;
+  const lm::LanguageModel& m = scene->model;
+  f["name"] = scene->name;
   f["vocab"] = m.config.vocab;
   f["layers"] = m.config.layers;
   f["heads"] = m.config.heads;
   f["context"] = m.config.context;
-  if (state.settings.source != SceneSource::Language || !state.has_results) return f;
+  if (!shown) return f;
   auto top = [&](const std::vector<std::pair<int, float>>& list) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& [t, p] : list) out.push_back({{"token", m.vocabulary.token_text(t)}, {"id", t}, {"p", p}});
@@ -301,9 +295,6 @@ nlohmann::json lm_figures_json(const AppState& state) {
                     {"now", r.bits_now[i]}, {"characters", r.bits_characters[i]}});
   f["bits"] = bits;
   f["ablation"] = r.ablation_rise;
-  // The model view: its thumbnails filled, and the chosen layer's share on the first token.
-  f["thumbnails"] = state.thumbnails_done;
-  f["sinkShare"] = state.sink_share;
   return f;
 }
 

@@ -12,6 +12,7 @@
 // Sections: 1 settings  2 the loaded model and results  3 operations
 #pragma once
 
+#include "app/scene.h"
 #include "core/attention/pipeline.h"
 #include "core/base/types.h"
 #include "core/lm/evaluate.h"
@@ -28,12 +29,9 @@
 
 namespace attn {
 
-struct MathSettings;
-struct AppState;
-
 // ---- 1 settings -------------------------------------------------------------------------
 
-inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (the CLI: lm::kMaxGeneratedTokens)
+// kMaxLmTokens, generated per request in the lab: app/scene.h.
 
 struct LmSettings {
   std::vector<int> ablated;  // heads switched off, as layer * heads + head, ascending
@@ -134,17 +132,23 @@ struct LmAblationProgress {
 };
 LmAblationProgress lm_ablation_progress(const LmResults& results, std::size_t samples);
 
-// A frame's work for the scene: while playing, one more generated token every
-// kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table. True if a setting changed.
+// A frame's work for the scene (advance_lm in app/app_state.h): while playing, one more
+// generated token every kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table.
 inline constexpr double kLmPlaySeconds = 0.15;
 inline constexpr double kLmAblationBudgetMs = 12.0;
-bool advance_lm(AppState& state, double now_seconds);
+
+// While playing, one more generated token every kLmPlaySeconds (results.played_at keeps when
+// the last showed); playing stops at `tokens`. True if `settings` changed.
+bool advance_lm_play(LmSettings& settings, LmResults& results, double now_seconds);
 
 // The app's door: {"ablate": [layer * heads + head, ...], "half", "tokens", "temperature",
 // "topK", "seed", "shown", "playing"}, and the figures tests and the page read.
 nlohmann::json lm_settings_json(const LmSettings& settings);
 Status read_lm_json(const nlohmann::json& j, LmSettings& out);
-nlohmann::json lm_figures_json(const AppState& state);
+// The figures: the model's facts when one is loaded (`scene` not null), and what `results`
+// hold when the language scene is `shown` (the state adds the model view's "thumbnails" and
+// "sinkShare").
+nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& results, bool shown);
 
 // How a token reads in a label: spaces and line breaks made visible.
 std::string lm_token_label(const lm::Vocabulary& vocabulary, int token);

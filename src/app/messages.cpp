@@ -2,8 +2,8 @@
 
 #include "app/app_messages.h"
 #include "app/app_state.h"
-#include "app/json_text.h"
 #include "core/io/import_attention.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 

@@ -22,7 +22,7 @@
 // This file only parses and validates (the state patch itself is validated later by
 // apply_state_json). parse_message() takes raw bytes, so a fuzzer can call it directly;
 // it never throws and never reads past `size`. The bytes must be UTF-8 and nest at most
-// kMaxMessageDepth levels (app/json_text.h) in at most kMaxMessageBytes; text that fails
+// kMaxMessageDepth levels (files/json_text.h) in at most kMaxMessageBytes; text that fails
 // any of these, or is no JSON, is ignored unless it names "attnlab", in which case it is
 // Invalid with the reason.
 #pragma once

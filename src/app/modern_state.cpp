@@ -5,7 +5,6 @@
 #include "app/modern_state.h"
 
 #include "app/app_messages.h"
-#include "app/app_state.h"
 #include "app/state_schema.h"
 #include "core/attention/attention.h"
 #include "core/attention/grouped.h"
@@ -39,16 +38,16 @@ struct HeadInputs {
   Mat q, k, v;         // as attention saw them (after RoPE when the scene uses it)
 };
 
-const HeadTrace* focused_head(const AppState& state) {
-  if (!state.has_results || !state.trace.status.ok || state.trace.heads.empty()) return nullptr;
-  return &state.trace.heads[std::clamp(state.settings.head, 0, static_cast<int>(state.trace.heads.size()) - 1)];
+const HeadTrace* focused_head(const SceneView& scene) {
+  if (!scene.has_results || !scene.trace.status.ok || scene.trace.heads.empty()) return nullptr;
+  return &scene.trace.heads[std::clamp(scene.head, 0, static_cast<int>(scene.trace.heads.size()) - 1)];
 }
 
-HeadInputs head_inputs(const AppState& state) {
+HeadInputs head_inputs(const SceneView& scene) {
   HeadInputs in;
-  const HeadTrace* h = focused_head(state);
+  const HeadTrace* h = focused_head(scene);
   if (!h) {
-    in.why = state.trace.status.ok ? "no scene yet" : state.trace.status.message;
+    in.why = scene.trace.status.ok ? "no scene yet" : scene.trace.status.message;
     return in;
   }
   if (h->q.size() == 0 || h->k.size() == 0 || h->v.size() == 0) {
@@ -56,7 +55,7 @@ HeadInputs head_inputs(const AppState& state) {
     return in;
   }
   in.ok = true;
-  in.head = static_cast<int>(h - state.trace.heads.data());
+  in.head = static_cast<int>(h - scene.trace.heads.data());
   in.scale = h->scale;
   in.q = h->q;
   in.k = h->k;
@@ -66,10 +65,9 @@ HeadInputs head_inputs(const AppState& state) {
 
 // The generated scene's token embeddings (no positions): what RoPE and the sinusoidal
 // encoding are compared on. Empty for other scenes.
-Mat scene_embeddings(const AppState& state) {
-  const Settings& s = state.settings;
-  if (s.source != SceneSource::Generated) return Mat();
-  return token_embeddings(tokenize(s.sentence), s.d_model, s.seed);
+Mat scene_embeddings(const SceneView& scene) {
+  if (!scene.generated_sentence) return Mat();
+  return token_embeddings(tokenize(*scene.generated_sentence), scene.d_model, scene.seed);
 }
 
 // Rows of x for head `h`'s projection `w` (cols [h d_k, (h + 1) d_k)), plus its bias.
@@ -92,30 +90,29 @@ float max_abs_difference(const Mat& a, const Mat& b) {
 
 // ---- 2 positions ------------------------------------------------------------------------
 
-Mat rope_scores(const Mat& q, const Mat& k, const Settings& s, float scale) {
-  return scale * apply_rope(q, 0, s.rope_base, s.rope_pairing) * apply_rope(k, 0, s.rope_base, s.rope_pairing).transpose();
+Mat rope_scores(const Mat& q, const Mat& k, const SceneView& scene, float scale) {
+  return scale * apply_rope(q, 0, scene.rope_base, scene.rope_pairing) * apply_rope(k, 0, scene.rope_base, scene.rope_pairing).transpose();
 }
 
-PositionsFigures compute_positions(const AppState& state) {
+PositionsFigures compute_positions(const SceneView& scene, const ModernSettings& m) {
   PositionsFigures f;
-  const Settings& s = state.settings;
-  const int n = static_cast<int>(state.tokens.size());
-  const int heads = static_cast<int>(state.trace.heads.size());
-  HeadInputs in = head_inputs(state);
+  const int n = static_cast<int>(scene.tokens.size());
+  const int heads = static_cast<int>(scene.trace.heads.size());
+  HeadInputs in = head_inputs(scene);
   if (!in.ok) {
     f.why = in.why;
     return f;
   }
   // The contents before any position: for the generated scene its embeddings projected
   // (the trace's q and k may carry sinusoidal or RoPE positions already).
-  const Mat x = scene_embeddings(state);
+  const Mat x = scene_embeddings(scene);
   const int d_k = static_cast<int>(in.q.cols());
   if (x.size()) {
-    in.q = project(x, state.weights.wq, state.weights.bq, in.head, d_k);
-    in.k = project(x, state.weights.wk, state.weights.bk, in.head, d_k);
+    in.q = project(x, scene.weights.wq, scene.weights.bq, in.head, d_k);
+    in.k = project(x, scene.weights.wk, scene.weights.bk, in.head, d_k);
   }
   f.alibi_slopes = alibi_slopes(std::max(heads, 1));
-  const bool causal = s.math.mask.causal;
+  const bool causal = scene.causal;
   f.alibi_bias = alibi_bias(n, n, f.alibi_slopes[in.head], causal);
   {
     AttentionOptions o;
@@ -130,10 +127,10 @@ PositionsFigures compute_positions(const AppState& state) {
     f.ok = true;  // ALiBi's figures stand
     return f;
   }
-  f.shift = s.modern.shift;
-  const int cursor = std::clamp(s.cursor, 0, n - 1);
+  f.shift = m.shift;
+  const int cursor = std::clamp(scene.cursor, 0, n - 1);
   // Fixed contents: the cursor's q and k at every position.
-  f.rope_fixed = rope_scores(cyclic_rows(in.q.row(cursor), n), cyclic_rows(in.k.row(cursor), n), s, in.scale);
+  f.rope_fixed = rope_scores(cyclic_rows(in.q.row(cursor), n), cyclic_rows(in.k.row(cursor), n), scene, in.scale);
   for (int offset = -(n - 1); offset <= n - 1; ++offset) {
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     for (int i = std::max(0, offset); i < n && i - offset < n; ++i) {
@@ -144,29 +141,29 @@ PositionsFigures compute_positions(const AppState& state) {
   }
   // The sentence after `shift` tokens of its own (cyclically): the block moves along the diagonals.
   const int total = f.shift + n;
-  for (int i = 0; i < total; ++i) f.long_tokens.push_back(state.tokens[i < f.shift ? i % n : i - f.shift]);
+  for (int i = 0; i < total; ++i) f.long_tokens.push_back(scene.tokens[i < f.shift ? i % n : i - f.shift]);
   Mat q_long(total, d_k), k_long(total, d_k);
   q_long << cyclic_rows(in.q, f.shift), in.q;
   k_long << cyclic_rows(in.k, f.shift), in.k;
-  f.rope_long = rope_scores(q_long, k_long, s, in.scale);
-  f.rope_scores = rope_scores(in.q, in.k, s, in.scale);
+  f.rope_long = rope_scores(q_long, k_long, scene, in.scale);
+  f.rope_scores = rope_scores(in.q, in.k, scene, in.scale);
   f.rope_shift_difference = max_abs_difference(f.rope_long.bottomRightCorner(n, n), f.rope_scores);
   if (x.size()) {
     // The same experiment with the sinusoidal encoding added to x: absolute positions.
-    const Mat pe = sinusoidal_positional_encoding(total, s.d_model);
-    Mat x_long(total, s.d_model);
+    const Mat pe = sinusoidal_positional_encoding(total, scene.d_model);
+    Mat x_long(total, scene.d_model);
     x_long << cyclic_rows(x, f.shift), x;
     x_long += pe;
     const Mat x_alone = x + pe.topRows(n);
     auto scores = [&](const Mat& xs) {
-      return Mat(in.scale * project(xs, state.weights.wq, state.weights.bq, in.head, d_k) *
-                 project(xs, state.weights.wk, state.weights.bk, in.head, d_k).transpose());
+      return Mat(in.scale * project(xs, scene.weights.wq, scene.weights.bq, in.head, d_k) *
+                 project(xs, scene.weights.wk, scene.weights.bk, in.head, d_k).transpose());
     };
     f.sinusoidal_shift_difference = max_abs_difference(scores(x_long).bottomRightCorner(n, n), scores(x_alone));
   }
   // Score against distance: q_c at position d against k_c at 0, d = 0 .. max(4n, 64).
   const int span = std::max(4 * n, 64);
-  const Mat q_turned = apply_rope(cyclic_rows(in.q.row(cursor), span + 1), 0, s.rope_base, s.rope_pairing);
+  const Mat q_turned = apply_rope(cyclic_rows(in.q.row(cursor), span + 1), 0, scene.rope_base, scene.rope_pairing);
   const RowVec k0 = in.k.row(cursor);
   for (int d = 0; d <= span; ++d) f.offset_scores.push_back(in.scale * q_turned.row(d).dot(k0));
   f.ok = true;
@@ -175,26 +172,25 @@ PositionsFigures compute_positions(const AppState& state) {
 
 // ---- 3 grouped-query attention ----------------------------------------------------------
 
-GqaFigures compute_gqa(const AppState& state) {
+GqaFigures compute_gqa(const SceneView& scene, const ModernSettings& m) {
   GqaFigures f;
-  const Settings& s = state.settings;
-  const int heads = static_cast<int>(state.trace.heads.size());
-  if (!focused_head(state) || state.trace.heads[0].k.size() == 0) {
-    f.why = head_inputs(state).why;
+  const int heads = static_cast<int>(scene.trace.heads.size());
+  if (!focused_head(scene) || scene.trace.heads[0].k.size() == 0) {
+    f.why = head_inputs(scene).why;
     return f;
   }
-  const int n = static_cast<int>(state.tokens.size());
+  const int n = static_cast<int>(scene.tokens.size());
   f.heads = heads;
-  f.kv_heads = effective_kv_heads(heads, s.modern.kv_heads);
-  f.d_k = static_cast<int>(state.trace.heads[0].k.cols());
+  f.kv_heads = effective_kv_heads(heads, m.kv_heads);
+  f.d_k = static_cast<int>(scene.trace.heads[0].k.cols());
   // Ainslie et al. make a GQA model from a multi-head one by mean-pooling each group's key
   // and value heads; the scene's heads are pooled the same way.
   std::vector<Mat> q, k, v, k_all, v_all;
   const int group = heads / f.kv_heads;
   for (int h = 0; h < heads; ++h) {
-    q.push_back(state.trace.heads[h].q);
-    k_all.push_back(state.trace.heads[h].k);
-    v_all.push_back(state.trace.heads[h].v);
+    q.push_back(scene.trace.heads[h].q);
+    k_all.push_back(scene.trace.heads[h].k);
+    v_all.push_back(scene.trace.heads[h].v);
   }
   for (int g = 0; g < f.kv_heads; ++g) {
     Mat kg = Mat::Zero(k_all[0].rows(), k_all[0].cols()), vg = Mat::Zero(v_all[0].rows(), v_all[0].cols());
@@ -206,8 +202,8 @@ GqaFigures compute_gqa(const AppState& state) {
     v.push_back(vg / static_cast<float>(group));
   }
   AttentionOptions o;
-  o.scale = state.trace.heads[0].scale;
-  o.causal = s.math.mask.causal;
+  o.scale = scene.trace.heads[0].scale;
+  o.causal = scene.causal;
   const GroupedQueryResult grouped = grouped_query_attention(q, k, v, o);
   const GroupedQueryResult multi = grouped_query_attention(q, k_all, v_all, o);
   if (!grouped.status.ok || !multi.status.ok) {
@@ -219,21 +215,20 @@ GqaFigures compute_gqa(const AppState& state) {
     f.weights.push_back(grouped.heads[h].weights);
     f.difference.push_back(max_abs_difference(grouped.heads[h].weights, multi.heads[h].weights));
   }
-  const int layers = s.modern.layers, bytes = s.modern.bytes_per_value;
+  const int layers = m.layers, bytes = m.bytes_per_value;
   f.bytes_per_token = kv_cache_bytes_per_token(f.kv_heads, f.d_k, layers, bytes);
   f.bytes_per_token_mha = kv_cache_bytes_per_token(heads, f.d_k, layers, bytes);
   f.bytes_per_token_mqa = kv_cache_bytes_per_token(1, f.d_k, layers, bytes);
-  f.decode_step = s.modern.decode_step <= 0 ? n : std::min(s.modern.decode_step, n);
+  f.decode_step = m.decode_step <= 0 ? n : std::min(m.decode_step, n);
   f.ok = true;
   return f;
 }
 
 // ---- 4 flash ----------------------------------------------------------------------------
 
-FlashFigures compute_flash(const AppState& state) {
+FlashFigures compute_flash(const SceneView& scene, const ModernSettings& m) {
   FlashFigures f;
-  const ModernSettings& m = state.settings.modern;
-  const HeadInputs in = head_inputs(state);
+  const HeadInputs in = head_inputs(scene);
   if (!in.ok) {
     f.why = in.why;
     return f;
@@ -268,30 +263,29 @@ FlashFigures compute_flash(const AppState& state) {
 
 // ---- 5 sinks ----------------------------------------------------------------------------
 
-SinkFigures compute_sinks(const AppState& state) {
+SinkFigures compute_sinks(const SceneView& scene, const ModernSettings& m) {
   SinkFigures f;
-  const Settings& s = state.settings;
-  const HeadInputs in = head_inputs(state);
+  const HeadInputs in = head_inputs(scene);
   if (!in.ok) {
     f.why = in.why;
     return f;
   }
   const int n = static_cast<int>(in.q.rows());
-  for (const HeadTrace& h : state.trace.heads) f.head_sink_share.push_back(h.weights.col(0).mean());
+  for (const HeadTrace& h : scene.trace.heads) f.head_sink_share.push_back(h.weights.col(0).mean());
   AttentionOptions o;
   o.scale = in.scale;
-  o.allowed = build_mask(streaming_llm_mask(s.modern.sink_window, s.modern.sinks), n, n);
+  o.allowed = build_mask(streaming_llm_mask(m.sink_window, m.sinks), n, n);
   const AttentionResult streaming = attention(in.q, in.k, in.v, o);
   f.streaming_allowed = o.allowed.cast<float>();
   f.streaming_weights = streaming.weights;
-  f.streaming_sink_share = streaming.weights.leftCols(std::min(s.modern.sinks, n)).rowwise().sum().mean();
+  f.streaming_sink_share = streaming.weights.leftCols(std::min(m.sinks, n)).rowwise().sum().mean();
   AttentionOptions causal;
   causal.scale = in.scale;
   causal.causal = true;
   f.causal_weights = attention(in.q, in.k, in.v, causal).weights;
   // A row that matches nothing: the cursor's scores moved down by row_offset.
-  f.row = std::clamp(s.cursor, 0, n - 1);
-  const RowVec scores = (in.scale * in.q.row(f.row) * in.k.transpose()).array() + s.modern.row_offset;
+  f.row = std::clamp(scene.cursor, 0, n - 1);
+  const RowVec scores = (in.scale * in.q.row(f.row) * in.k.transpose()).array() + m.row_offset;
   f.row_scores.assign(scores.data(), scores.data() + n);
   f.row_softmax.resize(n);
   f.row_off_by_one.resize(n);
@@ -303,9 +297,9 @@ SinkFigures compute_sinks(const AppState& state) {
 
 // ---- 6 the query-key space --------------------------------------------------------------
 
-QkSpaceFigures compute_qk_space(const AppState& state) {
+QkSpaceFigures compute_qk_space(const SceneView& scene, const ModernSettings& m) {
   QkSpaceFigures f;
-  const HeadInputs in = head_inputs(state);
+  const HeadInputs in = head_inputs(scene);
   if (!in.ok) {
     f.why = in.why;
     return f;
@@ -335,7 +329,7 @@ QkSpaceFigures compute_qk_space(const AppState& state) {
   for (int i = 0; i < n_q; ++i) f.queries.push_back({static_cast<float>(plane(i, 0)), static_cast<float>(plane(i, 1))});
   for (int j = 0; j < n_k; ++j)
     f.keys.push_back({static_cast<float>(plane(n_q + j, 0)), static_cast<float>(plane(n_q + j, 1))});
-  f.weights = focused_head(state)->weights;
+  f.weights = focused_head(scene)->weights;
   for (int i = 0; i < f.weights.rows(); ++i) {
     Eigen::Index best = 0;
     f.weights.row(i).maxCoeff(&best);
@@ -346,8 +340,8 @@ QkSpaceFigures compute_qk_space(const AppState& state) {
 }
 
 // A hash of what a figure depends on: the scene's revision, the head, and the values given.
-std::uint64_t inputs_key(const AppState& state, std::initializer_list<double> values) {
-  std::uint64_t h = state.revision * 1000003ull + static_cast<std::uint64_t>(state.settings.head + 1);
+std::uint64_t inputs_key(const SceneView& scene, std::initializer_list<double> values) {
+  std::uint64_t h = scene.revision * 1000003ull + static_cast<std::uint64_t>(scene.head + 1);
   for (double v : values) h = h * 1099511628211ull ^ std::hash<double>{}(v);
   return h;
 }
@@ -408,41 +402,38 @@ int effective_kv_heads(int heads, int kv_heads) {
   return g;
 }
 
-void update_modern_panels(AppState& state) {
-  if (!state.has_results) return;
-  ModernResults& r = state.modern;
-  const Settings& s = state.settings;
-  const ModernSettings& m = s.modern;
+void update_modern_panels(const SceneView& scene, const ModernSettings& m, ModernResults& r) {
+  if (!scene.has_results) return;
   auto refresh = [&](std::uint64_t key, std::uint64_t& stored, auto compute) {
     if (key == stored) return;
     compute();
     stored = key;
     ++r.version;
   };
-  switch (s.panel) {
+  switch (scene.panel) {
     case Panel::Positions:
-      refresh(inputs_key(state, {double(m.shift), double(s.cursor)}), r.positions_for, [&] { r.positions = compute_positions(state); });
+      refresh(inputs_key(scene, {double(m.shift), double(scene.cursor)}), r.positions_for, [&] { r.positions = compute_positions(scene, m); });
       break;
     case Panel::Gqa:
-      refresh(inputs_key(state, {double(m.kv_heads), double(m.layers), double(m.bytes_per_value), double(m.decode_step)}),
-              r.gqa_for, [&] { r.gqa = compute_gqa(state); });
+      refresh(inputs_key(scene, {double(m.kv_heads), double(m.layers), double(m.bytes_per_value), double(m.decode_step)}),
+              r.gqa_for, [&] { r.gqa = compute_gqa(scene, m); });
       break;
     case Panel::Flash:
-      refresh(inputs_key(state, {double(m.block_q), double(m.block_k), double(m.flash_causal), double(m.flash_step)}),
-              r.flash_for, [&] { r.flash = compute_flash(state); });
+      refresh(inputs_key(scene, {double(m.block_q), double(m.block_k), double(m.flash_causal), double(m.flash_step)}),
+              r.flash_for, [&] { r.flash = compute_flash(scene, m); });
       break;
     case Panel::Sinks:
-      refresh(inputs_key(state, {double(m.sink_window), double(m.sinks), double(m.row_offset), double(s.cursor)}),
-              r.sinks_for, [&] { r.sinks = compute_sinks(state); });
+      refresh(inputs_key(scene, {double(m.sink_window), double(m.sinks), double(m.row_offset), double(scene.cursor)}),
+              r.sinks_for, [&] { r.sinks = compute_sinks(scene, m); });
       break;
-    case Panel::QkSpace: refresh(inputs_key(state, {}), r.qk_for, [&] { r.qk = compute_qk_space(state); }); break;
+    case Panel::QkSpace: refresh(inputs_key(scene, {}), r.qk_for, [&] { r.qk = compute_qk_space(scene, m); }); break;
     default: break;
   }
   // Only the shown panel's figures are kept, as only the shown heatmaps keep their textures:
   // the others' are freed (a 900-token scene's positions figures are about 20 MB) and
   // computed again when their panel shows.
   auto drop = [&](Panel p, std::uint64_t& stored, auto& figures) {
-    if (s.panel == p || stored == ~0ull) return;
+    if (scene.panel == p || stored == ~0ull) return;
     figures = std::decay_t<decltype(figures)>{};
     stored = ~0ull;
   };
@@ -451,7 +442,7 @@ void update_modern_panels(AppState& state) {
   drop(Panel::Flash, r.flash_for, r.flash);
   drop(Panel::Sinks, r.sinks_for, r.sinks);
   drop(Panel::QkSpace, r.qk_for, r.qk);
-  if (m.decode_request != r.decode_request && s.panel == Panel::Gqa && r.gqa.ok) {
+  if (m.decode_request != r.decode_request && scene.panel == Panel::Gqa && r.gqa.ok) {
     r.decoding_config = app_decoding_config(r.gqa.heads, r.gqa.kv_heads, r.gqa.d_k);
     r.decoding = DecodingCost{};
     r.decoding.status = validate_decoding_cost_config(r.decoding_config);
@@ -552,10 +543,9 @@ json modern_settings_json(const ModernSettings& m) {
   return j;
 }
 
-json modern_figures_json(const AppState& state) {
-  const ModernResults& r = state.modern;
+json modern_figures_json(const ModernResults& r, Panel panel) {
   json j = json::object();
-  switch (state.settings.panel) {
+  switch (panel) {
     case Panel::Positions: j["positions"] = positions_json(r.positions); break;
     case Panel::Gqa: j["gqa"] = gqa_json(r.gqa, r); break;
     case Panel::Flash: j["flash"] = flash_json(r.flash); break;
@@ -597,8 +587,7 @@ Status read_modern_json(const json& j, ModernSettings& out) {
   return Status::success();
 }
 
-const Mat* modern_matrix(const AppState& state, const std::string& name) {
-  const ModernResults& r = state.modern;
+const Mat* modern_matrix(const ModernResults& r, const std::string& name) {
   if (name == "positions/ropeFixed") return &r.positions.rope_fixed;
   if (name == "positions/ropeLong") return &r.positions.rope_long;
   if (name == "positions/ropeScores") return &r.positions.rope_scores;

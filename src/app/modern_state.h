@@ -2,7 +2,8 @@
 // attention (RoPE, ALiBi), grouped-query attention and the KV cache, FlashAttention tile by
 // tile, attention sinks and softmax off by one, and the query-key space. No GL, no ImGui.
 //
-// Inputs: the focused head of the explorer's scene. The positions panel needs the head's
+// Inputs: the focused head of the explorer's scene (app/scene.h's SceneView; the state hands
+// it over, with these panels' settings and results, from app_state_features.cpp). The positions panel needs the head's
 // contents before any position (the generated scene's embeddings through its projections;
 // other scenes' Q and K as they are); the other panels take the head's Q, K, V as attention
 // saw them. Each figure is recomputed only when its inputs change (the scene's revision,
@@ -11,6 +12,7 @@
 // Sections: 1 settings  2 results  3 operations  4 the app's door
 #pragma once
 
+#include "app/scene.h"
 #include "core/attention/flash.h"
 #include "core/base/types.h"
 #include "core/efficient/cost.h"
@@ -136,21 +138,20 @@ int effective_kv_heads(int heads, int kv_heads);
 
 // ---- 4 the app's door -------------------------------------------------------------------
 
-struct AppState;
-
 // Once per frame, after update_results(): the figures of the shown panel, if its inputs
 // changed; a decoding measurement started when its request was raised, and advanced by one
 // sample per frame while it runs (each well under a second).
-void update_modern_panels(AppState& state);
+void update_modern_panels(const SceneView& scene, const ModernSettings& settings, ModernResults& results);
 
 nlohmann::json modern_settings_json(const ModernSettings& settings);
-nlohmann::json modern_figures_json(const AppState& state);
+// The figures of `panel` (the shown one: the others' are not kept).
+nlohmann::json modern_figures_json(const ModernResults& results, Panel panel);
 Status read_modern_json(const nlohmann::json& j, ModernSettings& out);
 
 // A matrix of these panels by name, for the page's getMatrix(): "positions/<ropeFixed|
 // ropeLong|ropeScores|alibiBias|alibiWeights>", "gqa/weights/<h>", "flash/<exactWeights|
 // output|exactOutput>", "sinks/<streamingAllowed|streamingWeights|causalWeights>",
 // "qk/weights". Null if absent.
-const Mat* modern_matrix(const AppState& state, const std::string& name);
+const Mat* modern_matrix(const ModernResults& results, const std::string& name);
 
 }  // namespace attn

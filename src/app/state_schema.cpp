@@ -1,15 +1,14 @@
 #include "app/state_schema.h"
 
-#include "app/json_text.h"
-#include "app/tour.h"
-
-#include "app/app_state.h"
-#include "app/scaling_lab.h"
 #include "app/panel_registry.h"
+#include "app/scaling_lab.h"
+#include "app/scene.h"
+#include "app/tour.h"
 #include "core/io/import_attention.h"
-#include "core/train/model.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/language_model.h"
+#include "core/train/model.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -193,8 +192,7 @@ KeyRange slider_range(std::string_view path) {
   return key_range(path);
 }
 
-std::string state_schema_json() {
-  const json defaults = settings_json(Settings{});
+std::string schema_json(const json& defaults) {
   json out = json::array();
   for (const Key& k : keys()) {
     json e = {{"path", k.path}, {"kind", k.kind}};

@@ -19,15 +19,21 @@
 // `divides` = that key's value is a multiple of this one (heads divides dModel);
 // `fixed` = only the default is legal today (layer); `needsEvenDk` = that choice needs
 // d_k = dModel / heads even (positional "rope": RoPE turns pairs of coordinates).
+//
+// It sits below the state: the features read their ranges here. The state's
+// state_schema_json() (app/app_state.h) gives schema_json() the default settings.
 #pragma once
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <string_view>
 
 namespace attn {
 
-// A JSON array of {path, kind, min, max, choices, length, below, divides, fixed, default}.
-std::string state_schema_json();
+// A JSON array of {path, kind, min, max, choices, length, below, divides, fixed, default},
+// each default read from `defaults` (settings_json() of the default settings) at its path.
+std::string schema_json(const nlohmann::json& defaults);
 
 struct KeyRange {
   double min = 0, max = 0;

@@ -30,17 +30,4 @@ constexpr TourStep kSteps[kTourSteps] = {
 
 const TourStep& tour_step(int step) { return kSteps[std::clamp(step, 1, kTourSteps) - 1]; }
 
-bool update_tour(AppState& state) {
-  const int step = state.settings.tour;
-  if (step == state.tour_opened) return false;
-  state.tour_opened = step;
-  if (step < 1 || step > kTourSteps) return false;
-  const TourStep& s = tour_step(step);
-  // The patches are ours and checked by the tests; a refused one still opens the panel.
-  apply_state_json(state, std::string(R"({"panel": ")") + s.panel + "\"}");
-  apply_state_json(state, s.patch);
-  state.settings.tour = step;
-  return true;
-}
-
 }  // namespace attn

@@ -3,9 +3,8 @@
 // it speaks of (a heatmap's or a plot's id, as layout() names them). The tour's position is
 // the state key `tour` (0: no tour; 1..kTourSteps: that step), so a step has its own link
 // (#tour=N and the state). The step's text is the UI's (ui/strings.h: tour_title_N, tour_text_N).
+// The state opens a step (update_tour in app/app_state.h).
 #pragma once
-
-#include "app/app_state.h"
 
 namespace attn {
 
@@ -17,10 +16,5 @@ struct TourStep {
 
 inline constexpr int kTourSteps = 14;
 const TourStep& tour_step(int step);  // step in 1..kTourSteps
-
-// Opens the step the state's `tour` names when it changed since the last call: its panel and
-// its settings (the rest of the state is left as it is, so the learner can go on changing it
-// within the step). Returns whether a step was opened.
-bool update_tour(AppState& state);
 
 }  // namespace attn

@@ -2,9 +2,9 @@
 #include "app/url_state.h"
 
 #include "app/app_messages.h"
-#include "app/json_text.h"
 #include "core/base/json_nesting.h"
 #include "core/base/utf8.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 

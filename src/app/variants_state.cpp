@@ -1,7 +1,6 @@
 #include "app/variants_state.h"
 
 #include "app/app_messages.h"
-#include "app/app_state.h"
 #include "app/state_schema.h"
 #include "core/base/rng.h"
 #include "core/attention/streaming.h"
@@ -312,17 +311,15 @@ namespace attn {
 
 using json = nlohmann::json;
 
-void update_variant_panels(AppState& state, double chart_budget_seconds) {
-  VariantResults& r = state.variants;
-  const Settings& s = state.settings;
-  if (state.has_results && r.mask_revision != state.revision) {
-    r.mask_allowed = state.trace.status.ok ? to_float(state.trace.allowed) : Mat();
-    r.mask_revision = state.revision;
+void update_variant_panels(const SceneView& scene, const VariantSettings& v, VariantResults& r, CostChartRun& run,
+                           double chart_budget_seconds) {
+  if (scene.has_results && r.mask_revision != scene.revision) {
+    r.mask_allowed = scene.trace.status.ok ? to_float(scene.trace.allowed) : Mat();
+    r.mask_revision = scene.revision;
   }
-  if (state.has_results && (s.panel == Panel::Scoring || s.panel == Panel::Variants))
-    update_variant_results(state.trace, state.weights, state.revision, s.head, s.variants, r);
-  CostChartRun& run = state.cost_chart;
-  if (s.variants.cost_chart_request != run.request) start_cost_chart(run, app_cost_chart_config(), s.variants.cost_chart_request);
+  if (scene.has_results && (scene.panel == Panel::Scoring || scene.panel == Panel::Variants))
+    update_variant_results(scene.trace, scene.weights, scene.revision, scene.head, v, r);
+  if (v.cost_chart_request != run.request) start_cost_chart(run, app_cost_chart_config(), v.cost_chart_request);
   step_cost_chart(run, chart_budget_seconds);
 }
 
@@ -332,10 +329,8 @@ json variant_settings_json(const VariantSettings& v) {
           {"seed", v.seed}, {"costChartRequest", v.cost_chart_request}, {"paintAllow", v.paint_allow}};
 }
 
-json variant_figures_json(const AppState& state) {
-  const VariantResults& r = state.variants;
+json variant_figures_json(const VariantResults& r, const CostChartRun& run) {
   json figures = json::object();
-  figures["maskHistory"] = {{"undo", state.mask_history.undo_steps()}, {"redo", state.mask_history.redo_steps()}};
   if (r.has_scoring) {
     json scoring = json::array();
     for (const ScoringResult& f : r.scoring) scoring.push_back({{"name", f.name}, {"scale", f.scale}});
@@ -356,7 +351,6 @@ json variant_figures_json(const AppState& state) {
   } else if (!r.status.ok) {
     figures["variantError"] = r.status.message;
   }
-  const CostChartRun& run = state.cost_chart;
   json series = json::array();
   for (const CostSeries& s : run.chart.series) {
     json samples = json::array();
@@ -415,8 +409,7 @@ Status read_variants_json(const json& j, VariantSettings& out) {
   return Status::success();
 }
 
-const Mat* variant_matrix(const AppState& state, const std::string& name) {
-  const VariantResults& r = state.variants;
+const Mat* variant_matrix(const VariantResults& r, const std::string& name) {
   if (name == "maskAllowed") return r.mask_allowed.size() ? &r.mask_allowed : nullptr;
   if (name.rfind("scoring/", 0) == 0 && r.has_scoring) {
     if (name == "scoring/additive/wq") return &r.additive_wq;

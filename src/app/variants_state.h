@@ -9,6 +9,7 @@
 // Sections: 1 settings  2 results  3 the cost chart run  4 operations  5 the app's door
 #pragma once
 
+#include "app/scene.h"
 #include "core/efficient/attention.h"
 #include "core/efficient/cost.h"
 #include "core/attention/pipeline.h"
@@ -130,18 +131,19 @@ void step_cost_chart(CostChartRun& run, double budget_seconds);
 
 // ---- 5 the app's door -------------------------------------------------------------------
 
-struct AppState;
-
 // Once per frame, after update_results(): the scoring figures when the scoring panel is
 // shown, the variant figures when the variants panel is, each only if its inputs changed;
 // starts a cost chart when its request was raised, and advances a running one by about
-// `chart_budget_seconds`.
-void update_variant_panels(AppState& state, double chart_budget_seconds);
+// `chart_budget_seconds`. The state hands over the scene (app/scene.h) from
+// app_state_features.cpp.
+void update_variant_panels(const SceneView& scene, const VariantSettings& settings, VariantResults& results,
+                           CostChartRun& chart, double chart_budget_seconds);
 
 // Settings as JSON ("variants" in the state) and the read-only figures ("figures.variants").
 // The panel's settings (part of the settings: links and sessions carry them) and its figures.
 nlohmann::json variant_settings_json(const VariantSettings& settings);
-nlohmann::json variant_figures_json(const AppState& state);
+// (The state adds the mask editor's undo and redo counts, "maskHistory".)
+nlohmann::json variant_figures_json(const VariantResults& results, const CostChartRun& chart);
 
 // Reads a "variants" object into `out`; the message names a bad key and `out` is unchanged.
 Status read_variants_json(const nlohmann::json& j, VariantSettings& out);
@@ -150,6 +152,6 @@ Status read_variants_json(const nlohmann::json& j, VariantSettings& out);
 // "scoring/<dot|scaled-dot|cosine|additive>/<rawScores|weights|difference>",
 // "scoring/additive/<wq|wk|v>",
 // "variant/<pattern|weights|exactWeights|weightError|output|exactOutput>". Null if absent.
-const Mat* variant_matrix(const AppState& state, const std::string& name);
+const Mat* variant_matrix(const VariantResults& results, const std::string& name);
 
 }  // namespace attn

@@ -2,13 +2,13 @@
 // promises). They reach the one running app through expose_app().
 #include "app/app_messages.h"
 #include "app/app_state.h"
-#include "app/json_text.h"
 #include "app/messages.h"
 #include "app/state_schema.h"
 #include "app/tour.h"
 #include "app/url_state.h"
+#include "bindings/app_handle.h"
 #include "bindings/js_interop.h"
-#include "platform/web_handle.h"
+#include "files/json_text.h"
 #include "ui/app.h"
 #include "ui/figure_text.h"
 #include "ui/font_coverage.h"
@@ -34,6 +34,7 @@ using emscripten::val;
 
 namespace {
 attn::ui::App* g_app = nullptr;
+attn::bindings::LoopControls g_loop;  // given with g_app by the web entry point
 attn::Status g_refusal;  // the last refusal a binding gave the page
 
 attn::ui::Language ui_language() {
@@ -61,7 +62,7 @@ std::string set_state(const std::string& json) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     g_app->add_compute_ms(took.count());
   }
-  return attn::platform::refused(st);
+  return attn::bindings::refused(st);
 }
 
 // What the soak test watches for leaks: bytes malloc has handed out and not taken back
@@ -120,8 +121,8 @@ val matrix_to_val(const attn::Mat& m) {
 val get_matrix(const std::string& name, int head) {
   if (!g_app || !g_app->state().has_results) return val::null();
   const attn::AppState& s = g_app->state();
-  if (const attn::Mat* panel_matrix = attn::variant_matrix(s, name)) return matrix_to_val(*panel_matrix);
-  if (const attn::Mat* panel_matrix = attn::modern_matrix(s, name)) return matrix_to_val(*panel_matrix);
+  if (const attn::Mat* panel_matrix = attn::variant_matrix(s.variants, name)) return matrix_to_val(*panel_matrix);
+  if (const attn::Mat* panel_matrix = attn::modern_matrix(s.modern, name)) return matrix_to_val(*panel_matrix);
   const bool side_b = name.rfind("b:", 0) == 0;
   const std::string stage = side_b ? name.substr(2) : name;
   const attn::PipelineTrace& t = side_b ? s.compare_trace : s.trace;
@@ -170,7 +171,7 @@ std::string load_fragment(const std::string& text) {
   if (!g_app) return "the app is not running";
   const attn::Status st = attn::load_fragment(g_app->state(), text);
   attn::update_results(g_app->state());
-  attn::platform::refused(st.ok ? st : g_app->state().notice);  // "The link's state was ignored: ..."
+  attn::bindings::refused(st.ok ? st : g_app->state().notice);  // "The link's state was ignored: ..."
   return st.ok ? "" : st.message;
 }
 
@@ -185,7 +186,7 @@ std::string load_settings(const std::string& json) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     g_app->add_compute_ms(took.count());
   }
-  return attn::platform::refused(st);
+  return attn::bindings::refused(st);
 }
 
 std::string schema() { return attn::state_schema_json(); }
@@ -270,10 +271,10 @@ std::string train_load(val bytes, const std::string& held_out_json) {
   nlohmann::json j;
   // A saved session's text: [{step, accuracy, loss}, ...], two levels deep.
   if (held_out_json.size() > static_cast<std::size_t>(attn::kMaxStateBytes))
-    return attn::platform::refused(attn::Status::error(attn::msg::app_state_too_long, held_out_json.size(), attn::kMaxStateBytes));
+    return attn::bindings::refused(attn::Status::error(attn::msg::app_state_too_long, held_out_json.size(), attn::kMaxStateBytes));
   if (attn::Status st = attn::parse_json(held_out_json.empty() ? "[]" : held_out_json, 2, attn::msg::app_state_not_json, j);
       !st.ok)
-    return attn::platform::refused(st);
+    return attn::bindings::refused(st);
   // Built without exceptions: check every type before reading (json::value would throw).
   const auto number = [](const nlohmann::json& p, const char* key) {
     return p.contains(key) && p[key].is_number() ? p[key].get<double>() : -1.0;
@@ -285,7 +286,7 @@ std::string train_load(val bytes, const std::string& held_out_json) {
                         static_cast<float>(number(p, "loss"))});
   const std::vector<std::uint8_t> data = bytes_of(bytes);
   const attn::Status st = attn::train_load(g_app->state().train, data.data(), data.size(), held.empty() ? nullptr : &held);
-  return attn::platform::refused(st);
+  return attn::bindings::refused(st);
 }
 
 // The held-out curve, for the page's saved session.
@@ -331,7 +332,7 @@ std::string load_trained_model(val bytes, const std::string& name) {
   if (!g_app) return "the app is not running";
   const std::vector<std::uint8_t> data = bytes_of(bytes);
   const attn::Status st = attn::load_trained_scene(g_app->state().train, data.data(), data.size(), name);
-  return attn::platform::refused(st);
+  return attn::bindings::refused(st);
 }
 
 // The explorer's language-model scene (the shipped model, fetched by the page when the scene
@@ -346,7 +347,7 @@ std::string load_language_model(val bytes, const std::string& name) {
     state.notice = attn::Status::success();
     state.settings.source = attn::SceneSource::Language;
   }
-  return attn::platform::refused(st);
+  return attn::bindings::refused(st);
 }
 
 // True once the scene was asked for and its model is not here yet (the page then fetches it).
@@ -360,24 +361,32 @@ int (*volatile g_recurse)(int) = nullptr;  // called through a pointer: never tu
 int recurse(int depth) { return g_recurse(depth + 1) + 1; }
 void debug_crash(const std::string& kind) {
   if (kind == "abort") std::abort();
-  if (kind == "trap") attn::platform::trap_next_frame();
+  if (kind == "trap" && g_loop.trap_next_frame) g_loop.trap_next_frame();
   if (kind == "stack") {
     g_recurse = &recurse;
     recurse(0);
   }
 }
 
+// The page's stop(): the loop's own, while the app runs.
+void stop_app() {
+  if (g_loop.stop) g_loop.stop();
+}
+
 }  // namespace
 
-namespace attn::platform {
-void expose_app(ui::App* app) { g_app = app; }
+namespace attn::bindings {
+void expose_app(ui::App* app, const LoopControls& loop) {
+  g_app = app;
+  g_loop = loop;
+}
 std::string refused(const Status& st) {
   if (st.ok) return "";
   g_refusal = st;
   return st.message;
 }
 ui::App* exposed_app() { return g_app; }
-}  // namespace attn::platform
+}  // namespace attn::bindings
 
 EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("getStateJson", &get_state);
@@ -410,7 +419,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("tourSteps", &tour_steps);
   emscripten::function("captureDrawnText", &capture_drawn_text);
   emscripten::function("drawnText", &drawn_text);
-  emscripten::function("stop", &attn::platform::stop_app);
+  emscripten::function("stop", &stop_app);
   emscripten::function("trainReset", &train_reset);
   emscripten::function("trainSave", &train_save);
   emscripten::function("trainLoad", &train_load);

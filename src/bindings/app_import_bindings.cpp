@@ -23,13 +23,13 @@
 //                              pixels as PNG: {bytes, mime, extension, name, width, height}
 //                              or {error}
 #include "app/app_messages.h"
-#include "app/export_figure.h"
-#include "app/import_state.h"
-#include "app/png_writer.h"
+#include "app/scene_export.h"
+#include "bindings/app_handle.h"
 #include "core/io/import_attention.h"
 #include "core/io/import_job.h"
 #include "core/io/zip.h"
-#include "platform/web_handle.h"
+#include "files/import_view.h"
+#include "files/png_writer.h"
 #include "ui/app.h"
 
 #include <emscripten/bind.h>
@@ -60,7 +60,7 @@ std::string import_begin(double size) {
   g_pending = PendingImport();
   g_job = attn::ImportJob();
   if (!(size >= 0) || size > static_cast<double>(attn::kImportMaxFileBytes))
-    return attn::platform::refused(attn::Status::error(attn::msg::app_import_too_large,
+    return attn::bindings::refused(attn::Status::error(attn::msg::app_import_too_large,
                                                        static_cast<long long>(size / 1048576), attn::kImportMaxFileBytes >> 20));
   g_pending.file.resize(static_cast<size_t>(size));
   return "";
@@ -80,7 +80,7 @@ val import_members() {
   const attn::Status s = attn::list_zip_members(g_pending.file.data(), g_pending.file.size(), members);
   if (!s.ok) {
     val e = val::object();
-    e.set("error", attn::platform::refused(s.within(".npz")));
+    e.set("error", attn::bindings::refused(s.within(".npz")));
     return e;
   }
   val out = val::array();
@@ -119,12 +119,12 @@ std::string import_finish_begin(const std::string& name, int batch_index, bool b
   const attn::Status s = g_job.begin(std::move(g_pending.file), options, inflate);
   g_pending = PendingImport();  // the job holds the bytes it needs now
   g_job_name = name;
-  return attn::platform::refused(s.within(name));
+  return attn::bindings::refused(s.within(name));
 }
 
 val import_finish_step(double budget_ms, double max_bytes) {
   val out = val::object();
-  attn::ui::App* app = attn::platform::exposed_app();
+  attn::ui::App* app = attn::bindings::exposed_app();
   attn::Status s = app ? attn::Status::success() : attn::Status::error(attn::msg::app_not_running);
   // Pieces of 256 KiB until the budget is spent: each takes a few milliseconds (a JSON
   // file's text, the slowest work per byte, about 5 ms at 50 MB/s).
@@ -138,7 +138,7 @@ val import_finish_step(double budget_ms, double max_bytes) {
   if (s.ok && !g_job.active() && !g_job.done()) s = attn::Status::error(attn::msg::app_no_import);
   if (!s.ok) {
     g_job = attn::ImportJob();
-    out.set("error", attn::platform::refused(s.within(g_job_name)));
+    out.set("error", attn::bindings::refused(s.within(g_job_name)));
     return out;
   }
   out.set("progress", g_job.progress());
@@ -149,18 +149,18 @@ val import_finish_step(double budget_ms, double max_bytes) {
 
 val export_matrix(const std::string& name, int head, const std::string& format_name, int scale) {
   val out = val::object();
-  attn::ui::App* app = attn::platform::exposed_app();
+  attn::ui::App* app = attn::bindings::exposed_app();
   attn::ExportFormat format;
   attn::Status s = attn::parse_export_format(format_name, format);
   const attn::Mat* m = app && s.ok ? attn::scene_matrix(app->state(), name, head) : nullptr;
   if (!s.ok || !m) {
-    out.set("error", attn::platform::refused(!s.ok ? s : attn::Status::error(attn::msg::app_no_matrix, name, head)));
+    out.set("error", attn::bindings::refused(!s.ok ? s : attn::Status::error(attn::msg::app_no_matrix, name, head)));
     return out;
   }
   const attn::ExportRequest request = attn::scene_export_request(app->state(), name, format, scale);
   const std::vector<std::uint8_t> bytes = attn::export_matrix(*m, request, s);
   if (!s.ok) {
-    out.set("error", attn::platform::refused(s));
+    out.set("error", attn::bindings::refused(s));
     return out;
   }
   out.set("bytes", val::global("Uint8Array").new_(emscripten::typed_memory_view(bytes.size(), bytes.data())));
@@ -174,12 +174,12 @@ val export_matrix(const std::string& name, int head, const std::string& format_n
 
 val export_panel(int scale) {
   val out = val::object();
-  attn::ui::App* app = attn::platform::exposed_app();
+  attn::ui::App* app = attn::bindings::exposed_app();
   std::vector<std::uint8_t> rgba;
   int width = 0, height = 0;
   attn::Status error = app ? attn::Status::success() : attn::Status::error(attn::msg::app_not_running);
   if (!app || !app->capture_panel(scale, rgba, width, height, error)) {
-    out.set("error", attn::platform::refused(error));
+    out.set("error", attn::bindings::refused(error));
     return out;
   }
   const std::vector<std::uint8_t> png = attn::encode_png_rgba(rgba.data(), width, height);

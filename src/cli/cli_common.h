@@ -3,9 +3,9 @@
 // and registers itself with ATTNLAB_CLI_COMMAND, so adding one touches no other file.
 #pragma once
 
-#include "app/json_text.h"
-#include "core/io/npy.h"
 #include "core/base/types.h"
+#include "core/io/npy.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 

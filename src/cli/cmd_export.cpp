@@ -2,13 +2,13 @@
 //   export --in FILE [--layer L] [--head H] [--matrix weights|q|k|v|rawScores|...] --format
 //          png|svg|csv|json|npy [--scale S] [--batch B] [--bfloat16] [--hide-special]
 //          [--renormalise] --out PATH
-// The file is read as the app reads it (core/io/import_attention.h); with Q/K/V the score
-// matrices are recomputed with the default math. Prints one JSON line: the shape written.
-#include "app/app_state.h"
-#include "app/export_figure.h"
-#include "app/import_state.h"
-#include "app/native/file_import.h"
+// The file is read and its layer made a trace as the app's imported scene does
+// (files/import_view.h); with Q/K/V the score matrices are recomputed with the default math.
+// Prints one JSON line: the shape written. Needs the core and src/files only, not the app.
 #include "cli/cli_common.h"
+#include "files/export_figure.h"
+#include "files/import_view.h"
+#include "files/native/file_import.h"
 
 #include <cstdio>
 
@@ -32,23 +32,26 @@ Status run_export(const Args& args) {
   if (o.has("--batch") && !parse_long(o.get("--batch"), 0, 1 << 30, batch)) return Status::error("--batch must be >= 0");
   const std::string matrix = o.has("--matrix") ? o.get("--matrix") : "weights";
 
-  AppState state;
   ImportOptions options;
   options.batch_index = static_cast<int>(batch);
   options.uint16_is_bfloat16 = o.flag("--bfloat16");
-  if (Status s = native::import_file(state, o.get("--in"), options); !s.ok) return s;
-  const ImportedAttention& d = *state.imported;
+  ImportedAttention d;
+  std::string name;
+  if (Status s = native::import_file(o.get("--in"), options, d, name); !s.ok) return s;
   if (layer >= d.layers) return Status::error("--layer " + std::to_string(layer) + ": the file has " + std::to_string(d.layers) + " layers");
   if (head >= d.heads) return Status::error("--head " + std::to_string(head) + ": the file has " + std::to_string(d.heads) + " heads");
-  state.settings.layer = static_cast<int>(layer);
-  state.settings.head = static_cast<int>(head);
-  state.settings.hide_special = o.flag("--hide-special");
-  state.settings.renormalise = o.flag("--renormalise");
-  update_results(state);
-  const Mat* m = scene_matrix(state, matrix, static_cast<int>(head));
+  const VisibleTokens visible = visible_tokens(d, o.flag("--hide-special"));
+  const PipelineTrace trace =
+      imported_layer_trace(d, static_cast<int>(layer), visible, o.flag("--renormalise"), PipelineConfig{}, nullptr);
+  const Mat* m = stage_matrix(trace, matrix, static_cast<int>(head));
   if (!m) return Status::error("no matrix '" + matrix + "' in this file (score matrices need q, k and v)");
+  std::vector<std::string> rows, keys;
+  for (int i : visible.rows) rows.push_back(d.query_tokens[i]);
+  for (int j : visible.cols) keys.push_back(d.key_tokens[j]);
+  const ExportRequest request = stage_export_request(matrix, format, static_cast<int>(scale), rows, keys,
+                                                     static_cast<int>(layer), static_cast<int>(head), name);
   Status s;
-  const std::vector<std::uint8_t> bytes = export_matrix(*m, scene_export_request(state, matrix, format, static_cast<int>(scale)), s);
+  const std::vector<std::uint8_t> bytes = export_matrix(*m, request, s);
   if (!s.ok) return s;
   const std::string& out = o.get("--out");
   std::FILE* f = std::fopen(out.c_str(), "wb");

@@ -7,7 +7,7 @@
 // widgets. The caller owns the data; nothing here decides what to draw.
 #pragma once
 
-#include "app/colormap.h"
+#include "files/colormap.h"
 #include "gfx/gl.h"
 
 #include <cstdint>

@@ -5,8 +5,8 @@
 //
 // Sections: 1 options  2 files read before any window opens  3 set-up  4 the loop and what it
 // saves  5 clean-up  6 main
-#include "app/native/file_import.h"
-#include "app/png_writer.h"
+#include "files/native/file_import.h"
+#include "files/png_writer.h"
 #include "platform/glfw.h"
 #include "platform/imgui_host.h"
 #include "ui/app.h"
@@ -227,12 +227,21 @@ bool start_app(attn::ui::App& app, attn::platform::ImGuiHost& host, const Option
   return false;
 }
 
+// The file at `path` made the scene; on error the state is unchanged.
+attn::Status import_path(attn::AppState& state, const std::string& path) {
+  attn::ImportedAttention data;
+  std::string name;
+  if (attn::Status st = attn::native::import_file(path, attn::ImportOptions(), data, name); !st.ok) return st;
+  attn::set_imported(state, std::move(data), name);
+  return attn::Status::success();
+}
+
 // A file dropped on the window becomes the scene; when it cannot, the previous scene stays.
 void import_dropped_file(GLFWwindow* window, int count, const char** paths) {
   attn::platform::ImGuiHost* host = attn::platform::ImGuiHost::of(window);
   if (!host || count < 1) return;
   attn::AppState& state = host->app().state();
-  const attn::Status st = attn::native::import_file(state, paths[0], attn::ImportOptions());
+  const attn::Status st = import_path(state, paths[0]);
   if (!st.ok) state.notice = st;
 }
 
@@ -279,7 +288,7 @@ int open_scene(attn::ui::App& app, GLFWwindow* window, const Options& o, attn::T
   }
 #endif
   if (!o.import_path.empty()) {
-    const attn::Status st = attn::native::import_file(app.state(), o.import_path, attn::ImportOptions());
+    const attn::Status st = import_path(app.state(), o.import_path);
     if (!st.ok) {
       std::fprintf(stderr, "attnlab: %s\n", st.message.c_str());
       return 2;

@@ -1,8 +1,8 @@
 // Browser entry point: Emscripten's GLFW on a WebGL2 canvas, driven by the browser's
 // animation frames. Everything above this file is shared with the desktop build.
+#include "bindings/app_handle.h"
 #include "platform/glfw.h"
 #include "platform/imgui_host.h"
-#include "platform/web_handle.h"
 #include "ui/app.h"
 
 #include <backends/imgui_impl_glfw.h>
@@ -102,13 +102,11 @@ void frame() {
   if (gl_ready()) g_app.frame();
 }
 
-}  // namespace
-
-namespace attn::platform {
+// The page's stop() (bindings/app_handle.h): the loop ends and everything it holds is released.
 void stop_app() {
   if (!g_window) return;
   emscripten_cancel_main_loop();
-  expose_app(nullptr);
+  attn::bindings::expose_app(nullptr);
   g_app.shutdown();
   glfwDestroyWindow(g_window);
   glfwTerminate();
@@ -116,7 +114,8 @@ void stop_app() {
   g_window = nullptr;
 }
 void trap_next_frame() { g_trap_next_frame = true; }
-}  // namespace attn::platform
+
+}  // namespace
 
 int main() {
   if (!glfwInit()) {
@@ -159,7 +158,7 @@ int main() {
   glfwSetKeyCallback(g_window, web_key);        // likewise; ImGui's then calls the host's
   glfwSetCharCallback(g_window, web_char);
   watch_context_loss();
-  attn::platform::expose_app(&g_app);
+  attn::bindings::expose_app(&g_app, {&stop_app, &trap_next_frame});
   emscripten_set_main_loop(frame, 0, false);
   return 0;
 }

@@ -1,9 +1,9 @@
 // The app shell. Sections: 1 init/shutdown  2 fonts and theme  3 keys  4 frame
 #include "ui/app.h"
 
-#include "app/import_state.h"
 #include "app/tour.h"
 #include "core/base/utf8.h"
+#include "files/import_view.h"
 #include "gfx/gl.h"
 #include "gfx/heatmap_gl.h"
 #include "ui/drawn_text.h"

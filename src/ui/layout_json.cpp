@@ -1,6 +1,6 @@
 #include "ui/layout_json.h"
 
-#include "app/json_text.h"
+#include "files/json_text.h"
 #include "ui/app.h"
 
 #include <imgui.h>

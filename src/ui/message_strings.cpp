@@ -5,8 +5,10 @@
 #include "core/io/io_messages.h"
 #include "core/lm/lm_messages.h"
 #include "core/train/train_messages.h"
+#include "files/files_messages.h"
 #include "ui/messages_zh_app.h"
 #include "ui/messages_zh_attention.h"
+#include "ui/messages_zh_files.h"
 #include "ui/messages_zh_io.h"
 #include "ui/messages_zh_lm.h"
 #include "ui/messages_zh_train.h"
@@ -23,6 +25,7 @@ const std::unordered_map<std::string_view, const char*>& chinese_table() {
   static const std::unordered_map<std::string_view, const char*> table = {
 #define ATTNLAB_ZH_ENTRY(name, zh) {msg::name.id, zh},
       ATTNLAB_APP_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
+      ATTNLAB_FILES_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
       ATTNLAB_IO_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
       ATTNLAB_TRAIN_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)
       ATTNLAB_ATTENTION_MESSAGES_ZH(ATTNLAB_ZH_ENTRY)

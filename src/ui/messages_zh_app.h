@@ -55,9 +55,7 @@
   X(app_state_too_long, "状态有 {0} 字节；最多读取 {1} 字节") \
   X(app_state_not_json, "状态不是有效的 JSON") \
   X(app_state_not_object, "状态必须是一个 JSON 对象") \
-  X(app_json_not_utf8, "JSON 文本不是 UTF-8（第 {0} 字节）") \
   X(app_message_not_json, "消息不是有效的 JSON") \
-  X(app_json_too_deep, "JSON 的嵌套超过 {0} 层（第 {1} 字节）") \
   X(app_text_not_utf8, "文本不是 UTF-8（第 {0} 字节）") \
   X(app_link_ignored, "链接中的状态已被忽略") \
   X(app_link_percent, "链接中的 '%' 后面不是两个十六进制数字") \
@@ -68,10 +66,6 @@
   X(app_link_twice, "'{0}' 在链接中出现了两次") \
   X(app_link_not_setting, "'{0}' 不是设置项的名字") \
   X(app_link_conflict, "'{0}' 与链接的另一部分冲突") \
-  X(app_export_format, "导出格式必须是 png、svg、csv、json 或 npy，而不是 '{0}'") \
-  X(app_export_pixels, "{0} x {1} 的 PNG 超过了允许的 {2} 百万像素；请选小一点的倍数") \
-  X(app_export_nothing, "没有可导出的矩阵") \
-  X(app_export_scale, "导出倍数必须是 1 到 {0}") \
   X(app_cannot_write, "无法写入 {0}") \
   X(app_cannot_read, "无法读取 {0}") \
   X(app_model_file, "模型文件") \

@@ -1,9 +1,9 @@
-// Panels of the imported scene (app/import_state.h), the model view also of the language
+// Panels of the imported scene (files/import_view.h), the model view also of the language
 // model's scene (app/lm_state.h):
 //   1 scene summary   what the file holds, in the controls' scene section
 //   2 model view      the layer x head grid of small heatmaps (BertViz's model view), the
 //                     layer selector, the focused head large with its attention sink
-#include "app/import_state.h"
+#include "files/import_view.h"
 #include "ui/heatmap_widget.h"
 #include "ui/model_view_panel.h"
 #include "ui/panels.h"

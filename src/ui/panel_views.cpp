@@ -1,6 +1,6 @@
 #include "ui/panel_views.h"
 
-#include "app/json_text.h"
+#include "files/json_text.h"
 #include "ui/panels.h"
 
 #include <nlohmann/json.hpp>

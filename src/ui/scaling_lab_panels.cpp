@@ -4,8 +4,8 @@
 #include "ui/panels.h"
 #include "ui/drawn_text.h"
 
-#include "app/colormap.h"
 #include "app/state_schema.h"
+#include "files/colormap.h"
 #include "ui/message_strings.h"
 #include "ui/plot.h"
 #include "ui/schema_controls.h"

@@ -1,6 +1,6 @@
 #include "app/app_state.h"
-#include "app/colormap.h"
 #include "app/state_schema.h"
+#include "files/colormap.h"
 
 #include <catch2/catch.hpp>
 

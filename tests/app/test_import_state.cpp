@@ -2,9 +2,10 @@
 // sink, Q/K/V recomputation, the JSON schema) and the exports (PNG scale, SVG cells, CSV,
 // JSON, .npy).
 #include "app/app_state.h"
-#include "app/export_figure.h"
-#include "app/import_state.h"
+#include "app/scene_export.h"
 #include "core/io/npy.h"
+#include "files/export_figure.h"
+#include "files/import_view.h"
 
 #include <catch2/catch.hpp>
 
@@ -122,6 +123,40 @@ TEST_CASE("imported scene with Q, K, V: panels recompute the file's weights", "[
   REQUIRE(state.trace.heads.size() == 2);
   CHECK(state.trace.heads[0].raw_scores.rows() == 4);
   CHECK(state.qkv_max_difference < 1e-6f);
+}
+
+// attnlab-cli export takes this path: the file's layer made a trace with the default math and
+// a stage picked by name, without the state (files/import_view.h, files/export_figure.h).
+TEST_CASE("imported layer without the state: the scene's matrices and export request", "[import][export]") {
+  AppState state;
+  set_imported(state, sample(true), "qkv.npz");
+  REQUIRE(apply_state_json(state, R"({"layer": 1, "head": 1, "hideSpecial": true, "renormalise": true})").ok);
+  update_results(state);
+  const ImportedAttention& d = *state.imported;
+  const VisibleTokens visible = visible_tokens(d, true);
+  REQUIRE(visible.rows == std::vector<int>{1, 2});
+  float difference = -1.0f;
+  const PipelineTrace trace = imported_layer_trace(d, 1, visible, true, PipelineConfig{}, &difference);
+  CHECK(difference == state.qkv_max_difference);
+  for (const char* name : {"weights", "q", "k", "v", "rawScores", "scaledScores", "maskedScores", "output"}) {
+    INFO(name);
+    const Mat* alone = stage_matrix(trace, name, 1);
+    const Mat* scene = scene_matrix(state, name, 1);
+    REQUIRE(alone);
+    REQUIRE(scene);
+    CHECK(alone->rows() == 2);
+    CHECK(*alone == *scene);  // the same floats: the same code on the same inputs
+  }
+  CHECK(stage_matrix(trace, "weights", 2) == nullptr);
+  CHECK(stage_matrix(trace, "nothing", 0) == nullptr);
+  const ExportRequest alone = stage_export_request("rawScores", ExportFormat::Svg, 2, {"a", "b"}, {"a", "b"}, 1, 1, "qkv.npz");
+  const ExportRequest scene = scene_export_request(state, "rawScores", ExportFormat::Svg, 2);
+  CHECK(alone.title == "rawScores, layer 1, head 1 (qkv.npz)");
+  CHECK(scene.title == alone.title);
+  CHECK(scene.row_labels == alone.row_labels);
+  CHECK(scene.col_labels == alone.col_labels);
+  CHECK(scene.colormap == Colormap::Diverging);
+  CHECK(stage_export_request("q", ExportFormat::Csv, 1, {"a"}, {"b"}, 0, 0, "").col_labels.empty());
 }
 
 TEST_CASE("special tokens", "[import][state]") {

@@ -1,10 +1,11 @@
-// The message catalogs of src/core and src/app against their Chinese texts: every message has
+// The message catalogs of src/core, src/files and src/app against their Chinese texts: every message has
 // a translation with the same arguments, and a refusal reads in Chinese part by part.
 #include "app/app_messages.h"
 #include "core/attention/attention_messages.h"
 #include "core/io/io_messages.h"
 #include "core/lm/lm_messages.h"
 #include "core/train/train_messages.h"
+#include "files/files_messages.h"
 #include "ui/message_strings.h"
 
 #include <catch2/catch.hpp>
@@ -19,6 +20,7 @@ const std::vector<attn::MessageText>& catalog() {
   static const std::vector<attn::MessageText> all = {
 #define ATTNLAB_CATALOG_ENTRY(id, en) attn::msg::id,
       ATTNLAB_APP_MESSAGES(ATTNLAB_CATALOG_ENTRY)
+      ATTNLAB_FILES_MESSAGES(ATTNLAB_CATALOG_ENTRY)
       ATTNLAB_IO_MESSAGES(ATTNLAB_CATALOG_ENTRY)
       ATTNLAB_TRAIN_MESSAGES(ATTNLAB_CATALOG_ENTRY)
       ATTNLAB_ATTENTION_MESSAGES(ATTNLAB_CATALOG_ENTRY)

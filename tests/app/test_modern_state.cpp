@@ -88,8 +88,8 @@ TEST_CASE("positions panel: RoPE depends on the offset alone, the sinusoidal enc
   REQUIRE(slopes.size() == 4);
   for (int h = 0; h < 4; ++h) CHECK(slopes[h].get<double>() == Approx(std::pow(2.0, -2.0 * (h + 1))));
   // The long sequence's block equals the sentence alone, cell by cell.
-  const attn::Mat* long_scores = attn::modern_matrix(s, "positions/ropeLong");
-  const attn::Mat* alone = attn::modern_matrix(s, "positions/ropeScores");
+  const attn::Mat* long_scores = attn::modern_matrix(s.modern, "positions/ropeLong");
+  const attn::Mat* alone = attn::modern_matrix(s.modern, "positions/ropeScores");
   REQUIRE(long_scores);
   REQUIRE(alone);
   const int n = static_cast<int>(alone->rows());
@@ -132,9 +132,9 @@ TEST_CASE("GQA panel: G = H is multi-head attention, fewer groups change the wei
   // Pooled K and V: query head 1's weights are attention() on the mean of heads 0 and 1's keys.
   const attn::Mat k01 = (s.trace.heads[0].k + s.trace.heads[1].k) / 2.0f, v01 = (s.trace.heads[0].v + s.trace.heads[1].v) / 2.0f;
   const attn::AttentionResult want = attn::attention(s.trace.heads[1].q, k01, v01, {});
-  CHECK((*attn::modern_matrix(s, "gqa/weights/1") - want.weights).cwiseAbs().maxCoeff() < 1e-6f);
-  CHECK(attn::modern_matrix(s, "gqa/weights/9") == nullptr);
-  CHECK(attn::modern_matrix(s, "gqa/weights/x") == nullptr);
+  CHECK((*attn::modern_matrix(s.modern, "gqa/weights/1") - want.weights).cwiseAbs().maxCoeff() < 1e-6f);
+  CHECK(attn::modern_matrix(s.modern, "gqa/weights/9") == nullptr);
+  CHECK(attn::modern_matrix(s.modern, "gqa/weights/x") == nullptr);
 }
 
 TEST_CASE("flash panel: the output equals exact attention; a tile's last step holds the row's max and sum", "[modern][app]") {
@@ -181,7 +181,7 @@ TEST_CASE("sinks panel: off by one lets a row that matches nothing attend to not
   CHECK(f["offByOneSum"].get<double>() < near_zero_offset);
   // The StreamingLLM mask keeps the sinks: every row sees key 0.
   f = figures_after(s, R"({"modern": {"sinkWindow": 2, "sinks": 1}})")["sinks"];
-  const attn::Mat& allowed = *attn::modern_matrix(s, "sinks/streamingAllowed");
+  const attn::Mat& allowed = *attn::modern_matrix(s.modern, "sinks/streamingAllowed");
   for (int i = 0; i < allowed.rows(); ++i) {
     CHECK(allowed(i, 0) == 1.0f);
     for (int j = 0; j < allowed.cols(); ++j) CHECK(allowed(i, j) == ((j == 0 || (j <= i && j >= i - 2)) ? 1.0f : 0.0f));
@@ -264,7 +264,7 @@ TEST_CASE("modern panels: only the shown panel's figures are kept; a panel shown
   CHECK(s.modern.positions.rope_long.size() == 0);
   CHECK(s.modern.positions.rope_fixed.size() == 0);
   CHECK(s.modern.positions_for == ~0ull);
-  CHECK(attn::modern_matrix(s, "positions/ropeLong")->size() == 0);
+  CHECK(attn::modern_matrix(s.modern, "positions/ropeLong")->size() == 0);
   for (const char* panel : {"gqa", "flash", "qk-space", "pipeline"}) {
     figures_after(s, std::string(R"({"panel": ")") + panel + "\"}");
     CHECK(s.modern.sinks_for == ~0ull);

@@ -1,9 +1,9 @@
-// The PNG writer (app/png_writer.h): its file has the chunks a PNG needs with their CRCs,
+// The PNG writer (files/png_writer.h): its file has the chunks a PNG needs with their CRCs,
 // zlib inflates its image data, and undoing the row filters gives back the pixels it was
 // given; a screenshot-like figure compresses well.
-#include "app/png_writer.h"
 #include "core/base/crc32.h"
 #include "core/base/rng.h"
+#include "files/png_writer.h"
 
 #include <catch2/catch.hpp>
 

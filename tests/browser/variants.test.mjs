@@ -16,7 +16,7 @@ const core = await createAttnlabCore();
 
 const suite = labSuite();
 
-const STRIPES = [[200, 200, 200], [150, 150, 150]];  // app/colormap.h kMaskedStripeA/B
+const STRIPES = [[200, 200, 200], [150, 150, 150]];  // files/colormap.h kMaskedStripeA/B
 
 
 function cellCentre(p, i, j) {

@@ -8,8 +8,8 @@
 // (the page's way) ends with the same message or the same data.
 #include "core/io/import_attention.h"
 #include "core/io/import_job.h"
+#include "files/native/file_import.h"
 #include "fuzz_check.h"
-#include "app/native/file_import.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The JSON library is used only through its two doors in src/app/json_text.{h,cpp}:
+// The JSON library is used only through its two doors in src/files/json_text.{h,cpp}:
 // parse_json (strict UTF-8, bounded nesting, then nlohmann's parse without exceptions) and
 // json_text (dump with the replacing error handler). Its throwing forms (json::parse with
 // exceptions, dump() with the strict handler, the binary formats' readers) would abort the
@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DOORS = new Set(['src/app/json_text.cpp']);
+const DOORS = new Set(['src/files/json_text.cpp']);
 // A call of the library's parsing or writing entry points.
 const CALLS = /\b(json::parse|json::accept|json::sax_parse|json::from_(?:cbor|msgpack|ubjson|bjdata|bson)|\.dump)\s*\(/g;
 
@@ -27,7 +27,7 @@ function sourceFiles(dir) {
 // Line and block comments blanked (newlines kept), so a comment may name the calls.
 const withoutComments = (text) => text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/\/\/.*$/gm, '');
 
-test('the JSON library is parsed and written only through src/app/json_text.cpp', () => {
+test('the JSON library is parsed and written only through src/files/json_text.cpp', () => {
   const files = sourceFiles(path.join(root, 'src'));
   assert.ok(files.length > 100, `only ${files.length} source files found`);
   const found = [];
@@ -42,7 +42,7 @@ test('the JSON library is parsed and written only through src/app/json_text.cpp'
 });
 
 test('the doors themselves use the non-throwing forms', () => {
-  const text = withoutComments(fs.readFileSync(path.join(root, 'src/app/json_text.cpp'), 'utf8'));
+  const text = withoutComments(fs.readFileSync(path.join(root, 'src/files/json_text.cpp'), 'utf8'));
   const parses = [...text.matchAll(/json::parse\(([^;]*)\);/g)].map((m) => m[1]);
   assert.equal(parses.length, 1);
   assert.match(parses[0], /nullptr,\s*false\s*$/);  // (callback, allow_exceptions = false)

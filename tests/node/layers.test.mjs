@@ -4,6 +4,8 @@
 // follow SYSTEM_HEADERS: the core takes Eigen, zlib, fast_float and the C++ standard library,
 // and GL, ImGui, its backends, GLFW, Emscripten, zlib, stb_image_write and fast_float each
 // belong to the layers named there.
+// Inside src/app, the files keep one order too (APP_ORDER): the pieces and features below the
+// state, the state, then what reads the whole state; an #include never runs back up it.
 // Reads the sources only; needs no build.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +15,9 @@ import { fileURLToPath } from 'node:url';
 
 // `from -> to ...`: files in folder `from` (under src/) may include headers of the folders
 // `to`. `core/*` is every wing of the core. A folder may always include its own headers.
+// Two edges are kept narrow on purpose: the CLI reaches the app's figures and file import
+// through src/files alone (never src/app), and the bindings include nothing of the platform
+// (the web entry point hands them the app: bindings/app_handle.h).
 const ALLOWED_EDGES = `
   core/kernels   -> core/base
   core/attention -> core/base core/kernels
@@ -20,15 +25,32 @@ const ALLOWED_EDGES = `
   core/io        -> core/base
   core/train     -> core/base
   core/lm        -> core/base core/attention core/io core/train
-  app            -> core/*
-  app/native     -> core/* app
-  gfx            -> core/* app
-  ui             -> core/* app gfx
-  platform       -> core/* app app/native gfx ui
-  bindings       -> core/* app gfx ui platform
-  cli            -> core/* app app/native
+  files          -> core/*
+  files/native   -> core/* files
+  app            -> core/* files
+  gfx            -> core/* files app
+  ui             -> core/* files app gfx
+  platform       -> core/* files files/native app gfx ui bindings
+  bindings       -> core/* files app gfx ui
+  cli            -> core/* files files/native
 `;
 const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficient', 'core/io', 'core/train', 'core/lm'];
+
+// The files of src/app (by name without .h/.cpp), lowest first: a file includes only headers
+// of its own name or of names before it. The features take the scene (app/scene.h) and their
+// own settings and results; only the state's own files and the readers after it see AppState.
+const APP_ORDER = `
+  app_messages panel_registry mask_edit scene tour
+  scaling_lab train_state
+  state_schema
+  lm_state modern_state variants_state
+  app_state app_state_features
+  url_state messages scene_export
+`.split(/\s+/).filter(Boolean);
+// The state's own files, and the files that read the whole state: the only ones that include
+// app/app_state.h.
+const STATE_FILES = ['app_state', 'app_state_features'];
+const STATE_READERS = ['url_state', 'messages', 'scene_export'];
 
 // Headers made at build time, and the folder whose they are.
 const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/embed_shaders.cmake)
@@ -40,9 +62,9 @@ const SYSTEM_HEADERS = [
   { family: 'ImGui backends', pattern: /^backends\//, layers: ['platform'] },
   { family: 'GLFW', pattern: /^GLFW\//, layers: ['platform'] },
   { family: 'Emscripten', pattern: /^emscripten(\/|\.h$)/, layers: ['platform', 'bindings'] },
-  // zlib: the core's CRC-32, the app's PNG writer, the desktop's .npz inflater.
-  { family: 'zlib', pattern: /^zlib\.h$/, layers: ['core/base', 'app', 'app/native'] },
-  { family: 'stb_image_write', pattern: /^stb_image_write\.h$/, layers: ['app'] },
+  // zlib: the core's CRC-32, the PNG writer, the desktop's and the CLI's .npz inflater.
+  { family: 'zlib', pattern: /^zlib\.h$/, layers: ['core/base', 'files', 'files/native'] },
+  { family: 'stb_image_write', pattern: /^stb_image_write\.h$/, layers: ['files'] },
   { family: 'fast_float', pattern: /^fast_float\//, layers: ['core/io', 'cli'] },
 ];
 // The core's system headers: Eigen, zlib, fast_float and the C++ standard library.
@@ -138,4 +160,47 @@ test('each layer includes only the system headers it may', () => {
         problems.push(`${inc.where}: ${from} -> <${inc.header}> (${family} only in ${layers.join(', ')})`);
   }
   assert.deepEqual(problems, [], `system headers out of their layers:\n  ${problems.join('\n  ')}`);
+});
+
+const moduleOf = (file) => path.basename(file).replace(/\.(h|cpp)$/, '');
+
+test('inside src/app no #include runs back up APP_ORDER (features, the state, its readers)', () => {
+  const rank = new Map(APP_ORDER.map((name, i) => [name, i]));
+  const problems = [];
+  for (const inc of includes()) {
+    if (folderOf(inc.file) !== 'app') continue;
+    const from = moduleOf(inc.file);
+    if (!rank.has(from)) {
+      problems.push(`${inc.where}: src/app/${from} is not in APP_ORDER (place it there)`);
+      continue;
+    }
+    if (path.posix.dirname(inc.header) !== 'app') continue;
+    const to = moduleOf(inc.header);
+    if (to === from) continue;
+    if (!rank.has(to)) problems.push(`${inc.where}: "${inc.header}" is not in APP_ORDER`);
+    else if (rank.get(to) > rank.get(from))
+      problems.push(`${inc.where}: ${from} -> ${to} runs back up (${to} comes after ${from} in APP_ORDER)`);
+  }
+  assert.deepEqual([...new Set(problems)], [], `src/app out of order:\n  ${problems.join('\n  ')}`);
+});
+
+test('inside src/app only the state and its readers include app/app_state.h', () => {
+  const allowed = new Set([...STATE_FILES, ...STATE_READERS]);
+  const found = includes().filter((inc) => folderOf(inc.file) === 'app' && inc.header === 'app/app_state.h');
+  assert.ok(found.length >= STATE_FILES.length, 'app/app_state.h included nowhere in src/app');
+  const problems = found.filter((inc) => !allowed.has(moduleOf(inc.file))).map((inc) => inc.where);
+  assert.deepEqual(problems, [], `a feature below the state includes app/app_state.h:\n  ${problems.join('\n  ')}`);
+});
+
+// The rules the two narrow edges of ALLOWED_EDGES keep, said once more by name so that widening
+// an edge there is a visible decision: the CLI includes no header of src/app, and the
+// bindings none of src/platform.
+test('the CLI includes nothing of the app, and the bindings nothing of the platform', () => {
+  const problems = [];
+  for (const inc of includes()) {
+    const from = folderOf(inc.file), to = path.posix.dirname(inc.header);
+    if (from === 'cli' && (to === 'app' || to.startsWith('app/'))) problems.push(`${inc.where}: cli -> ${inc.header}`);
+    if (from === 'bindings' && (to === 'platform' || to.startsWith('platform/'))) problems.push(`${inc.where}: bindings -> ${inc.header}`);
+  }
+  assert.deepEqual(problems, [], `the CLI or the bindings lean on a neighbour:\n  ${problems.join('\n  ')}`);
 });

@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #ifndef __EMSCRIPTEN__
-#include "app/native/file_import.h"
+#include "files/native/file_import.h"
 #include <zlib.h>
 #endif
 

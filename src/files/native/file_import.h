@@ -4,7 +4,6 @@
 // DecompressionStream instead.
 #pragma once
 
-#include "app/app_state.h"
 #include "core/io/import_attention.h"
 
 #include <string>
@@ -14,8 +13,8 @@ namespace attn::native {
 // Inflates a raw deflate stream to exactly `expected` bytes; refuses more or fewer.
 Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expected, std::vector<std::uint8_t>& out);
 
-// Reads `path` (refusing files over options.max_file_bytes before reading them) and makes it
-// the scene (app/import_state.h). Messages start with the file's name.
-Status import_file(AppState& state, const std::string& path, const ImportOptions& options);
+// Reads `path` (refusing files over options.max_file_bytes before reading them) and parses it
+// into `out`; `name` gets the file's name (the path's last part), which starts every message.
+Status import_file(const std::string& path, const ImportOptions& options, ImportedAttention& out, std::string& name);
 
 }  // namespace attn::native

@@ -1,4 +1,4 @@
-#include "app/png_writer.h"
+#include "files/png_writer.h"
 
 #include <zlib.h>
 

@@ -1,4 +1,4 @@
-#include "app/colormap.h"
+#include "files/colormap.h"
 
 #include <algorithm>
 #include <cmath>

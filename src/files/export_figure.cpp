@@ -1,10 +1,10 @@
-// Sections: 1 formats  2 colours  3 PNG  4 SVG  5 CSV and JSON  6 the scene's matrices
-#include "app/export_figure.h"
+// Sections: 1 formats  2 colours  3 PNG  4 SVG  5 CSV and JSON  6 a stage's matrix
+#include "files/export_figure.h"
 
-#include "app/app_messages.h"
-#include "app/json_text.h"
-#include "app/png_writer.h"
 #include "core/io/npy.h"
+#include "files/files_messages.h"
+#include "files/json_text.h"
+#include "files/png_writer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +22,7 @@ Status parse_export_format(const std::string& name, ExportFormat& out) {
   else if (name == "csv") out = ExportFormat::Csv;
   else if (name == "json") out = ExportFormat::Json;
   else if (name == "npy") out = ExportFormat::Npy;
-  else return Status::error(msg::app_export_format, name);
+  else return Status::error(msg::files_export_format, name);
   return Status::success();
 }
 
@@ -99,7 +99,7 @@ std::vector<std::uint8_t> png_bytes(const Mat& m, const ExportRequest& r, Status
   const std::int64_t px = static_cast<std::int64_t>(r.cell_px) * r.scale;
   const std::int64_t w = m.cols() * px, h = m.rows() * px;
   if (w * h > kExportMaxPixels) {
-    status = Status::error(msg::app_export_pixels, w, h, kExportMaxPixels >> 20);
+    status = Status::error(msg::files_export_pixels, w, h, kExportMaxPixels >> 20);
     return {};
   }
   const auto range = range_of(m, r.colormap);
@@ -225,11 +225,11 @@ std::vector<std::uint8_t> json_bytes(const Mat& m, const ExportRequest& r) {
 std::vector<std::uint8_t> export_matrix(const Mat& m, const ExportRequest& r, Status& status) {
   status = Status::success();
   if (m.rows() == 0 || m.cols() == 0) {
-    status = Status::error(msg::app_export_nothing);
+    status = Status::error(msg::files_export_nothing);
     return {};
   }
   if (r.scale < 1 || r.scale > kExportMaxScale || r.cell_px < 1 || r.cell_px > 64) {
-    status = Status::error(msg::app_export_scale, kExportMaxScale);
+    status = Status::error(msg::files_export_scale, kExportMaxScale);
     return {};
   }
   switch (r.format) {
@@ -242,11 +242,10 @@ std::vector<std::uint8_t> export_matrix(const Mat& m, const ExportRequest& r, St
   return {};
 }
 
-// ---- 6 the scene's matrices ----------------------------------------------------------------
+// ---- 6 a stage's matrix ----------------------------------------------------------------
 
-const Mat* scene_matrix(const AppState& state, const std::string& name, int head) {
-  const PipelineTrace& t = state.trace;
-  if (!state.has_results || !t.status.ok || head < 0 || head >= static_cast<int>(t.heads.size())) return nullptr;
+const Mat* stage_matrix(const PipelineTrace& t, const std::string& name, int head) {
+  if (!t.status.ok || head < 0 || head >= static_cast<int>(t.heads.size())) return nullptr;
   const HeadTrace& h = t.heads[head];
   const Mat* m = nullptr;
   if (name == "weights") m = &h.weights;
@@ -261,17 +260,19 @@ const Mat* scene_matrix(const AppState& state, const std::string& name, int head
   return m && m->size() > 0 ? m : nullptr;
 }
 
-ExportRequest scene_export_request(const AppState& state, const std::string& name, ExportFormat format, int scale) {
+ExportRequest stage_export_request(const std::string& name, ExportFormat format, int scale,
+                                   const std::vector<std::string>& rows, const std::vector<std::string>& keys,
+                                   int layer, int head, const std::string& source) {
   ExportRequest r;
   r.format = format;
   r.scale = scale;
   r.colormap = name == "weights" ? Colormap::Sequential : Colormap::Diverging;
-  r.row_labels = state.tokens;
+  r.row_labels = rows;
   const bool key_columns = name == "weights" || name == "rawScores" || name == "scaledScores" || name == "mask" ||
                            name == "maskedScores";
-  if (key_columns) r.col_labels = state.key_tokens;
-  r.title = name + ", layer " + std::to_string(state.settings.layer) + ", head " + std::to_string(state.settings.head);
-  if (!state.imported_name.empty() && state.settings.source == SceneSource::Imported) r.title += " (" + state.imported_name + ")";
+  if (key_columns) r.col_labels = keys;
+  r.title = name + ", layer " + std::to_string(layer) + ", head " + std::to_string(head);
+  if (!source.empty()) r.title += " (" + source + ")";
   return r;
 }
 

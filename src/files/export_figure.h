@@ -1,15 +1,15 @@
 // Export of a heatmap or matrix for papers and further analysis: PNG (at a chosen scale,
 // for print), SVG (vector: one <rect class="cell"> per visible cell, token labels as text,
 // the colour scale with its range), CSV, JSON and .npy. The same bytes go to the page's
-// downloads, the desktop and `attnlab-cli export`.
+// downloads, the desktop and `attnlab-cli export` (the app's scene: app/scene_export.h).
 //
 // It deliberately draws only the matrix, its labels and its scale, from the data: not a
 // screenshot of the panel around it.
 #pragma once
 
-#include "app/app_state.h"
-#include "app/colormap.h"
+#include "core/attention/pipeline.h"
 #include "core/base/types.h"
+#include "files/colormap.h"
 
 #include <cstdint>
 #include <string>
@@ -39,12 +39,16 @@ struct ExportRequest {
 // The file's bytes; on error empty and `status` says why (too many pixels, bad scale).
 std::vector<std::uint8_t> export_matrix(const Mat& m, const ExportRequest& request, Status& status);
 
-// A named matrix of the current scene, as the page's getMatrix names them: "weights",
-// "q", "k", "v", "rawScores", "scaledScores", "mask", "maskedScores", "output" of `head`.
-// Returns null when there is no such matrix (or it is empty: weights-only imports).
-const Mat* scene_matrix(const AppState& state, const std::string& name, int head);
+// A stage of one head of a trace by the page's getMatrix names: "weights", "q", "k", "v",
+// "rawScores", "scaledScores", "mask", "maskedScores", "output". Null when there is no such
+// matrix (or it is empty: weights-only imports) or the trace failed.
+const Mat* stage_matrix(const PipelineTrace& trace, const std::string& name, int head);
 
-// A request for that matrix with the scene's labels and the colour scale the panels use.
-ExportRequest scene_export_request(const AppState& state, const std::string& name, ExportFormat format, int scale);
+// A request for that stage with the colour scale the panels use, `rows` (the query tokens) as
+// row labels and `keys` as column labels of the stages over keys, and the title "<name>, layer
+// <layer>, head <head>" followed by " (<source>)" when a source (a file's name) is given.
+ExportRequest stage_export_request(const std::string& name, ExportFormat format, int scale,
+                                   const std::vector<std::string>& rows, const std::vector<std::string>& keys,
+                                   int layer, int head, const std::string& source);
 
 }  // namespace attn

@@ -1,6 +1,5 @@
-#include "app/native/file_import.h"
-
-#include "app/import_state.h"
+// A file read from disk and zlib's inflate, natively (files/native/file_import.h).
+#include "files/native/file_import.h"
 
 #include <zlib.h>
 
@@ -45,7 +44,7 @@ Status zlib_inflate(const std::uint8_t* data, std::size_t size, std::size_t expe
   return Status::success();
 }
 
-Status import_file(AppState& state, const std::string& path, const ImportOptions& options) {
+Status import_file(const std::string& path, const ImportOptions& options, ImportedAttention& out, std::string& name) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) return Status::error(path + ": cannot open (" + std::strerror(errno) + ")");
   std::vector<std::uint8_t> bytes;
@@ -65,8 +64,9 @@ Status import_file(AppState& state, const std::string& path, const ImportOptions
   std::fclose(f);
   if (got != bytes.size()) return Status::error(path + ": read " + std::to_string(got) + " of " + std::to_string(size) + " bytes");
   const size_t slash = path.find_last_of('/');
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  return import_into_state(state, bytes.data(), bytes.size(), name, options, zlib_inflate);
+  name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const Status s = import_attention(bytes.data(), bytes.size(), options, zlib_inflate, out);
+  return s.ok ? s : s.within(name);
 }
 
 }  // namespace attn::native

@@ -1,0 +1,143 @@
+// The state's doors to the features below it (app/app_state.h, section 5): each feature is
+// handed the scene (scene_view) and its own settings and results, never the whole state;
+// the imported scene made, rebuilt for a layer and its model view filled; a tour step opened.
+#include "app/app_state.h"
+
+#include "app/tour.h"
+#include "files/import_view.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace attn {
+
+SceneView scene_view(const AppState& state) {
+  const Settings& s = state.settings;
+  return SceneView{.has_results = state.has_results,
+                   .trace = state.trace,
+                   .weights = state.weights,
+                   .tokens = state.tokens,
+                   .revision = state.revision,
+                   .panel = s.panel,
+                   .head = s.head,
+                   .cursor = s.cursor,
+                   .generated_sentence = s.source == SceneSource::Generated ? &s.sentence : nullptr,
+                   .d_model = s.d_model,
+                   .seed = s.seed,
+                   .rope_base = s.rope_base,
+                   .rope_pairing = s.rope_pairing,
+                   .causal = s.math.mask.causal};
+}
+
+// ---- the panels' figures ----------------------------------------------------------------
+
+void update_modern_panels(AppState& state) { update_modern_panels(scene_view(state), state.settings.modern, state.modern); }
+
+void update_variant_panels(AppState& state, double chart_budget_seconds) {
+  update_variant_panels(scene_view(state), state.settings.variants, state.variants, state.cost_chart, chart_budget_seconds);
+}
+
+bool advance_lm(AppState& state, double now_seconds) {
+  if (state.settings.source != SceneSource::Language || !state.lm_scene) return false;
+  const bool changed = advance_lm_play(state.settings.lm, state.lm, now_seconds);
+  if (state.settings.panel == Panel::Language && state.has_results)
+    advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);
+  return changed;
+}
+
+bool update_tour(AppState& state) {
+  const int step = state.settings.tour;
+  if (step == state.tour_opened) return false;
+  state.tour_opened = step;
+  if (step < 1 || step > kTourSteps) return false;
+  const TourStep& s = tour_step(step);
+  // The patches are ours and checked by the tests; a refused one still opens the panel.
+  apply_state_json(state, std::string(R"({"panel": ")") + s.panel + "\"}");
+  apply_state_json(state, s.patch);
+  state.settings.tour = step;
+  return true;
+}
+
+// ---- the imported scene -----------------------------------------------------------------
+
+void set_imported(AppState& state, ImportedAttention data, const std::string& name) {
+  state.imported = std::make_shared<const ImportedAttention>(std::move(data));
+  state.imported_name = name;
+  Settings& s = state.settings;
+  s.source = SceneSource::Imported;
+  s.import_id += 1;
+  s.heads = state.imported->heads;
+  s.layer = 0;
+  s.head = 0;
+  s.diff_head = state.imported->heads > 1 ? 1 : 0;
+  s.cursor = 0;
+  s.compare = false;
+  s.panel = Panel::ModelView;
+  state.notice = Status::success();
+}
+
+Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,
+                         const ImportOptions& options, const InflateFn& inflate) {
+  ImportedAttention data;
+  const Status s = import_attention(bytes, size, options, inflate, data);
+  if (!s.ok) return s.within(name);
+  set_imported(state, std::move(data), name);
+  return Status::success();
+}
+
+void update_imported_results(AppState& state) {
+  const ImportedAttention& data = *state.imported;
+  Settings& s = state.settings;
+  s.heads = data.heads;
+  s.layer = std::clamp(s.layer, 0, data.layers - 1);
+  const VisibleTokens visible = visible_tokens(data, s.hide_special);
+  state.visible_rows = visible.rows;
+  state.visible_cols = visible.cols;
+  state.tokens.clear();
+  state.key_tokens.clear();
+  for (int i : visible.rows) state.tokens.push_back(data.query_tokens[i]);
+  for (int j : visible.cols) state.key_tokens.push_back(data.key_tokens[j]);
+  const int n_q = static_cast<int>(visible.rows.size()), n_k = static_cast<int>(visible.cols.size());
+  s.head = std::clamp(s.head, 0, data.heads - 1);
+  s.diff_head = std::clamp(s.diff_head, 0, data.heads - 1);
+  s.cursor = std::clamp(s.cursor, -1, n_q - 1);
+
+  // 1 thumbnails of every layer and head for the model view (as shown: hidden tokens out).
+  // Only when the file or the token view changed: picking a layer does not redo them.
+  const bool thumbs_stale = !state.has_results || state.computed_for.source != SceneSource::Imported ||
+                            state.computed_for.import_id != s.import_id || state.computed_for.hide_special != s.hide_special ||
+                            state.computed_for.renormalise != s.renormalise;
+  if (thumbs_stale) {
+    state.thumbnails.assign(static_cast<size_t>(data.layers) * data.heads, Mat());
+    state.thumbnails_done = 0;
+  }
+
+  // 2 the selected layer as a trace (side B too with Q/K/V in compare mode: the same Q, K, V
+  // under the compare settings), and each head's share on the first key in the file.
+  state.sink_share.clear();
+  for (int h = 0; h < data.heads; ++h) state.sink_share.push_back(first_token_share(data.head_weights(s.layer, h)));
+  state.qkv_max_difference = 0.0f;
+  state.trace = imported_layer_trace(data, s.layer, visible, s.renormalise, pipeline_config(s, s.math, n_k),
+                                     &state.qkv_max_difference);
+  state.compare_trace = s.compare && data.has_qkv
+                            ? imported_layer_trace(data, s.layer, visible, s.renormalise, pipeline_config(s, s.compare_math, n_k), nullptr)
+                            : PipelineTrace();
+  state.head_metrics.clear();
+  for (const HeadTrace& h : state.trace.heads) state.head_metrics.push_back(head_metrics(h.weights));
+}
+
+bool advance_thumbnails(AppState& state, double budget_ms) {
+  if (state.settings.source != SceneSource::Imported || !state.imported || !state.has_results) return false;
+  const VisibleTokens visible{state.visible_rows, state.visible_cols};
+  return fill_thumbnails(*state.imported, visible, state.computed_for.renormalise, state.thumbnails, state.thumbnails_done,
+                         budget_ms);
+}
+
+bool imported_panel_needs_qkv(const AppState& state, Panel panel) {
+  if (state.settings.source != SceneSource::Imported || !state.imported || state.imported->has_qkv) return false;
+  return panel_info(panel).has(kPanelNeedsScores);
+}
+
+}  // namespace attn

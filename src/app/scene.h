@@ -1,0 +1,74 @@
+// What the features of src/app (the modern, variant, language-model and import panels' figures)
+// read of the explorer's scene, below the state that holds it: the scene's limits, the math
+// settings it runs under, and SceneView, the scene's results as a panel's figures see them.
+// The state (app/app_state.h) fills a SceneView from itself and hands each feature that and
+// the feature's own settings and results; no feature sees the whole state.
+#pragma once
+
+#include "app/mask_edit.h"
+#include "app/panel_registry.h"
+#include "core/attention/pipeline.h"
+#include "core/attention/positional.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+// ---- limits -----------------------------------------------------------------------------
+
+inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
+inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
+inline constexpr int kMaxDModel = 256;
+inline constexpr int kMaxHeads = 16;
+inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (the CLI: lm::kMaxGeneratedTokens)
+
+// ---- the math settings ------------------------------------------------------------------
+
+// The mask as the user composes it (see core/attention/masks.h for each pattern's definition).
+struct MaskSettings {
+  bool causal = false;
+  int window = 0, stride = 0, block = 0;
+  std::vector<int> global_tokens;
+  std::vector<int> padding_tokens;
+  std::vector<PaintedCell> painted;  // cells set by hand, applied last (app/mask_edit.h)
+  bool operator==(const MaskSettings&) const = default;
+};
+
+// The knobs of the math itself: the ones compare mode can set differently for side B.
+struct MathSettings {
+  ScoreFunction score = ScoreFunction::Dot;
+  ScaleKind scale_kind = ScaleKind::Default;
+  float custom_scale = 1.0f;
+  float temperature = 1.0f;
+  MaskSettings mask;
+  MaskFill fill = MaskFill::NegInfinity;
+  float finite_fill = -1e9f;
+  bool operator==(const MathSettings&) const = default;
+};
+
+// ---- the scene as the panels' figures read it -------------------------------------------
+
+// Side A of the scene and the view settings the figures follow (scene_view() in
+// app/app_state.h makes one; it refers into the state, so it lives no longer than a call).
+struct SceneView {
+  bool has_results = false;
+  const PipelineTrace& trace;               // side A
+  const ProjectionWeights& weights;
+  const std::vector<std::string>& tokens;   // labels, one per token
+  std::uint64_t revision = 0;               // bumped on every recompute
+  Panel panel = Panel::Pipeline;            // the panel shown
+  int head = 0;                             // the focused head
+  int cursor = 0;                           // the query token highlighted; -1 = none
+  // The generated scene's input before any position: its sentence (null for the other
+  // scenes), width and seed; and the positions and mask side A runs with.
+  const std::string* generated_sentence = nullptr;
+  int d_model = 0;
+  std::uint64_t seed = 0;
+  float rope_base = 10000.0f;
+  RopePairing rope_pairing = RopePairing::Half;
+  bool causal = false;
+};
+
+}  // namespace attn
