@@ -20,6 +20,7 @@
 #include "app/variants_state.h"
 #include "app/train_state.h"
 #include "core/attention/pipeline.h"
+#include "core/attention/positional.h"
 #include "core/attention/tokenizer.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -43,17 +44,44 @@ enum class SceneSource {
   Language,       // the character-level language model on the sentence (app/lm_state.h)
 };
 
-// Where the scene's positions come from: nothing, the sinusoidal encoding added to x before
-// the projections, RoPE turning each head's q and k, or ALiBi's bias on the scores (the
-// paper's slope per head). core/attention/positional.h has the formulas.
-enum class Positional { None, Sinusoidal, Rope, Alibi };
+// Where the scene's positions come from (Positional, core/attention/positional.h: nothing,
+// the sinusoidal encoding added to x before the projections, RoPE turning each head's q and k,
+// or ALiBi's bias on the scores with the paper's slope per head): its table kPositionals.
 
-enum class Theme { Dark, Light, HighContrast };
-// How the weights' heatmaps map a weight to a colour: fixed [0, 1]; each row by its own
-// maximum (long sentences, where every weight is near 1/n); log10 of the weight. The data,
-// and the hover readout, stay the weights themselves.
-enum class WeightRange { Fixed, Row, Log };
-enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
+// The view's choices, one table each (core/base/choices.h): X(enumerator, public name). The
+// state's schema, reader, writer and messages read them.
+//   theme        the colours
+//   weightRange  how the weights' heatmaps map a weight to a colour: fixed [0, 1]; each row by
+//                its own maximum (long sentences, where every weight is near 1/n); log10 of the
+//                weight. The data, and the hover readout, stay the weights themselves.
+//   language     the UI's strings (ui/strings.h columns)
+#define ATTNLAB_THEMES(X) X(Dark, "dark") X(Light, "light") X(HighContrast, "high-contrast")
+#define ATTNLAB_WEIGHT_RANGES(X) X(Fixed, "fixed") X(Row, "row") X(Log, "log")
+#define ATTNLAB_UI_LANGUAGES(X) X(English, "en") X(Chinese, "zh")
+
+#define ATTNLAB_VIEW_ENUMERATOR(value, name) value,
+enum class Theme { ATTNLAB_THEMES(ATTNLAB_VIEW_ENUMERATOR) };
+enum class WeightRange { ATTNLAB_WEIGHT_RANGES(ATTNLAB_VIEW_ENUMERATOR) };
+enum class UiLanguage { ATTNLAB_UI_LANGUAGES(ATTNLAB_VIEW_ENUMERATOR) };
+#undef ATTNLAB_VIEW_ENUMERATOR
+
+// A row of a choice that has a name and nothing else.
+template <class E>
+struct NamedChoice {
+  E value;
+  const char* name;
+};
+
+#define ATTNLAB_THEME_ROW(value, name) {Theme::value, name},
+#define ATTNLAB_WEIGHT_RANGE_ROW(value, name) {WeightRange::value, name},
+#define ATTNLAB_UI_LANGUAGE_ROW(value, name) {UiLanguage::value, name},
+inline constexpr NamedChoice<Theme> kThemes[] = {ATTNLAB_THEMES(ATTNLAB_THEME_ROW)};
+inline constexpr NamedChoice<WeightRange> kWeightRanges[] = {ATTNLAB_WEIGHT_RANGES(ATTNLAB_WEIGHT_RANGE_ROW)};
+inline constexpr NamedChoice<UiLanguage> kUiLanguages[] = {ATTNLAB_UI_LANGUAGES(ATTNLAB_UI_LANGUAGE_ROW)};
+#undef ATTNLAB_THEME_ROW
+#undef ATTNLAB_WEIGHT_RANGE_ROW
+#undef ATTNLAB_UI_LANGUAGE_ROW
+static_assert(choices_in_order(kThemes) && choices_in_order(kWeightRanges) && choices_in_order(kUiLanguages));
 
 inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
 inline constexpr int kMaxTokens = 1024;          // the explorer's cap (n x n display)
