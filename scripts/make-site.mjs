@@ -25,11 +25,16 @@
 //     'attention-lab/core/offthread') and the hand-written type declarations (web/*.d.ts)
 //     beside each entry. Its version is the repository's (the root package.json, which is
 //     private and named otherwise: it only holds the tests' tools).
+//   5 the declarations' unions of the lab's choices: a type written `string; // @choices TABLE
+//     [COLUMN]` in web/*.d.ts becomes the union of the names in the core module's choices()
+//     TABLE (of the rows whose COLUMN is true), read from the module just published, so the
+//     names are written once, in the core's tables.
 // It is not a general bundler: the modules it bundles use only named imports of local files,
 // and it stops with an error on anything else rather than guess.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 // ---- 0 arguments ---------------------------------------------------------------------
 function parseArgs(argv) {
@@ -282,6 +287,26 @@ function writePackageJson(to, manifest) {
   fs.writeFileSync(path.join(to, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 }
 
+// ---- 5 the unions of the lab's choices ---------------------------------------------------
+const CHOICES_MARK = /= string; \/\/ @choices (\w+)(?: (\w+))?$/gm;
+
+async function writeChoiceUnions(to) {
+  const { default: createAttnlabCore } = await import(pathToFileURL(path.join(to, 'attnlab-core.mjs')).href);
+  const choices = (await createAttnlabCore()).choices();
+  for (const file of fs.readdirSync(to).filter((f) => f.endsWith('.d.ts'))) {
+    const text = fs.readFileSync(path.join(to, file), 'utf8');
+    const written = text.replace(CHOICES_MARK, (mark, table, column) => {
+      const rows = choices[table];
+      if (!Array.isArray(rows)) throw new Error(`make-site: ${file}: choices() has no table '${table}'`);
+      if (column && !rows.every((row) => typeof row[column] === 'boolean'))
+        throw new Error(`make-site: ${file}: choices().${table} has no true/false column '${column}'`);
+      const names = rows.filter((row) => !column || row[column]).map((row) => `'${row.name}'`);
+      return `= ${names.join(' | ')};`;
+    });
+    if (written !== text) fs.writeFileSync(path.join(to, file), written);
+  }
+}
+
 // ---- main ----------------------------------------------------------------------------
 const args = parseArgs(process.argv.slice(2));
 const staging = `${args.to}.tmp`;
@@ -293,6 +318,7 @@ writeLicenses(staging, args.imgui);
 writeOfflinePage(args.from, staging, 'index.html', 'attnlab-offline.html');
 writeOfflinePage(args.from, staging, 'embed.html', 'attnlab-embed-offline.html');
 writePackageJson(staging, manifest);
+await writeChoiceUnions(staging);
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);
 const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;

@@ -19,7 +19,7 @@
 //     the linformer, so output = weights v), exactWeights (n*n), weightError (weights -
 //     exactWeights), nonzeros: Int32Array (n) keys per row}.
 //   Throws a TypeError / RangeError naming the argument on bad input.
-// costChart({variants = all seven (without 'linformer' when causal), ns = [64, ..., 8192],
+// costChart({variants = every kind (when causal, those with a causal form), ns = [64, ..., 8192],
 //     dk = 64, dv = 64, window = 32, stride = 8, block = 64, features = 64, rank = 64,
 //     causal = false, seed = 0, minSeconds = 0.005, measurements = 5, fitMinN = 512})
 //   Times each variant's real algorithm alone (no error, no display matrix) on random
@@ -33,7 +33,6 @@
 //   chart takes tens of seconds.
 import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 
-const VARIANTS = ['window', 'strided', 'blocksparse', 'linear', 'performer', 'linformer'];
 function checkFlag(name, value) {
   if (value !== undefined && typeof value !== 'boolean') throw new TypeError(`${name} must be true or false`);
   return !!value;
@@ -54,7 +53,11 @@ function variantParameters(args, defaults) {
   return out;
 }
 
+// The kinds come from the core's table (choices().efficientKind: {name, variant, causal, parameter}).
 export default function efficientApi(wasm) {
+  const kinds = wasm.choices().efficientKind;
+  const VARIANTS = kinds.filter((kind) => kind.variant).map((kind) => kind.name);
+  const KINDS = kinds.map((kind) => kind.name);
   return {
     efficientAttention(args = {}) {
       const { variant, q, k, v, n, dk, dv, projection = 'random' } = args;
@@ -72,12 +75,12 @@ export default function efficientApi(wasm) {
 
     costChart(args = {}) {
       const params = variantParameters(args, { window: 32, stride: 8, block: 64, features: 64, rank: 64 });
-      const all = ['exact', ...VARIANTS].filter((name) => !(params.causal && name === 'linformer'));
+      const all = kinds.filter((kind) => !params.causal || kind.causal).map((kind) => kind.name);
       const variants = args.variants ?? all;
       if (!Array.isArray(variants) || variants.length < 1) throw new TypeError('variants must be a non-empty array of names');
       for (const name of variants)
-        if (name !== 'exact' && !VARIANTS.includes(name))
-          throw new RangeError(`variants: unknown variant '${name}' (exact, ${VARIANTS.join(', ')})`);
+        if (!KINDS.includes(name))
+          throw new RangeError(`variants: unknown variant '${name}' (${KINDS.join(', ')})`);
       const ns = args.ns ?? [64, 128, 256, 512, 1024, 2048, 4096, 8192];
       if (!Array.isArray(ns) || ns.length < 1) throw new TypeError('ns must be a non-empty array of whole numbers');
       const dk = args.dk ?? 64, dv = args.dv ?? 64, fitMinN = args.fitMinN ?? 512;

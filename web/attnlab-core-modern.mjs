@@ -29,9 +29,10 @@ function checkKeys(what, args, allowed) {
 }
 
 // attention()'s `positional`: null, {kind: 'rope', base = 10000, pairing = 'half'} or
-// {kind: 'alibi', slope}; an unknown kind or key is an error. The values' ranges (an even dk,
-// a finite base > 0, a finite slope) are the core's to check.
-export function positionalOption(p) {
+// {kind: 'alibi', slope}; an unknown kind or key is an error. pairings: the names of the
+// core's RoPE pairings (choices().ropePairing). The values' ranges (an even dk, a finite
+// base > 0, a finite slope) are the core's to check.
+export function positionalOption(p, pairings) {
   if (p === undefined || p === null) return null;
   if (typeof p !== 'object' || Array.isArray(p)) throw new TypeError("positional must be an object {kind: 'rope' | 'alibi', ...}");
   const keys = { rope: ['kind', 'base', 'pairing'], alibi: ['kind', 'slope'] }[p.kind];
@@ -39,9 +40,10 @@ export function positionalOption(p) {
   for (const key of Object.keys(p))
     if (!keys.includes(key)) throw new TypeError(`unknown key '${key}' in positional of kind '${p.kind}' (${keys.join(', ')})`);
   if (p.kind === 'rope') {
-    const { base = 10000, pairing = 'half' } = p;
+    const { base = 10000, pairing = pairings[0] } = p;
     if (typeof base !== 'number') throw new TypeError('positional.base must be a number');
-    if (pairing !== 'half' && pairing !== 'interleaved') throw new RangeError(`positional.pairing must be 'half' or 'interleaved', got '${pairing}'`);
+    if (!pairings.includes(pairing))
+      throw new RangeError(`positional.pairing must be ${pairings.map((name) => `'${name}'`).join(' or ')}, got '${pairing}'`);
     return { kind: 'rope', base, pairing };
   }
   if (typeof p.slope !== 'number') throw new TypeError('positional.slope must be a number (the ALiBi slope m)');

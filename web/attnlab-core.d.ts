@@ -44,12 +44,15 @@ export interface AttentionInto {
   output?: Float32Array;
 }
 
+/** RoPE's pairs: 'half', 'interleaved' (choices().ropePairing). */
+export type RopePairing = string; // @choices ropePairing
+
 export interface RopeOptions {
   kind: 'rope';
   /** theta_i = base^(-2i/dk); 10000 when absent. */
   base?: number;
   /** 'half' (LLaMA's rotate-half pairs, the default) or 'interleaved' (the paper's). */
-  pairing?: 'half' | 'interleaved';
+  pairing?: RopePairing;
 }
 
 export interface AlibiOptions {
@@ -174,7 +177,50 @@ export interface SoftmaxOptions {
 
 // ---- efficient attention (docs/EFFICIENT.md) -------------------------------------------
 
-export type EfficientVariant = 'window' | 'strided' | 'blocksparse' | 'linear' | 'performer' | 'linformer';
+// The names below are the core's tables' (choices()): a type ending in `// @choices TABLE
+// [COLUMN]` is `string` here, and scripts/make-site.mjs writes the union of the table's names
+// (of the rows whose COLUMN is true) into the shipped declarations.
+
+/** An approximation of efficientAttention(): 'window', 'strided', 'blocksparse', 'linear', ... */
+export type EfficientVariant = string; // @choices efficientKind variant
+/** A kind of costChart(): the variants and 'exact'. */
+export type EfficientKind = string; // @choices efficientKind
+
+/** A row of choices().efficientKind. */
+export interface EfficientKindChoice {
+  name: EfficientKind;
+  /** One of efficientAttention()'s variants ('exact' is the reference). */
+  variant: boolean;
+  /** Has a causal form (causal: true is refused otherwise). */
+  causal: boolean;
+  /** The argument it reads (window, stride, block, features, rank), or null. */
+  parameter: string | null;
+}
+
+/** The lab's positional schemes (the app state's `positional`): 'none', 'sinusoidal', 'rope', 'alibi'. */
+export type PositionalScheme = string; // @choices positional
+/** A score function of the app state's `score`: 'dot', 'cosine', 'additive'. */
+export type ScoreFunction = string; // @choices scoreFunction
+
+/** The core's tables of the lab's choices, a row per value. */
+export interface CoreChoices {
+  efficientKind: EfficientKindChoice[];
+  positional: {
+    name: PositionalScheme;
+    /** Adds the sinusoidal encoding to x before the projections. */
+    encoding: boolean;
+    /** Acts inside attention (on q and k, or on the scores). */
+    inside: boolean;
+    /** Needs d_k = dModel / heads even. */
+    evenDk: boolean;
+  }[];
+  ropePairing: { name: RopePairing }[];
+  scoreFunction: {
+    name: ScoreFunction;
+    /** Computed from q and k alone (additive scoring has learned parameters of its own). */
+    qk: boolean;
+  }[];
+}
 
 export interface VariantParameters {
   window?: number;
@@ -229,7 +275,7 @@ export interface EfficientAttentionResult {
 }
 
 export interface CostChartArgs extends VariantParameters {
-  variants?: Array<'exact' | EfficientVariant>;
+  variants?: EfficientKind[];
   ns?: number[];
   dk?: number;
   dv?: number;
@@ -239,7 +285,7 @@ export interface CostChartArgs extends VariantParameters {
 }
 
 export interface CostSeries {
-  variant: 'exact' | EfficientVariant;
+  variant: EfficientKind;
   n: Float64Array;
   seconds: Float64Array;
   runs: Float64Array;
@@ -486,6 +532,8 @@ export interface LanguageModel {
 export interface AttnlabCore {
   /** Which WebAssembly build was loaded: relaxed SIMD (fused multiply-adds), SIMD, or neither. */
   readonly build: CoreBuild;
+  /** The core's tables of the lab's choices: names and properties. */
+  choices(): CoreChoices;
   attention(args: AttentionArgs & { returnWeights?: true; into?: AttentionInto }): AttentionResult;
   /** Streaming attention (online softmax over tiles, memory O(n*d)): the output alone. */
   attention(args: AttentionArgs & { returnWeights: false; into?: { output?: Float32Array } }): { output: Float32Array };

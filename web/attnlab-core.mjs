@@ -41,6 +41,14 @@
 //   Self-attention over x (nq, dModel); projections are applied as x W (row vectors), each
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 //   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
+// choices() -> {efficientKind: [{name, variant, causal, parameter}], positional: [{name,
+//   encoding, inside, evenDk}], ropePairing: [{name}], scoreFunction: [{name, qk}]}: the
+//   core's tables of the lab's choices, a row per value with its public name and its
+//   properties (efficientKind: variant, one of efficientAttention's variants; causal, has a
+//   causal form; parameter, the argument it reads or null. positional, the lab's scene
+//   setting: encoding, adds the sinusoidal encoding to x; inside, acts inside attention;
+//   evenDk, needs an even d_k. scoreFunction: qk, computed from q and k alone). The checks
+//   of this module and the declarations' unions are made from them.
 import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
@@ -78,8 +86,10 @@ export default async function createAttnlabCore(moduleOptions = {}) {
   const { default: factory } = await import(new URL(glue, import.meta.url).href);
   const wasm = await factory(options);
 
+  const ropePairings = wasm.choices().ropePairing.map((row) => row.name);
   return {
     build,  // 'relaxed', 'simd' or 'scalar': which WebAssembly build was loaded
+    choices: () => wasm.choices(),
     ...efficientApi(wasm),
     ...kernelsApi(wasm),
     ...lmApi(wasm),
@@ -93,7 +103,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
       checkFloat32('q', q); checkFloat32('k', k); checkFloat32('v', v);
       if (scale !== undefined && !Number.isFinite(scale)) throw new RangeError('scale must be a finite number');
       if (typeof returnWeights !== 'boolean') throw new TypeError('returnWeights must be true or false');
-      const positional = positionalOption(args?.positional);
+      const positional = positionalOption(args?.positional, ropePairings);
       const whole = (...n) => (n.every((x) => Number.isSafeInteger(x) && x > 0) ? n.reduce((a, b) => a * b) : null);
       const sizes = returnWeights ? { scores: whole(nq, nk), weights: whole(nq, nk), output: whole(nq, dv) } : { output: whole(nq, dv) };
       const into = intoOption(args?.into, sizes, returnWeights ? 'attention' : 'attention with returnWeights: false');

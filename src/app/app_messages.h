@@ -31,8 +31,8 @@
   X(app_unknown_key_in, "unknown key '{0}' in '{1}'") \
   X(app_scale_rule, "'{0}' must be \"default\", \"none\" or a number in [{1}, {2}]") \
   X(app_scale_rule_in, "'{0}' in '{1}' must be \"default\", \"none\" or a number in [{2}, {3}]") \
-  X(app_score_rule, "'{0}' must be \"dot\", \"cosine\" or \"additive\"") \
-  X(app_score_rule_in, "'{0}' in '{1}' must be \"dot\", \"cosine\" or \"additive\"") \
+  X(app_score_rule, "'{0}' must be one of {1}") \
+  X(app_score_rule_in, "'{0}' in '{1}' must be one of {2}") \
   X(app_fill_rule, "'{0}' must be \"-inf\" or a number from {1} to {2}") \
   X(app_fill_rule_in, "'{0}' in '{1}' must be \"-inf\" or a number from {2} to {3}") \
   X(app_painted_string, "'painted' in '{0}' must be a string such as \"0:3- 2:1+\"") \
@@ -45,14 +45,14 @@
   X(app_source_rule, "'source' must be \"generated\", \"worked-example\", \"trained\", \"imported\" or \"language\"") \
   X(app_sentence_string, "'sentence' must be a string") \
   X(app_dmodel_heads, "dModel {0} is not divisible by {1} heads") \
-  X(app_positional_bool, "'positional' is a choice since version 3: \"none\", \"sinusoidal\", \"rope\" or \"alibi\" (true and false are read from version 2 states)") \
-  X(app_positional_rule, "'positional' must be \"none\", \"sinusoidal\", \"rope\" or \"alibi\"") \
-  X(app_rope_pairing_rule, "'ropePairing' must be \"half\" or \"interleaved\"") \
+  X(app_positional_bool, "'positional' is a choice since version 3, one of {0} (true and false are read from version 2 states)") \
+  X(app_positional_rule, "'positional' must be one of {0}") \
+  X(app_rope_pairing_rule, "'ropePairing' must be one of {0}") \
   X(app_rope_even, "RoPE turns pairs of coordinates: d_k = dModel / heads = {0} must be even") \
   X(app_panel_rule, "'panel' must be one of {0}") \
-  X(app_theme_rule, "'theme' must be \"dark\", \"light\" or \"high-contrast\"") \
-  X(app_weight_range_rule, "'weightRange' must be \"fixed\", \"row\" or \"log\"") \
-  X(app_language_rule, "'language' must be \"en\" or \"zh\"") \
+  X(app_theme_rule, "'theme' must be one of {0}") \
+  X(app_weight_range_rule, "'weightRange' must be one of {0}") \
+  X(app_language_rule, "'language' must be one of {0}") \
   X(app_lab_point, "'{0}' in 'lab' must be [x, y] with |x|, |y| <= {1}") \
   X(app_lab_matrix, "'{0}' in 'lab' must hold {1} numbers (a 2 x 2 matrix, row by row)") \
   X(app_lab_numbers_in, "'{0}' in 'lab' must hold numbers in [{1}, {2}]") \
@@ -84,7 +84,7 @@
   X(app_task_rule, "'task' in 'training' must be copy, reverse, sort, previous or induction") \
   X(app_training_dmodel_heads, "'dModel' {0} in 'training' is not divisible by {1} heads") \
   X(app_init_rule, "'init' in 'scalingRun' must be \"unit\" or \"small\"") \
-  X(app_variant_kind_rule, "'kind' in 'variants' must be window, strided, blocksparse, linear, performer or linformer") \
+  X(app_variant_kind_rule, "'kind' in 'variants' must be one of {0}") \
   X(app_variant_seed_rule, "'seed' in 'variants' must be a whole number from 0 to 2^53 - 1")
 
 namespace attn::msg {

@@ -28,37 +28,11 @@ const char* to_string(SceneSource s) {
                                          : "generated";
 }
 
-const char* to_string(Positional p) {
-  switch (p) {
-    case Positional::None: return "none";
-    case Positional::Sinusoidal: return "sinusoidal";
-    case Positional::Rope: return "rope";
-    case Positional::Alibi: return "alibi";
-  }
-  return "none";
-}
+const char* to_string(Positional p) { return positional_info(p).name; }
 
-const char* to_string(ScoreFunction f) {
-  switch (f) {
-    case ScoreFunction::Dot: return "dot";
-    case ScoreFunction::Cosine: return "cosine";
-    case ScoreFunction::Additive: return "additive";
-  }
-  return "dot";
-}
+const char* to_string(ScoreFunction f) { return choice_row(kScoreFunctions, f).name; }
 
 namespace {
-
-// The names a state writes for the view's choices, in each enum's order: settings_to_json
-// writes them and read_choice reads them back.
-constexpr const char* kThemeNames[] = {"dark", "light", "high-contrast"};
-constexpr const char* kWeightRangeNames[] = {"fixed", "row", "log"};
-constexpr const char* kLanguageNames[] = {"en", "zh"};
-
-template <class E, std::size_t N>
-const char* choice_name(const char* const (&names)[N], E value) {
-  return names[static_cast<std::size_t>(value)];
-}
 
 // `side` is "" for side A and "compare." for side B (their keys in the schema).
 void clamp_math(MathSettings& m, int n, const std::string& side) {
@@ -146,14 +120,12 @@ PipelineConfig pipeline_config(const Settings& s, const MathSettings& m, int n) 
   // Positions belong to the generated scene: the worked example, a trained model and an
   // imported file bring their own (or none).
   if (s.source != SceneSource::Generated) return c;
-  c.positional = s.positional == Positional::Sinusoidal;
-  if (s.positional == Positional::Rope) {
-    c.attention_positions.kind = PositionalKind::Rope;
-    c.attention_positions.rope_base = s.rope_base;
-    c.attention_positions.rope_pairing = s.rope_pairing;
-  } else if (s.positional == Positional::Alibi) {
-    c.attention_positions.kind = PositionalKind::Alibi;  // the paper's slope per head (run_pipeline)
-  }
+  const PositionalInfo& positions = positional_info(s.positional);
+  c.positional = positions.encoding;
+  // ALiBi's slope is the paper's per head (run_pipeline); RoPE's base and pairing the scene's.
+  c.attention_positions.kind = positions.inside;
+  c.attention_positions.rope_base = s.rope_base;
+  c.attention_positions.rope_pairing = s.rope_pairing;
   return c;
 }
 
@@ -480,16 +452,14 @@ Status read_bool(const json& j, const std::string& key, bool& out) {
   return Status::success();
 }
 
-// j[key] as one of `names` (an enum's values in order, as choice_name writes them), else `rule`.
-template <class E, std::size_t N>
-Status read_choice(const json& j, const char* key, const char* const (&names)[N], const MessageText& rule, E& out) {
+// j[key] as the name of one of the table's rows, else `rule` with the names.
+template <class Row, std::size_t N, class E>
+Status read_choice(const json& j, const char* key, const Row (&table)[N], const MessageText& rule, E& out) {
   if (!j.contains(key)) return Status::success();
-  for (std::size_t i = 0; i < N; ++i)
-    if (j[key] == names[i]) {
-      out = static_cast<E>(i);
-      return Status::success();
-    }
-  return Status::error(rule);
+  const Row* row = j[key].is_string() ? choice_from_name(table, j[key].get<std::string>()) : nullptr;
+  if (!row) return Status::error(rule, quoted_names(table));
+  out = row->value;
+  return Status::success();
 }
 
 Status read_index_list(const json& j, const std::string& key, std::vector<int>& out) {
@@ -537,10 +507,9 @@ Status read_math(const json& j, MathSettings& m, const std::string& side, const 
   m.temperature = static_cast<float>(t);
   if (j.contains("score")) {
     const json& v = j["score"];
-    if (v == "dot") m.score = ScoreFunction::Dot;
-    else if (v == "cosine") m.score = ScoreFunction::Cosine;
-    else if (v == "additive") m.score = ScoreFunction::Additive;
-    else return key_error(msg::app_score_rule, msg::app_score_rule_in, "score", where);
+    const ScoreFunctionInfo* row = v.is_string() ? choice_from_name(kScoreFunctions, v.get<std::string>()) : nullptr;
+    if (!row) return key_error(msg::app_score_rule, msg::app_score_rule_in, "score", where, quoted_names(kScoreFunctions));
+    m.score = row->value;
   }
   if (j.contains("mask")) {
     const json& mk = j["mask"];
@@ -592,7 +561,7 @@ Status migrate_v1(json& j) {
 // Schema version 2: positional was a switch, true (the sinusoidal encoding) or false.
 Status migrate_v2(json& j) {
   if (j.contains("positional") && j["positional"].is_boolean())
-    j["positional"] = j["positional"].get<bool>() ? "sinusoidal" : "none";
+    j["positional"] = to_string(j["positional"].get<bool>() ? Positional::Sinusoidal : Positional::None);
   return Status::success();
 }
 
@@ -608,7 +577,7 @@ json settings_json(const Settings& s) {
   j["heads"] = s.heads;
   j["positional"] = to_string(s.positional);
   j["ropeBase"] = s.rope_base;
-  j["ropePairing"] = s.rope_pairing == RopePairing::Interleaved ? "interleaved" : "half";
+  j["ropePairing"] = choice_row(kRopePairings, s.rope_pairing).name;
   j["seed"] = s.seed;
   j["cursor"] = s.cursor;
   j["head"] = s.head;
@@ -618,11 +587,11 @@ json settings_json(const Settings& s) {
   json compare = math_to_json(s.compare_math);
   compare["enabled"] = s.compare;
   j["compare"] = compare;
-  j["theme"] = choice_name(kThemeNames, s.theme);
-  j["weightRange"] = choice_name(kWeightRangeNames, s.weight_range);
+  j["theme"] = choice_row(kThemes, s.theme).name;
+  j["weightRange"] = choice_row(kWeightRanges, s.weight_range).name;
   j["presentation"] = s.presentation;
   j["uiScale"] = s.ui_scale;
-  j["language"] = choice_name(kLanguageNames, s.language);
+  j["language"] = choice_row(kUiLanguages, s.language).name;
   j["hideSpecial"] = s.hide_special;
   j["renormalise"] = s.renormalise;
   j["variants"] = variant_settings_json(s.variants);
@@ -763,23 +732,21 @@ Status read_scene(const json& j, const AppState& state, Settings& s) {
     return Status::error(msg::app_dmodel_heads, s.d_model, s.heads);
   if (j.contains("positional")) {
     const json& v = j["positional"];
-    if (v == "none") s.positional = Positional::None;
-    else if (v == "sinusoidal") s.positional = Positional::Sinusoidal;
-    else if (v == "rope") s.positional = Positional::Rope;
-    else if (v == "alibi") s.positional = Positional::Alibi;
-    else if (v.is_boolean()) return Status::error(msg::app_positional_bool);
-    else return Status::error(msg::app_positional_rule);
+    const PositionalInfo* row = v.is_string() ? choice_from_name(kPositionals, v.get<std::string>()) : nullptr;
+    if (row) s.positional = row->value;
+    else if (v.is_boolean()) return Status::error(msg::app_positional_bool, quoted_names(kPositionals));
+    else return Status::error(msg::app_positional_rule, quoted_names(kPositionals));
   }
   double base = s.rope_base;
   if (Status st = read_number(j, "ropeBase", key_range("ropeBase"), base); !st.ok) return st;
   s.rope_base = static_cast<float>(base);
   if (j.contains("ropePairing")) {
     const json& v = j["ropePairing"];
-    if (v == "half") s.rope_pairing = RopePairing::Half;
-    else if (v == "interleaved") s.rope_pairing = RopePairing::Interleaved;
-    else return Status::error(msg::app_rope_pairing_rule);
+    const RopePairingInfo* row = v.is_string() ? choice_from_name(kRopePairings, v.get<std::string>()) : nullptr;
+    if (!row) return Status::error(msg::app_rope_pairing_rule, quoted_names(kRopePairings));
+    s.rope_pairing = row->value;
   }
-  if (s.source == SceneSource::Generated && s.positional == Positional::Rope && (s.d_model / s.heads) % 2 != 0)
+  if (s.source == SceneSource::Generated && positional_info(s.positional).even_dk && (s.d_model / s.heads) % 2 != 0)
     return Status::error(msg::app_rope_even, s.d_model / s.heads);
   return read_int_into(j, "seed", "seed", s.seed);
 }
@@ -798,11 +765,11 @@ Status read_view(const json& j, Settings& s) {
     if (Status st = read_int_into(j, key, key, *target); !st.ok) return st;
   if (Status st = read_bool(j, "hideSpecial", s.hide_special); !st.ok) return st;
   if (Status st = read_bool(j, "renormalise", s.renormalise); !st.ok) return st;
-  if (Status st = read_choice(j, "theme", kThemeNames, msg::app_theme_rule, s.theme); !st.ok) return st;
-  if (Status st = read_choice(j, "weightRange", kWeightRangeNames, msg::app_weight_range_rule, s.weight_range); !st.ok)
+  if (Status st = read_choice(j, "theme", kThemes, msg::app_theme_rule, s.theme); !st.ok) return st;
+  if (Status st = read_choice(j, "weightRange", kWeightRanges, msg::app_weight_range_rule, s.weight_range); !st.ok)
     return st;
   if (Status st = read_bool(j, "presentation", s.presentation); !st.ok) return st;
-  if (Status st = read_choice(j, "language", kLanguageNames, msg::app_language_rule, s.language); !st.ok) return st;
+  if (Status st = read_choice(j, "language", kUiLanguages, msg::app_language_rule, s.language); !st.ok) return st;
   double ui = s.ui_scale;
   if (Status st = read_number(j, "uiScale", key_range("uiScale"), ui); !st.ok) return st;
   s.ui_scale = static_cast<float>(ui);

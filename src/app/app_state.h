@@ -22,8 +22,10 @@
 #include "app/panel_registry.h"
 #include "app/scene.h"
 #include "app/variants_state.h"
+#include "app/view_choices.h"
 #include "app/train_state.h"
 #include "core/attention/pipeline.h"
+#include "core/attention/positional.h"
 #include "core/attention/tokenizer.h"
 #include "core/io/import_attention.h"
 
@@ -47,17 +49,11 @@ enum class SceneSource {
   Language,       // the character-level language model on the sentence (app/lm_state.h)
 };
 
-// Where the scene's positions come from: nothing, the sinusoidal encoding added to x before
-// the projections, RoPE turning each head's q and k, or ALiBi's bias on the scores (the
-// paper's slope per head). core/attention/positional.h has the formulas.
-enum class Positional { None, Sinusoidal, Rope, Alibi };
+// Where the scene's positions come from (Positional, core/attention/positional.h: nothing,
+// the sinusoidal encoding added to x before the projections, RoPE turning each head's q and k,
+// or ALiBi's bias on the scores with the paper's slope per head): its table kPositionals.
 
-enum class Theme { Dark, Light, HighContrast };
-// How the weights' heatmaps map a weight to a colour: fixed [0, 1]; each row by its own
-// maximum (long sentences, where every weight is near 1/n); log10 of the weight. The data,
-// and the hover readout, stay the weights themselves.
-enum class WeightRange { Fixed, Row, Log };
-enum class UiLanguage { English, Chinese };  // the UI's strings (ui/strings.h columns)
+// Theme, WeightRange and UiLanguage, the view's choices: app/view_choices.h.
 
 inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
 // kMaxTokens, kMaxSentenceBytes, kMaxDModel and kMaxHeads: app/scene.h.

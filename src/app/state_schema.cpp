@@ -4,6 +4,9 @@
 #include "app/scaling_lab.h"
 #include "app/scene.h"
 #include "app/tour.h"
+#include "app/view_choices.h"
+#include "core/attention/positional.h"
+#include "core/efficient/attention.h"
 #include "core/io/import_attention.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/language_model.h"
@@ -37,6 +40,27 @@ struct Key {
   const char* needs_even_dk = nullptr;  // this choice needs d_k = dModel / heads even (rope)
 };
 
+// The names of a choice's table (core/base/choices.h) whose rows keep() accepts.
+template <class Row, std::size_t N, class Keep>
+std::vector<const char*> choice_ids(const Row (&table)[N], Keep keep) {
+  std::vector<const char*> ids;
+  for (const Row& row : table)
+    if (keep(row)) ids.push_back(row.name);
+  return ids;
+}
+
+template <class Row, std::size_t N>
+std::vector<const char*> choice_ids(const Row (&table)[N]) {
+  return choice_ids(table, [](const Row&) { return true; });
+}
+
+// The positional choice that needs an even d_k (the schema's needsEvenDk names one).
+const char* even_dk_positional() {
+  for (const PositionalInfo& row : kPositionals)
+    if (row.even_dk) return row.name;
+  return nullptr;
+}
+
 std::vector<const char*> panel_ids() {
   std::vector<const char*> ids;
   for (const PanelInfo& p : kPanels) ids.push_back(p.id);
@@ -52,9 +76,9 @@ std::vector<Key> make_keys() {
       {"panel", "enum", 0, 0, panel_ids()},
       {"dModel", "int", 1, kMaxDModel},
       {"heads", "int", 1, kMaxHeads, {}, 0, nullptr, "dModel"},
-      {"positional", "enum", 0, 0, {"none", "sinusoidal", "rope", "alibi"}, 0, nullptr, nullptr, false, "rope"},
+      {"positional", "enum", 0, 0, choice_ids(kPositionals), 0, nullptr, nullptr, false, even_dk_positional()},
       {"ropeBase", "number", 2, 1e7},
-      {"ropePairing", "enum", 0, 0, {"half", "interleaved"}},
+      {"ropePairing", "enum", 0, 0, choice_ids(kRopePairings)},
       {"seed", "int", 0, 9007199254740991.0},
       {"cursor", "token", -1, kMaxTokens - 1},
       // Imported files and trained models may have more heads and layers than a generated
@@ -64,14 +88,14 @@ std::vector<Key> make_keys() {
       {"layer", "int", 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, {}, 0, nullptr, nullptr, true},
       {"tour", "int", 0, kTourSteps},
       {"compare.enabled", "bool"},
-      {"theme", "enum", 0, 0, {"dark", "light", "high-contrast"}},
-      {"weightRange", "enum", 0, 0, {"fixed", "row", "log"}},
+      {"theme", "enum", 0, 0, choice_ids(kThemes)},
+      {"weightRange", "enum", 0, 0, choice_ids(kWeightRanges)},
       {"presentation", "bool"},
       {"uiScale", "number", 0.5, 4.0},
-      {"language", "enum", 0, 0, {"en", "zh"}},
+      {"language", "enum", 0, 0, choice_ids(kUiLanguages)},
       {"hideSpecial", "bool"},
       {"renormalise", "bool"},
-      {"variants.kind", "enum", 0, 0, {"window", "strided", "blocksparse", "linear", "performer", "linformer"}},
+      {"variants.kind", "enum", 0, 0, choice_ids(kEfficientKinds, [](const EfficientKindInfo& r) { return r.variant; })},
       {"variants.window", "int", 1, 1024},
       {"variants.stride", "int", 1, 1024},
       {"variants.block", "int", 1, 1024},
@@ -121,7 +145,7 @@ std::vector<Key> make_keys() {
     auto path = [&](const char* name) { return side + name; };
     k.push_back({path("scale"), "enum|number", -100, 100, {"default", "none"}});
     k.push_back({path("temperature"), "number", 0.01, 100});
-    k.push_back({path("score"), "enum", 0, 0, {"dot", "cosine", "additive"}});
+    k.push_back({path("score"), "enum", 0, 0, choice_ids(kScoreFunctions)});
     k.push_back({path("mask.causal"), "bool"});
     k.push_back({path("mask.window"), "int", 0, kMaxTokens});
     k.push_back({path("mask.stride"), "int", 0, kMaxTokens});

@@ -23,7 +23,7 @@ EfficientConfig efficient_config(const VariantSettings& v) {
   c.block = v.block;
   c.features = v.features;
   c.rank = v.rank;
-  c.causal = v.causal && v.kind != EfficientKind::Linformer;  // the linformer has no causal form
+  c.causal = v.causal && efficient_kind_info(v.kind).causal;  // the kinds without a causal form ignore it
   c.seed = v.seed;
   return c;
 }
@@ -376,8 +376,9 @@ Status read_variants_json(const json& j, VariantSettings& out) {
   VariantSettings v = out;
   if (j.contains("kind")) {
     EfficientKind kind;
-    if (!j["kind"].is_string() || !parse_efficient_kind(j["kind"].get<std::string>(), kind) || kind == EfficientKind::Exact)
-      return Status::error(msg::app_variant_kind_rule);
+    if (!j["kind"].is_string() || !parse_efficient_kind(j["kind"].get<std::string>(), kind) ||
+        !efficient_kind_info(kind).variant)
+      return Status::error(msg::app_variant_kind_rule, efficient_variant_names());
     v.kind = kind;
   }
   const struct {

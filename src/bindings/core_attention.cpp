@@ -38,7 +38,8 @@ attn::PositionalOptions positional_options(const val& p) {
   if (kind == "rope") {
     out.kind = attn::PositionalKind::Rope;
     out.rope_base = p["base"].as<float>();
-    out.rope_pairing = p["pairing"].as<std::string>() == "interleaved" ? attn::RopePairing::Interleaved : attn::RopePairing::Half;
+    const attn::RopePairingInfo* pairing = attn::choice_from_name(attn::kRopePairings, p["pairing"].as<std::string>());
+    if (pairing) out.rope_pairing = pairing->value;  // the wrapper checked the name
   } else if (kind == "alibi") {
     out.kind = attn::PositionalKind::Alibi;
     out.alibi_slope = p["slope"].as<float>();

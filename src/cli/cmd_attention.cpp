@@ -10,6 +10,7 @@
 #include "cli/cli_common.h"
 #include "core/attention/attention.h"
 #include "core/attention/pipeline.h"
+#include "core/attention/positional.h"
 #include "core/base/rng.h"
 #include "core/attention/softmax.h"
 
@@ -72,7 +73,7 @@ struct SdpaInputs {
   std::int64_t n_q = 0, d_k = 0, n_k = 0, d_v = 0, batch = 0;
 };
 
-// --rope BASE [--rope-pairing half|interleaved] or --alibi-slope M: positions inside attention.
+// --rope BASE [--rope-pairing PAIRING] or --alibi-slope M: positions inside attention.
 Status read_positions(const Options& o, PositionalOptions& p) {
   if (o.has("--rope") && o.has("--alibi-slope")) return Status::error("--rope and --alibi-slope exclude each other");
   if (o.has("--rope-pairing") && !o.has("--rope")) return Status::error("--rope-pairing goes with --rope");
@@ -81,8 +82,9 @@ Status read_positions(const Options& o, PositionalOptions& p) {
     if (!parse_float(o.get("--rope"), p.rope_base) || !(p.rope_base > 0.0f))
       return Status::error("--rope needs the base, a finite number > 0 (10000 in the paper)");
     if (o.has("--rope-pairing")) {
-      if (o.get("--rope-pairing") == "interleaved") p.rope_pairing = RopePairing::Interleaved;
-      else if (o.get("--rope-pairing") != "half") return Status::error("--rope-pairing must be half or interleaved");
+      const RopePairingInfo* row = choice_from_name(kRopePairings, o.get("--rope-pairing"));
+      if (!row) return Status::error("--rope-pairing must be " + join_names(choice_names(kRopePairings), ", ", " or "));
+      p.rope_pairing = row->value;
     }
   }
   if (o.has("--alibi-slope")) {
@@ -92,6 +94,11 @@ Status read_positions(const Options& o, PositionalOptions& p) {
   return Status::success();
 }
 
+// The score functions computed from Q and K alone: the ones --score offers.
+std::vector<std::string> qk_score_names() {
+  return choice_names(kScoreFunctions, [](const ScoreFunctionInfo& row) { return row.qk; });
+}
+
 // --scale, --score, --causal and the positions.
 Status read_sdpa_config(const Options& o, PipelineConfig& config) {
   if (o.has("--scale")) {
@@ -99,8 +106,9 @@ Status read_sdpa_config(const Options& o, PipelineConfig& config) {
     config.scale_kind = ScaleKind::Custom;
   }
   if (o.has("--score")) {
-    if (o.get("--score") == "cosine") config.score = ScoreFunction::Cosine;
-    else if (o.get("--score") != "dot") return Status::error("--score must be dot or cosine");
+    const ScoreFunctionInfo* row = choice_from_name(kScoreFunctions, o.get("--score"));
+    if (!row || !row->qk) return Status::error("--score must be " + join_names(qk_score_names(), ", ", " or "));
+    config.score = row->value;
   }
   config.mask.causal = o.flags.count("--causal") > 0;
   return read_positions(o, config.attention_positions);
@@ -408,15 +416,17 @@ Status run_softmax(const std::vector<std::string>& args) {
   return Status::success();
 }
 
+const std::string sdpa_usage =
+    "  sdpa --q Q.npy --k K.npy --v V.npy [--mask M.npy] [--causal] [--scale S]\n"
+    "       [--score " + join_names(qk_score_names(), "|") + "] [--rope BASE [--rope-pairing " +
+    join_names(choice_names(kRopePairings), "|") + "] | --alibi-slope M]\n"
+    "       --out DIR                             writes scores.npy, weights.npy, output.npy\n";
+
 }  // namespace
 
 ATTNLAB_CLI_COMMAND(example, "example", "  example                                   the tutorial's 2-token worked example (JSON)\n", run_example);
 ATTNLAB_CLI_COMMAND(random, "random", "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n", run_random);
-ATTNLAB_CLI_COMMAND(sdpa, "sdpa",
-                    "  sdpa --q Q.npy --k K.npy --v V.npy [--mask M.npy] [--causal] [--scale S]\n"
-                    "       [--score dot|cosine] [--rope BASE [--rope-pairing half|interleaved] | --alibi-slope M]\n"
-                    "       --out DIR                             writes scores.npy, weights.npy, output.npy\n",
-                    run_sdpa);
+ATTNLAB_CLI_COMMAND(sdpa, "sdpa", sdpa_usage.c_str(), run_sdpa);
 ATTNLAB_CLI_COMMAND(mha, "mha",
                     "  mha --query X.npy [--key K.npy --value V.npy] --heads H --in-proj-weight W.npy\n"
                     "      [--in-proj-bias b.npy] --out-proj-weight Wo.npy [--out-proj-bias bo.npy]\n"

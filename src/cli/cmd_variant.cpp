@@ -77,8 +77,7 @@ Status run_variant(const Args& args) {
 
   EfficientConfig config;
   if (!parse_efficient_kind(o.get("--kind"), config.kind) || config.kind == EfficientKind::Exact)
-    return Status::error("--kind must be window, strided, blocksparse, linear, performer or linformer, got '" +
-                         o.get("--kind") + "'");
+    return Status::error("--kind must be " + efficient_variant_names(", ", " or ") + ", got '" + o.get("--kind") + "'");
   if (Status st = read_variant_parameters(o, config); !st.ok) return st;
   if (o.has("--projection")) {
     if (o.get("--projection") == "identity") config.projection = LinformerProjection::Identity;
@@ -155,8 +154,7 @@ Status read_kinds(const std::string& text, std::vector<EfficientKind>& kinds) {
   while (std::getline(in, item, ',')) {
     EfficientKind kind;
     if (!parse_efficient_kind(item, kind))
-      return Status::error("--kinds: unknown kind '" + item +
-                           "' (exact, window, strided, blocksparse, linear, performer, linformer)");
+      return Status::error("--kinds: unknown kind '" + item + "' (" + efficient_kind_names() + ")");
     kinds.push_back(kind);
   }
   if (kinds.empty()) return Status::error("--kinds needs at least one kind");
@@ -166,11 +164,11 @@ Status read_kinds(const std::string& text, std::vector<EfficientKind>& kinds) {
 // The chart's settings from the options, checked before anything is measured.
 Status read_cost_chart_config(const Options& o, CostChartConfig& config) {
   if (Status st = read_variant_parameters(o, config.variant); !st.ok) return st;
-  // Causal by default charts every kind that has a causal form (the linformer has none).
+  // Causal by default charts every kind that has a causal form.
   if (config.variant.causal && !o.has("--kinds")) {
-    config.kinds = {EfficientKind::Exact};
-    for (EfficientKind kind : efficient_variants())
-      if (kind != EfficientKind::Linformer) config.kinds.push_back(kind);
+    config.kinds.clear();
+    for (const EfficientKindInfo& row : kEfficientKinds)
+      if (row.causal) config.kinds.push_back(row.value);
   }
   if (o.has("--ns") && !parse_int_list(o.get("--ns"), 1, 1 << 20, config.ns))
     return Status::error("--ns needs a comma-separated list of whole numbers from 1 to 1048576, got '" + o.get("--ns") + "'");
@@ -261,16 +259,17 @@ Status run_cost_chart(const Args& args) {
   return Status::success();
 }
 
+const std::string variant_usage =
+    "  variant --kind " + efficient_variant_names("|") + " --q Q.npy --k K.npy --v V.npy\n"
+    "      [--window W] [--stride S] [--block B] [--features M] [--rank R] [--projection random|identity]\n"
+    "      [--causal] [--seed S] [--display] --out DIR\n"
+    "                                            writes output.npy (with --display also pattern.npy,\n"
+    "                                            weights.npy, exact_weights.npy, weight_error.npy);\n"
+    "                                            prints {relativeError, multiplyAdds, memoryFloats, ...}\n";
+
 }  // namespace
 
-ATTNLAB_CLI_COMMAND(variant, "variant",
-                    "  variant --kind window|strided|blocksparse|linear|performer|linformer --q Q.npy --k K.npy --v V.npy\n"
-                    "      [--window W] [--stride S] [--block B] [--features M] [--rank R] [--projection random|identity]\n"
-                    "      [--causal] [--seed S] [--display] --out DIR\n"
-                    "                                            writes output.npy (with --display also pattern.npy,\n"
-                    "                                            weights.npy, exact_weights.npy, weight_error.npy);\n"
-                    "                                            prints {relativeError, multiplyAdds, memoryFloats, ...}\n",
-                    run_variant);
+ATTNLAB_CLI_COMMAND(variant, "variant", variant_usage.c_str(), run_variant);
 ATTNLAB_CLI_COMMAND(cost_chart, "cost-chart",
                     "  cost-chart [--ns 64,128,...,8192] [--kinds exact,window,...] [--dk 64] [--dv 64] [--window 32]\n"
                     "      [--stride 8] [--block 64] [--features 64] [--rank 64] [--causal] [--seed S]\n"

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -163,25 +164,28 @@ void scene_section(AppState& state, const ControlsOptions& options) {
 // Where positions come from: none, sinusoidal (added to x), RoPE (q and k turned), ALiBi
 // (a bias on the scores). RoPE needs an even d_k; its base and pairing show with it.
 void positional_controls(Settings& s) {
+  // The labels and notes of kPositionals' rows, in its order.
   const S names[] = {S::positional_none, S::positional_sinusoidal, S::positional_rope, S::positional_alibi};
+  const S notes[] = {S::positional_none_note, S::positional_sinusoidal_note, S::positional_rope_note, S::positional_alibi_note};
+  static_assert(std::size(names) == std::size(kPositionals) && std::size(notes) == std::size(kPositionals));
   const bool odd_dk = (s.d_model / s.heads) % 2 != 0;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (ImGui::BeginCombo(tr(S::positional), tr(names[static_cast<int>(s.positional)]))) {
-    for (int i = 0; i < 4; ++i) {
-      const bool refused = i == static_cast<int>(Positional::Rope) && odd_dk;
+    for (const PositionalInfo& row : kPositionals) {
+      const int i = static_cast<int>(row.value);
+      const bool refused = row.even_dk && odd_dk;
       ImGui::BeginDisabled(refused);
-      if (ImGui::Selectable(tr(names[i]), static_cast<int>(s.positional) == i)) s.positional = static_cast<Positional>(i);
+      if (ImGui::Selectable(tr(names[i]), s.positional == row.value)) s.positional = row.value;
       ImGui::EndDisabled();
       if (refused && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr(S::rope_needs_even));
     }
     ImGui::EndCombo();
   }
-  if (s.positional == Positional::Rope && odd_dk) s.positional = Positional::None;
-  const S notes[] = {S::positional_none_note, S::positional_sinusoidal_note, S::positional_rope_note, S::positional_alibi_note};
+  if (positional_info(s.positional).even_dk && odd_dk) s.positional = Positional::None;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", tr(notes[static_cast<int>(s.positional)]));
   ImGui::PopTextWrapPos();
-  if (s.positional == Positional::Rope) {
+  if (positional_info(s.positional).inside == PositionalKind::Rope) {
     schema_slider(tr(S::rope_base), s.rope_base, "ropeBase", "%.0f", ImGuiSliderFlags_Logarithmic);
     int pairing = s.rope_pairing == RopePairing::Interleaved ? 1 : 0;
     ImGui::RadioButton(tr(S::rope_pairing_half), &pairing, 0);

@@ -26,8 +26,8 @@
   X(app_unknown_key_in, "'{1}' 中有未知的键 '{0}'") \
   X(app_scale_rule, "'{0}' 必须是 \"default\"、\"none\" 或 [{1}, {2}] 中的数") \
   X(app_scale_rule_in, "'{1}' 中的 '{0}' 必须是 \"default\"、\"none\" 或 [{2}, {3}] 中的数") \
-  X(app_score_rule, "'{0}' 必须是 \"dot\"、\"cosine\" 或 \"additive\"") \
-  X(app_score_rule_in, "'{1}' 中的 '{0}' 必须是 \"dot\"、\"cosine\" 或 \"additive\"") \
+  X(app_score_rule, "'{0}' 必须是以下之一：{1}") \
+  X(app_score_rule_in, "'{1}' 中的 '{0}' 必须是以下之一：{2}") \
   X(app_fill_rule, "'{0}' 必须是 \"-inf\" 或 {1} 到 {2} 之间的数") \
   X(app_fill_rule_in, "'{1}' 中的 '{0}' 必须是 \"-inf\" 或 {2} 到 {3} 之间的数") \
   X(app_painted_string, "'{0}' 中的 'painted' 必须是字符串，例如 \"0:3- 2:1+\"") \
@@ -40,14 +40,14 @@
   X(app_source_rule, "'source' 必须是 \"generated\"、\"worked-example\"、\"trained\"、\"imported\" 或 \"language\"") \
   X(app_sentence_string, "'sentence' 必须是字符串") \
   X(app_dmodel_heads, "dModel {0} 不能被头数 {1} 整除") \
-  X(app_positional_bool, "从第 3 版起 'positional' 是一个选项：\"none\"、\"sinusoidal\"、\"rope\" 或 \"alibi\"（true 和 false 只在第 2 版的状态中读取）") \
-  X(app_positional_rule, "'positional' 必须是 \"none\"、\"sinusoidal\"、\"rope\" 或 \"alibi\"") \
-  X(app_rope_pairing_rule, "'ropePairing' 必须是 \"half\" 或 \"interleaved\"") \
+  X(app_positional_bool, "从第 3 版起 'positional' 是一个选项，以下之一：{0}（true 和 false 只在第 2 版的状态中读取）") \
+  X(app_positional_rule, "'positional' 必须是以下之一：{0}") \
+  X(app_rope_pairing_rule, "'ropePairing' 必须是以下之一：{0}") \
   X(app_rope_even, "RoPE 按坐标对旋转：d_k = dModel / 头数 = {0}，必须是偶数") \
   X(app_panel_rule, "'panel' 必须是以下之一：{0}") \
-  X(app_theme_rule, "'theme' 必须是 \"dark\"、\"light\" 或 \"high-contrast\"") \
-  X(app_weight_range_rule, "'weightRange' 必须是 \"fixed\"、\"row\" 或 \"log\"") \
-  X(app_language_rule, "'language' 必须是 \"en\" 或 \"zh\"") \
+  X(app_theme_rule, "'theme' 必须是以下之一：{0}") \
+  X(app_weight_range_rule, "'weightRange' 必须是以下之一：{0}") \
+  X(app_language_rule, "'language' 必须是以下之一：{0}") \
   X(app_lab_point, "'lab' 中的 '{0}' 必须是 [x, y]，且 |x|、|y| <= {1}") \
   X(app_lab_matrix, "'lab' 中的 '{0}' 必须有 {1} 个数（一个 2 x 2 矩阵，按行排列）") \
   X(app_lab_numbers_in, "'lab' 中的 '{0}' 的数必须在 [{1}, {2}] 中") \
@@ -79,5 +79,5 @@
   X(app_task_rule, "'training' 中的 'task' 必须是 copy、reverse、sort、previous 或 induction") \
   X(app_training_dmodel_heads, "'training' 中的 'dModel' {0} 不能被头数 {1} 整除") \
   X(app_init_rule, "'scalingRun' 中的 'init' 必须是 \"unit\" 或 \"small\"") \
-  X(app_variant_kind_rule, "'variants' 中的 'kind' 必须是 window、strided、blocksparse、linear、performer 或 linformer") \
+  X(app_variant_kind_rule, "'variants' 中的 'kind' 必须是以下之一：{0}") \
   X(app_variant_seed_rule, "'variants' 中的 'seed' 必须是 0 到 2^53 - 1 之间的整数")

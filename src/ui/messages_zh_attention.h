@@ -31,5 +31,5 @@
   X(att_stride_negative, "步长必须 >= 0") \
   X(att_block_negative, "块大小必须 >= 0") \
   X(att_global_range, "全局词元 {0} 超出范围") \
-  X(att_linformer_causal, "Linformer 没有因果形式（它的投影混合了所有位置）：请关闭因果掩码") \
+  X(att_no_causal_form, "{0} 没有因果形式（它混合了所有位置）：请关闭因果掩码") \
   X(att_linformer_identity_rank, "恒等投影需要秩 = n = {0}，现在的秩是 {1}")

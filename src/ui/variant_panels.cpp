@@ -227,7 +227,7 @@ void draw_variants_panel(AppState& state, UiContext& ctx) {
     case EfficientKind::Exact: break;
   }
   ImGui::SameLine();
-  ImGui::BeginDisabled(v.kind == EfficientKind::Linformer);
+  ImGui::BeginDisabled(!efficient_kind_info(v.kind).causal);  // no causal form
   ImGui::Checkbox(tr(S::variant_causal), &v.causal);
   ImGui::EndDisabled();
   if (v.kind == EfficientKind::Performer || v.kind == EfficientKind::Linformer) {

@@ -214,9 +214,9 @@ TEST_CASE("the view's choices read back every name they write and refuse others 
       }
   const std::string kept = attn::state_to_json(state);
   CHECK(attn::apply_state_json(state, R"({"theme": "neon"})").message ==
-        "'theme' must be \"dark\", \"light\" or \"high-contrast\"");
-  CHECK(attn::apply_state_json(state, R"({"weightRange": 2})").message == "'weightRange' must be \"fixed\", \"row\" or \"log\"");
-  CHECK(attn::apply_state_json(state, R"({"language": "fr"})").message == "'language' must be \"en\" or \"zh\"");
+        "'theme' must be one of \"dark\", \"light\", \"high-contrast\"");
+  CHECK(attn::apply_state_json(state, R"({"weightRange": 2})").message == "'weightRange' must be one of \"fixed\", \"row\", \"log\"");
+  CHECK(attn::apply_state_json(state, R"({"language": "fr"})").message == "'language' must be one of \"en\", \"zh\"");
   CHECK(attn::state_to_json(state) == kept);
 }
 

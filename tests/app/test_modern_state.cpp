@@ -218,7 +218,7 @@ TEST_CASE("modern settings: bad values are refused with the key named and nothin
         std::pair{R"({"modern": {"tile": 4}})", "unknown key 'tile' in 'modern'"},
         std::pair{R"({"modern": 3})", "'modern' must be an object"},
         std::pair{R"({"ropeBase": -1})", "'ropeBase' must be between 2.0 and 10000000.0"},
-        std::pair{R"({"ropePairing": "zigzag"})", "'ropePairing' must be \"half\" or \"interleaved\""}}) {
+        std::pair{R"({"ropePairing": "zigzag"})", "'ropePairing' must be one of \"half\", \"interleaved\""}}) {
     const attn::Status st = attn::apply_state_json(s, patch);
     CHECK_FALSE(st.ok);
     CHECK(st.message == message);

@@ -203,7 +203,7 @@ TEST_CASE("version 2 links and states: positional true/false become sinusoidal/n
   // A version 3 state (or a patch without a version) with a switch is refused, naming the choices.
   const attn::Status st = attn::apply_state_json(b, R"({"positional": false})");
   REQUIRE_FALSE(st.ok);
-  CHECK(st.message.find("\"none\", \"sinusoidal\", \"rope\" or \"alibi\"") != std::string::npos);
+  CHECK(st.message.find("one of \"none\", \"sinusoidal\", \"rope\", \"alibi\"") != std::string::npos);
   CHECK(b.settings.positional == attn::Positional::Sinusoidal);
   REQUIRE(attn::apply_state_json(b, R"({"positional": "alibi"})").ok);
   CHECK(b.settings.positional == attn::Positional::Alibi);

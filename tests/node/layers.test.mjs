@@ -40,7 +40,7 @@ const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficie
 // of its own name or of names before it. The features take the scene (app/scene.h) and their
 // own settings and results; only the state's own files and the readers after it see AppState.
 const APP_ORDER = `
-  app_messages panel_registry mask_edit scene tour
+  app_messages panel_registry mask_edit scene tour view_choices
   scaling_lab train_state
   state_schema
   lm_state modern_state variants_state

@@ -22,7 +22,7 @@ function tracked() {
     .filter((f) => TEXT.test(f) && !f.startsWith('tests/fuzz/corpus/') && fs.existsSync(path.join(repoRoot, f)));
 }
 
-// "src/app/json_text.{h,cpp}" -> both names; placeholders ("NAME.cpp", "X.test.mjs") are skipped.
+// "src/files/json_text.{h,cpp}" -> both names; placeholders ("NAME.cpp", "X.test.mjs") are skipped.
 function expand(named) {
   const brace = named.match(/^(.*)\{([\w,]+)\}$/);
   return brace ? brace[2].split(',').map((ext) => brace[1] + ext) : [named];

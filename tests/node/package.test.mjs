@@ -99,3 +99,14 @@ test('a misnamed argument fails the type check, naming the argument', () => {
       `tsc's message does not name ${name}:\n${result.stdout}`);
   }
 });
+
+test("a variant or pairing the core's tables do not name fails the type check (the unions make-site wrote)", () => {
+  assert.equal(install.status, 0, 'npm install failed (see the test above)');
+  for (const [from, to, type] of [["variant: 'window'", "variant: 'windw'", 'EfficientVariant'],
+                                  ["variants: ['exact', 'linear']", "variants: ['exact', 'quadratic']", 'EfficientKind']]) {
+    assert.ok(example.includes(from), `the example has no '${from}'`);
+    const result = compile(example.replace(from, to));
+    assert.notEqual(result.status, 0, `tsc accepted ${to}`);
+    assert.ok(result.stdout.includes(`is not assignable to type '${type}'`), `tsc's message does not name ${type}:\n${result.stdout}`);
+  }
+});

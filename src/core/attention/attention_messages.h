@@ -36,7 +36,7 @@
   X(att_stride_negative, "stride must be >= 0") \
   X(att_block_negative, "block must be >= 0") \
   X(att_global_range, "global token {0} is out of range") \
-  X(att_linformer_causal, "linformer has no causal form (its projections mix all positions): drop causal") \
+  X(att_no_causal_form, "{0} has no causal form (it mixes all positions): drop causal") \
   X(att_linformer_identity_rank, "identity projections need rank = n = {0}, got rank {1}")
 
 namespace attn::msg {

@@ -29,6 +29,7 @@
 #include "core/attention/attention.h"
 #include "core/attention/masks.h"
 #include "core/attention/softmax.h"
+#include "core/base/choices.h"
 #include "core/base/types.h"
 
 #include <cstdint>
@@ -36,7 +37,34 @@
 
 namespace attn {
 
-enum class ScoreFunction { Dot, Cosine, Additive };
+// How a query meets a key (the state's `score`), one X(...) line each: the only place their
+// names are written (the state's schema, reader, writer and messages, the CLI's --score and the
+// JS module's choices() read it). Columns: the enumerator, its public name, and qk: computed
+// from q and k alone (additive scoring needs the pipeline's own learned parameters, so the
+// CLI, which reads bare Q and K, offers the others only).
+#define ATTNLAB_SCORE_FUNCTIONS(X) \
+  X(Dot, "dot", true)              \
+  X(Cosine, "cosine", true)        \
+  X(Additive, "additive", false)
+
+enum class ScoreFunction {
+#define ATTNLAB_SCORE_ENUMERATOR(value, name, qk) value,
+  ATTNLAB_SCORE_FUNCTIONS(ATTNLAB_SCORE_ENUMERATOR)
+#undef ATTNLAB_SCORE_ENUMERATOR
+};
+
+struct ScoreFunctionInfo {
+  ScoreFunction value;
+  const char* name;
+  bool qk;
+};
+
+inline constexpr ScoreFunctionInfo kScoreFunctions[] = {
+#define ATTNLAB_SCORE_ROW(value, name, qk) {ScoreFunction::value, name, qk},
+    ATTNLAB_SCORE_FUNCTIONS(ATTNLAB_SCORE_ROW)
+#undef ATTNLAB_SCORE_ROW
+};
+static_assert(choices_in_order(kScoreFunctions), "ATTNLAB_SCORE_FUNCTIONS lists the functions in enum order");
 enum class ScaleKind { Default, None, Custom };
 
 struct PipelineConfig {

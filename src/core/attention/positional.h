@@ -18,15 +18,81 @@
 // two below H, then every other slope of the next power of two).
 #pragma once
 
+#include "core/base/choices.h"
 #include "core/base/types.h"
 
 #include <vector>
 
 namespace attn {
 
-enum class RopePairing { Half, Interleaved };
+// RoPE's pairs (the state's `ropePairing`, the CLI's --rope-pairing, attention()'s
+// positional.pairing): "rotate half" (x_i, x_{i + d/2}) or the paper's interleaved ones.
+#define ATTNLAB_ROPE_PAIRINGS(X) \
+  X(Half, "half")                \
+  X(Interleaved, "interleaved")
+
+enum class RopePairing {
+#define ATTNLAB_ROPE_PAIRING_ENUMERATOR(value, name) value,
+  ATTNLAB_ROPE_PAIRINGS(ATTNLAB_ROPE_PAIRING_ENUMERATOR)
+#undef ATTNLAB_ROPE_PAIRING_ENUMERATOR
+};
+
+struct RopePairingInfo {
+  RopePairing value;
+  const char* name;
+};
+
+inline constexpr RopePairingInfo kRopePairings[] = {
+#define ATTNLAB_ROPE_PAIRING_ROW(value, name) {RopePairing::value, name},
+    ATTNLAB_ROPE_PAIRINGS(ATTNLAB_ROPE_PAIRING_ROW)
+#undef ATTNLAB_ROPE_PAIRING_ROW
+};
+static_assert(choices_in_order(kRopePairings), "ATTNLAB_ROPE_PAIRINGS lists the pairings in enum order");
 
 enum class PositionalKind { None, Rope, Alibi };
+
+// Where a scene's positions come from (the state's `positional`), one X(...) line each: the
+// only place their names are written. The state's schema, reader, writer and messages, the
+// scene's configuration (app/app_state.cpp) and the UI's choice read this table.
+// Adding one: its X(...) line (with what it does as columns), its label and note in the UI
+// (ui/strings.h, the lists in ui/explorer_panels.cpp) and docs.
+//
+// Columns of ATTNLAB_POSITIONALS(X):
+//   value     the Positional enumerator
+//   name      its public name (state, URLs: never renamed)
+//   encoding  adds the sinusoidal encoding to x before the projections
+//   inside    the PositionalKind applied inside attention (None, Rope, Alibi)
+//   even_dk   needs d_k = dModel / heads even
+#define ATTNLAB_POSITIONALS(X)                          \
+  X(None, "none", false, None, false)                   \
+  X(Sinusoidal, "sinusoidal", true, None, false)        \
+  X(Rope, "rope", false, Rope, true)                    \
+  X(Alibi, "alibi", false, Alibi, false)
+
+enum class Positional {
+#define ATTNLAB_POSITIONAL_ENUMERATOR(value, name, encoding, inside, even_dk) value,
+  ATTNLAB_POSITIONALS(ATTNLAB_POSITIONAL_ENUMERATOR)
+#undef ATTNLAB_POSITIONAL_ENUMERATOR
+};
+
+// One row of ATTNLAB_POSITIONALS.
+struct PositionalInfo {
+  Positional value;
+  const char* name;
+  bool encoding;
+  PositionalKind inside;
+  bool even_dk;
+};
+
+inline constexpr PositionalInfo kPositionals[] = {
+#define ATTNLAB_POSITIONAL_ROW(value, name, encoding, inside, even_dk) \
+  {Positional::value, name, encoding, PositionalKind::inside, even_dk},
+    ATTNLAB_POSITIONALS(ATTNLAB_POSITIONAL_ROW)
+#undef ATTNLAB_POSITIONAL_ROW
+};
+static_assert(choices_in_order(kPositionals), "ATTNLAB_POSITIONALS lists the choices in enum order");
+
+inline const PositionalInfo& positional_info(Positional p) { return choice_row(kPositionals, p); }
 
 // Positions applied inside attention (AttentionOptions::positional).
 struct PositionalOptions {

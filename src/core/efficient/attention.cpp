@@ -40,60 +40,52 @@ Status check_floats(const char* what, std::int64_t rows, std::int64_t cols) {
 // 1 configuration
 // ---------------------------------------------------------------------------------------
 
-const char* efficient_kind_name(EfficientKind kind) {
-  switch (kind) {
-    case EfficientKind::Exact: return "exact";
-    case EfficientKind::Window: return "window";
-    case EfficientKind::Strided: return "strided";
-    case EfficientKind::BlockSparse: return "blocksparse";
-    case EfficientKind::Linear: return "linear";
-    case EfficientKind::Performer: return "performer";
-    case EfficientKind::Linformer: return "linformer";
-  }
-  return "?";
-}
+const EfficientKindInfo& efficient_kind_info(EfficientKind kind) { return choice_row(kEfficientKinds, kind); }
+
+const char* efficient_kind_name(EfficientKind kind) { return efficient_kind_info(kind).name; }
 
 bool parse_efficient_kind(const std::string& name, EfficientKind& kind) {
-  for (EfficientKind k : {EfficientKind::Exact, EfficientKind::Window, EfficientKind::Strided,
-                          EfficientKind::BlockSparse, EfficientKind::Linear, EfficientKind::Performer,
-                          EfficientKind::Linformer})
-    if (name == efficient_kind_name(k)) {
-      kind = k;
-      return true;
-    }
-  return false;
+  const EfficientKindInfo* row = choice_from_name(kEfficientKinds, name);
+  if (row) kind = row->value;
+  return row != nullptr;
 }
 
 std::vector<EfficientKind> efficient_variants() {
-  return {EfficientKind::Window, EfficientKind::Strided, EfficientKind::BlockSparse,
-          EfficientKind::Linear, EfficientKind::Performer, EfficientKind::Linformer};
+  std::vector<EfficientKind> kinds;
+  for (const EfficientKindInfo& row : kEfficientKinds)
+    if (row.variant) kinds.push_back(row.value);
+  return kinds;
+}
+
+std::vector<std::string> efficient_variant_name_list() {
+  return choice_names(kEfficientKinds, [](const EfficientKindInfo& row) { return row.variant; });
+}
+
+std::string efficient_variant_names(const char* separator, const char* last_separator) {
+  return join_names(efficient_variant_name_list(), separator, last_separator);
+}
+
+std::string efficient_kind_names(const char* separator, const char* last_separator) {
+  return join_names(choice_names(kEfficientKinds), separator, last_separator);
 }
 
 Status validate_efficient_config(const EfficientConfig& config, int n, int d_k) {
   if (n < 1 || d_k < 1) return Status::error("n and d_k must be at least 1");
+  const EfficientKindInfo& info = efficient_kind_info(config.kind);
+  if (config.causal && !info.causal) return Status::error(msg::att_no_causal_form, info.name);
+  if (info.field)
+    if (Status st = check_parameter(info.parameter, config.*info.field); !st.ok) return st;
   switch (config.kind) {
-    case EfficientKind::Exact:
-    case EfficientKind::Linear:
-      return Status::success();
-    case EfficientKind::Window:
-      return check_parameter("window", config.window);
-    case EfficientKind::Strided:
-      return check_parameter("stride", config.stride);
-    case EfficientKind::BlockSparse:
-      return check_parameter("block", config.block);
     case EfficientKind::Performer:
-      if (Status st = check_parameter("features", config.features); !st.ok) return st;
       if (Status st = check_floats("n x features", n, config.features); !st.ok) return st;
       return check_floats("features x d_k", config.features, d_k);
     case EfficientKind::Linformer:
-      if (config.causal)
-        return Status::error(msg::att_linformer_causal);
-      if (Status st = check_parameter("rank", config.rank); !st.ok) return st;
       if (config.projection == LinformerProjection::Identity && config.rank != n)
         return Status::error(msg::att_linformer_identity_rank, n, config.rank);
       return check_floats("rank x n", config.rank, n);
+    default:
+      return Status::success();
   }
-  return Status::error("unknown variant");
 }
 
 Status validate_efficient_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,

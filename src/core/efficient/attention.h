@@ -35,6 +35,7 @@
 // Sections: 1 configuration  2 parameters  3 the algorithms  4 report (error and display)
 #pragma once
 
+#include "core/base/choices.h"
 #include "core/base/types.h"
 
 #include <cstdint>
@@ -47,15 +48,35 @@ namespace attn {
 // 1 configuration
 // ---------------------------------------------------------------------------------------
 
-enum class EfficientKind { Exact, Window, Strided, BlockSparse, Linear, Performer, Linformer };
-enum class LinformerProjection { Random, Identity };
+// The kinds, one X(...) line each: the only place their names are written. The state's
+// `variants.kind` (its schema, reader and writer), the CLI's --kind and --kinds (and their
+// error texts), the JS module's checks (through its choices()) and the shipped .d.ts
+// unions (scripts/make-site.mjs writes them from that list) all read this table.
+// Adding a variant: its X(...) line, its case in the algorithms (run_efficient_into,
+// efficient_report, efficient_cost), its label in the UI (ui/strings.h) and docs/EFFICIENT.md.
+//
+// Columns of ATTNLAB_EFFICIENT_KINDS(X):
+//   value      the EfficientKind enumerator
+//   name       its public name (state, URLs, CLI, JS: never renamed)
+//   variant    one of the approximations the lab lists (exact is the reference, not listed)
+//   causal     has a causal form (query i sees keys j <= i); causal is refused otherwise
+//   parameter  the EfficientConfig field it reads (window, stride, block, features, rank), or
+//              none; its name is the option's everywhere (state key, CLI --NAME, JS argument)
+#define ATTNLAB_EFFICIENT_KINDS(X)                       \
+  X(Exact, "exact", false, true, none)                   \
+  X(Window, "window", true, true, window)                \
+  X(Strided, "strided", true, true, stride)              \
+  X(BlockSparse, "blocksparse", true, true, block)       \
+  X(Linear, "linear", true, true, none)                  \
+  X(Performer, "performer", true, true, features)        \
+  X(Linformer, "linformer", true, false, rank)
 
-// "exact", "window", "strided", "blocksparse", "linear", "performer", "linformer".
-const char* efficient_kind_name(EfficientKind kind);
-// The inverse of efficient_kind_name; false for any other text.
-bool parse_efficient_kind(const std::string& name, EfficientKind& kind);
-// The six approximations, in the order the lab lists them (exact excluded).
-std::vector<EfficientKind> efficient_variants();
+enum class EfficientKind {
+#define ATTNLAB_EFFICIENT_ENUMERATOR(value, name, variant, causal, parameter) value,
+  ATTNLAB_EFFICIENT_KINDS(ATTNLAB_EFFICIENT_ENUMERATOR)
+#undef ATTNLAB_EFFICIENT_ENUMERATOR
+};
+enum class LinformerProjection { Random, Identity };
 
 // Largest window, stride, block, feature count and rank accepted.
 inline constexpr int kEfficientMaxParameter = 1 << 20;
@@ -74,6 +95,50 @@ struct EfficientConfig {
   LinformerProjection projection = LinformerProjection::Random;
   std::uint64_t seed = 0;  // for the performer's w_r and the linformer's E, F
 };
+
+// One row of ATTNLAB_EFFICIENT_KINDS.
+struct EfficientKindInfo {
+  EfficientKind value;
+  const char* name;
+  bool variant;
+  bool causal;
+  const char* parameter;        // nullptr for none
+  int EfficientConfig::*field;  // nullptr for none
+};
+
+inline constexpr EfficientKindInfo kEfficientKinds[] = {
+#define ATTNLAB_EFFICIENT_ROW(value, name, variant, causal, parameter) \
+  {EfficientKind::value, name, variant, causal, ATTNLAB_EFFICIENT_PARAMETER_##parameter},
+#define ATTNLAB_EFFICIENT_PARAMETER_none nullptr, nullptr
+#define ATTNLAB_EFFICIENT_PARAMETER_window "window", &EfficientConfig::window
+#define ATTNLAB_EFFICIENT_PARAMETER_stride "stride", &EfficientConfig::stride
+#define ATTNLAB_EFFICIENT_PARAMETER_block "block", &EfficientConfig::block
+#define ATTNLAB_EFFICIENT_PARAMETER_features "features", &EfficientConfig::features
+#define ATTNLAB_EFFICIENT_PARAMETER_rank "rank", &EfficientConfig::rank
+    ATTNLAB_EFFICIENT_KINDS(ATTNLAB_EFFICIENT_ROW)
+#undef ATTNLAB_EFFICIENT_ROW
+#undef ATTNLAB_EFFICIENT_PARAMETER_none
+#undef ATTNLAB_EFFICIENT_PARAMETER_window
+#undef ATTNLAB_EFFICIENT_PARAMETER_stride
+#undef ATTNLAB_EFFICIENT_PARAMETER_block
+#undef ATTNLAB_EFFICIENT_PARAMETER_features
+#undef ATTNLAB_EFFICIENT_PARAMETER_rank
+};
+static_assert(choices_in_order(kEfficientKinds), "ATTNLAB_EFFICIENT_KINDS lists the kinds in enum order");
+
+// The kind's row of kEfficientKinds.
+const EfficientKindInfo& efficient_kind_info(EfficientKind kind);
+// "exact", "window", ... (the name column).
+const char* efficient_kind_name(EfficientKind kind);
+// The inverse of efficient_kind_name; false for any other text.
+bool parse_efficient_kind(const std::string& name, EfficientKind& kind);
+// The approximations (the variant column), in the table's order (exact excluded).
+std::vector<EfficientKind> efficient_variants();
+// The variants' names (the variant column), or every kind's: "window, strided, ...", or with
+// a last separator " or ": "window, ..., performer or linformer".
+std::vector<std::string> efficient_variant_name_list();
+std::string efficient_variant_names(const char* separator = ", ", const char* last_separator = "");
+std::string efficient_kind_names(const char* separator = ", ", const char* last_separator = "");
 
 // Checks the parameter the kind uses against n and d_k; the message names it
 // ("window must be a whole number from 1 to 1048576, got 0").

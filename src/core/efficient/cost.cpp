@@ -235,8 +235,7 @@ DecodingCost measure_decoding_cost(const DecodingCostConfig& config) {
 
 Status validate_cost_chart_config(CostChartConfig& config) {
   if (config.kinds.empty()) {
-    config.kinds = {EfficientKind::Exact};
-    for (EfficientKind k : efficient_variants()) config.kinds.push_back(k);
+    for (const EfficientKindInfo& row : kEfficientKinds) config.kinds.push_back(row.value);
   }
   if (config.ns.empty())
     for (int n = 64; n <= 8192; n *= 2) config.ns.push_back(n);

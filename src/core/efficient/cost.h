@@ -89,7 +89,7 @@ Timing time_efficient(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat
 // ---------------------------------------------------------------------------------------
 
 struct CostChartConfig {
-  std::vector<EfficientKind> kinds;  // empty = exact and the six variants
+  std::vector<EfficientKind> kinds;  // empty = every kind (kEfficientKinds)
   std::vector<int> ns;               // empty = 64, 128, ..., 8192
   int d_k = 64;
   int d_v = 64;

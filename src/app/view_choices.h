@@ -1,0 +1,42 @@
+// The view's choices, one table each (core/base/choices.h): X(enumerator, public name). The
+// state's schema, reader, writer and messages read them.
+//   theme        the colours
+//   weightRange  how the weights' heatmaps map a weight to a colour: fixed [0, 1]; each row by
+//                its own maximum (long sentences, where every weight is near 1/n); log10 of the
+//                weight. The data, and the hover readout, stay the weights themselves.
+//   language     the UI's strings (ui/strings.h columns)
+#pragma once
+
+#include "core/base/choices.h"
+
+namespace attn {
+
+#define ATTNLAB_THEMES(X) X(Dark, "dark") X(Light, "light") X(HighContrast, "high-contrast")
+#define ATTNLAB_WEIGHT_RANGES(X) X(Fixed, "fixed") X(Row, "row") X(Log, "log")
+#define ATTNLAB_UI_LANGUAGES(X) X(English, "en") X(Chinese, "zh")
+
+#define ATTNLAB_VIEW_ENUMERATOR(value, name) value,
+enum class Theme { ATTNLAB_THEMES(ATTNLAB_VIEW_ENUMERATOR) };
+enum class WeightRange { ATTNLAB_WEIGHT_RANGES(ATTNLAB_VIEW_ENUMERATOR) };
+enum class UiLanguage { ATTNLAB_UI_LANGUAGES(ATTNLAB_VIEW_ENUMERATOR) };
+#undef ATTNLAB_VIEW_ENUMERATOR
+
+// A row of a choice that has a name and nothing else.
+template <class E>
+struct NamedChoice {
+  E value;
+  const char* name;
+};
+
+#define ATTNLAB_THEME_ROW(value, name) {Theme::value, name},
+#define ATTNLAB_WEIGHT_RANGE_ROW(value, name) {WeightRange::value, name},
+#define ATTNLAB_UI_LANGUAGE_ROW(value, name) {UiLanguage::value, name},
+inline constexpr NamedChoice<Theme> kThemes[] = {ATTNLAB_THEMES(ATTNLAB_THEME_ROW)};
+inline constexpr NamedChoice<WeightRange> kWeightRanges[] = {ATTNLAB_WEIGHT_RANGES(ATTNLAB_WEIGHT_RANGE_ROW)};
+inline constexpr NamedChoice<UiLanguage> kUiLanguages[] = {ATTNLAB_UI_LANGUAGES(ATTNLAB_UI_LANGUAGE_ROW)};
+#undef ATTNLAB_THEME_ROW
+#undef ATTNLAB_WEIGHT_RANGE_ROW
+#undef ATTNLAB_UI_LANGUAGE_ROW
+static_assert(choices_in_order(kThemes) && choices_in_order(kWeightRanges) && choices_in_order(kUiLanguages));
+
+}  // namespace attn

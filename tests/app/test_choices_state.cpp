@@ -1,0 +1,81 @@
+// The state's choice keys read the core's tables (core/base/choices.h): the schema's choices,
+// the reader and writer of each value, and the refusals that list the names.
+#include "app/app_state.h"
+#include "app/state_schema.h"
+#include "app/variants_state.h"
+#include "core/efficient/attention.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using json = nlohmann::json;
+
+namespace {
+
+json schema_key(const std::string& path) {
+  static const json schema = json::parse(attn::state_schema_json());
+  for (const json& key : schema)
+    if (key["path"] == path) return key;
+  FAIL("no key " << path << " in the schema");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the schema's choices are the tables' names", "[choices][state]") {
+  CHECK(schema_key("variants.kind")["choices"].get<std::vector<std::string>>() == attn::efficient_variant_name_list());
+  CHECK(schema_key("positional")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kPositionals));
+  CHECK(schema_key("positional")["needsEvenDk"] == "rope");
+  CHECK(schema_key("ropePairing")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kRopePairings));
+  CHECK(schema_key("score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));
+  CHECK(schema_key("compare.score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));
+}
+
+TEST_CASE("every row of each state choice goes through the state's door and back by name", "[choices][state]") {
+  attn::AppState state;
+  for (const attn::PositionalInfo& row : attn::kPositionals) {
+    REQUIRE(attn::apply_state_json(state, json{{"positional", row.name}}.dump()).ok);
+    CHECK(state.settings.positional == row.value);
+    CHECK(json::parse(attn::state_to_json(state))["positional"] == row.name);
+  }
+  for (const attn::RopePairingInfo& row : attn::kRopePairings) {
+    REQUIRE(attn::apply_state_json(state, json{{"ropePairing", row.name}}.dump()).ok);
+    CHECK(json::parse(attn::state_to_json(state))["ropePairing"] == row.name);
+  }
+  for (const attn::ScoreFunctionInfo& row : attn::kScoreFunctions) {
+    REQUIRE(attn::apply_state_json(state, json{{"compare", {{"score", row.name}}}}.dump()).ok);
+    CHECK(state.settings.compare_math.score == row.value);
+    CHECK(json::parse(attn::state_to_json(state))["compare"]["score"] == row.name);
+  }
+  for (const attn::EfficientKindInfo& row : attn::kEfficientKinds) {
+    const attn::Status st = attn::apply_state_json(state, json{{"variants", {{"kind", row.name}}}}.dump());
+    REQUIRE(st.ok == row.variant);
+    if (!row.variant) continue;
+    CHECK(state.settings.variants.kind == row.value);
+    CHECK(json::parse(attn::state_to_json(state))["variants"]["kind"] == row.name);
+  }
+}
+
+TEST_CASE("a refused choice names the table's values", "[choices][state]") {
+  attn::AppState state;
+  CHECK(attn::apply_state_json(state, R"({"variants": {"kind": "exact"}})").message ==
+        "'kind' in 'variants' must be one of window, strided, blocksparse, linear, performer, linformer");
+  CHECK(attn::apply_state_json(state, R"({"positional": "learned"})").message ==
+        "'positional' must be one of \"none\", \"sinusoidal\", \"rope\", \"alibi\"");
+  CHECK(attn::apply_state_json(state, R"({"score": "bilinear"})").message ==
+        "'score' must be one of \"dot\", \"cosine\", \"additive\"");
+  CHECK(attn::apply_state_json(state, R"({"compare": {"score": 3}})").message ==
+        "'score' in 'compare' must be one of \"dot\", \"cosine\", \"additive\"");
+}
+
+TEST_CASE("a kind without a causal form runs non-causal from the state", "[choices][state]") {
+  attn::VariantSettings v;
+  v.causal = true;
+  for (const attn::EfficientKindInfo& row : attn::kEfficientKinds) {
+    v.kind = row.value;
+    CHECK(attn::efficient_config(v).causal == row.causal);
+  }
+}
