@@ -41,9 +41,11 @@ count_catch2() {
   line=$(grep -E '^All tests passed \([0-9]+ assertions? in [0-9]+ test cases?\)|^test cases: ' "$log" | tail -1)
   if [[ $line =~ ^All\ tests\ passed.*\ in\ ([0-9]+)\ test ]]; then
     passed=$((passed + BASH_REMATCH[1]))
-  elif [[ $line =~ ([0-9]+)\ passed\ \|\ ([0-9]+)\ failed ]]; then
-    passed=$((passed + BASH_REMATCH[1]))
-    failed=$((failed + BASH_REMATCH[2]))
+  elif [[ $line =~ ([0-9]+)\ failed ]]; then
+    # Catch2 pads the columns ("test cases:  12 |  11 passed |  1 failed"), and leaves out
+    # "passed" when every case failed.
+    failed=$((failed + BASH_REMATCH[1]))
+    [[ $line =~ ([0-9]+)\ passed ]] && passed=$((passed + BASH_REMATCH[1]))
   else
     echo "no Catch2 summary in $log"; failed=$((failed + 1))
   fi
