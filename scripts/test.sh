@@ -66,6 +66,14 @@ count_node() {
   failed=$((failed + f))
 }
 
+# The sanitizer folder builds from the start at the lowest priority, on what the other steps
+# leave of the two cores (the links of the native and web builds, which use one core, the node
+# suite, which runs one file at a time, and the browser suite, which waits on frames and
+# timers): it is built by the time they end, and they barely feel it.
+echo "== build asan in the background (clang: AddressSanitizer + UBSan, libFuzzer; log: $logs/asan-build.log)"
+nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1 &
+asan_build=$!
+
 echo "== build native"
 if bash scripts/build.sh native; then
   echo "== 1 native Catch2 tests"
@@ -91,13 +99,6 @@ else
   echo "web build failed"; failed=$((failed + 1))
 fi
 lap web
-
-# The sanitizer folder builds from here on at the lowest priority, on what the suites below
-# leave of the two cores (the node suite runs one file at a time, and the browser suite waits
-# on frames and timers): it is mostly built when they end, and they barely feel it.
-echo "== build asan in the background (clang: AddressSanitizer + UBSan, libFuzzer; log: $logs/asan-build.log)"
-nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1 &
-asan_build=$!
 
 echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
 node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs 2>&1 | tee "$logs/node.log"
