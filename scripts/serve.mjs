@@ -13,7 +13,7 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8',
 };
 
-// A name with a content hash (scripts/make-site.mjs: "attnlab.d83d9f555452.wasm") never
+// A name with a content hash (cmake/steps/make-site.mjs: "attnlab.d83d9f555452.wasm") never
 // changes what it holds, so the browser may keep it without asking again; every other file
 // is asked about each time and answered "304 Not Modified" while unchanged. Both let the
 // browser reuse what it cached, with the WebAssembly it compiled from it (V8 caches compiled

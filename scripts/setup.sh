@@ -131,7 +131,7 @@ if [ ! -f "$deps/imgui/imgui.cpp" ]; then
   cp "$tmp"/imgui-src/backends/imgui_impl_glfw.* "$tmp"/imgui-src/backends/imgui_impl_opengl3.* "$deps/imgui/backends/"
   cp "$tmp"/imgui-src/backends/imgui_impl_opengl3_loader.h "$deps/imgui/backends/" 2>/dev/null || true
   cp "$tmp"/imgui-src/LICENSE.txt "$deps/imgui/" 2>/dev/null || true
-  # Debian's copyright file, shipped in the site's licenses/ (scripts/make-site.mjs).
+  # Debian's copyright file, shipped in the site's licenses/ (cmake/steps/make-site.mjs).
   cp "$tmp"/imgui-src/debian/copyright "$deps/imgui/debian-copyright" 2>/dev/null || true
   rm -rf "$tmp"
 fi

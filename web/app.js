@@ -99,7 +99,7 @@ function createGLContext() {
 async function start() {
   if (typeof WebAssembly !== 'object') throw new Error(preAppText('web_no_wasm', where));
   // The download and compile start first and run while the context is made (which holds
-  // the main thread); performance marks time the phases for scripts/bench-site.mjs.
+  // the main thread); performance marks time the phases for bench/site.mjs.
   const build = chooseBuild();
   chosenBuild = build;
   const compiling = compileBuild(build, (fraction) => {

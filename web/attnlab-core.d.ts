@@ -178,7 +178,7 @@ export interface SoftmaxOptions {
 // ---- efficient attention (docs/EFFICIENT.md) -------------------------------------------
 
 // The names below are the core's tables' (choices()): a type ending in `// @choices TABLE
-// [COLUMN]` is `string` here, and scripts/make-site.mjs writes the union of the table's names
+// [COLUMN]` is `string` here, and cmake/steps/make-site.mjs writes the union of the table's names
 // (of the rows whose COLUMN is true) into the shipped declarations.
 
 /** An approximation of efficientAttention(): 'window', 'strided', 'blocksparse', 'linear', ... */

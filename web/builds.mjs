@@ -10,7 +10,7 @@
 // runs it 1.2-1.4x faster than the SIMD build; Chromium 156 1.05-1.13x faster on one head and
 // 0.86-0.90x on multi-head, and within noise on 15 rounds an hour earlier; so no probe picks
 // it. Names are relative to this file, which sits beside them; in the published site
-// (scripts/make-site.mjs) each becomes its content-hashed name, and the single-file offline
+// (cmake/steps/make-site.mjs) each becomes its content-hashed name, and the single-file offline
 // page, which has no math module, leaves the math module's out.
 //
 //   BUILDS[build].app    {script, wasm, factory}: the classic script that defines the global

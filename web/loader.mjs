@@ -2,7 +2,7 @@
 // its other assets.
 //
 // Assets are named relative to this file, so a page in a subfolder loads the same ones; in the
-// published site (scripts/make-site.mjs) every name becomes its content-hashed name. The
+// published site (cmake/steps/make-site.mjs) every name becomes its content-hashed name. The
 // single-file offline page carries the assets inline (data blocks and inline scripts) and this
 // loader takes them from there instead of the network.
 //

@@ -37,7 +37,7 @@ if(EMSCRIPTEN)
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sENVIRONMENT=web -sDYNAMIC_EXECUTION=0 -sEXPORT_NAME=createCeilingRelaxed
     "-sEXPORTED_FUNCTIONS=['_ceiling_multiply_add']" -O3)
   add_custom_command(TARGET attnlab-bench-ceiling-relaxed POST_BUILD
-    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/relaxed-simd-opcodes.mjs"
             "${CMAKE_BINARY_DIR}/bench/attnlab-bench-ceiling-relaxed.wasm" --expect-some
     VERBATIM)
 else()

@@ -11,9 +11,9 @@
 #       compiled anew (with -mrelaxed-simd); its object defines the kernel table that
 #       baseline.cpp defines inside libattnlab_core.a, so the linker takes it and never loads
 #       the archive's. Emscripten 3.1.6 writes the proposal's draft opcode for the
-#       multiply-add; scripts/relaxed-simd-opcodes.mjs renumbers it to the standard's after
+#       multiply-add; cmake/steps/relaxed-simd-opcodes.mjs renumbers it to the standard's after
 #       each link.
-#   site   scripts/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
+#   site   cmake/steps/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
 #       content-hashed asset names, the third-party licence notices and the single-file
 #       offline pages (the figure's also into python/attnlab/static/). Runs on every build (a
 #       few hundred ms) so dist/ is never stale.
@@ -83,7 +83,7 @@ target_compile_options(attnlab_kernels_relaxed PRIVATE ${ATTNLAB_WARNINGS} ${ATT
 attnlab_twin(attnlab-core-wasm attnlab-core-wasm-relaxed EXTRA_SOURCES $<TARGET_OBJECTS:attnlab_kernels_relaxed>)
 target_link_options(attnlab-core-wasm-relaxed PRIVATE -mrelaxed-simd)
 add_custom_command(TARGET attnlab-core-wasm-relaxed POST_BUILD
-  COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+  COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/relaxed-simd-opcodes.mjs"
           "${ATTNLAB_DIST}/attnlab-core-wasm-relaxed.wasm" --expect-some
   VERBATIM)
 
@@ -102,7 +102,7 @@ if(ATTNLAB_TESTS)
   set_target_properties(attnlab_tests_relaxed PROPERTIES SUFFIX ".js"
     CROSSCOMPILING_EMULATOR "/usr/bin/node;--experimental-wasm-relaxed-simd;--no-experimental-fetch")
   add_custom_command(TARGET attnlab_tests_relaxed POST_BUILD
-    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/relaxed-simd-opcodes.mjs"
+    COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/relaxed-simd-opcodes.mjs"
             "$<TARGET_FILE_DIR:attnlab_tests_relaxed>/attnlab_tests_relaxed.wasm" --expect-some
     VERBATIM)
   add_test(NAME attnlab_tests_relaxed COMMAND attnlab_tests_relaxed "[kernels]" --use-colour no)
@@ -114,7 +114,7 @@ set(ATTNLAB_SITE "${CMAKE_BINARY_DIR}/dist")
 # static/ folder (git-ignored) beside the site.
 set(ATTNLAB_PYTHON_STATIC "${CMAKE_SOURCE_DIR}/python/attnlab/static")
 add_custom_target(site ALL
-  COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/scripts/make-site.mjs"
+  COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/make-site.mjs"
           --from "${ATTNLAB_DIST}" --to "${ATTNLAB_SITE}" --imgui "${ATTNLAB_IMGUI_DIR}"
   COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_PYTHON_STATIC}"
   COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_SITE}/attnlab-embed-offline.html" "${ATTNLAB_PYTHON_STATIC}/"

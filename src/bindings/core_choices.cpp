@@ -1,7 +1,7 @@
 // Embind binding of the lab's choices: choices() hands the JS module each choice's table
 // (core/base/choices.h) as an array of rows {name, ...columns}, so web/attnlab-core*.mjs check
 // names and properties against the core's tables instead of lists of their own, and
-// scripts/make-site.mjs writes the shipped .d.ts unions from the same rows.
+// cmake/steps/make-site.mjs writes the shipped .d.ts unions from the same rows.
 #include "core/attention/pipeline.h"
 #include "core/attention/positional.h"
 #include "core/efficient/attention.h"

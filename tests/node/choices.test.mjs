@@ -1,6 +1,6 @@
 // The lab's choices are written once, in the core's tables: the JS module hands them out
 // (choices()), its checks and the CLI's refusals list them, and the shipped declarations'
-// unions are written from them by scripts/make-site.mjs.
+// unions are written from them by cmake/steps/make-site.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -53,7 +53,7 @@ const STATE_FILES = ['app_state', 'app_state_features'];
 const STATE_READERS = ['url_state', 'messages', 'scene_export'];
 
 // Headers made at build time, and the folder whose they are.
-const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/embed_shaders.cmake)
+const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/steps/embed_shaders.cmake)
 
 // Each family of system headers and the only layers that may include it.
 const SYSTEM_HEADERS = [

@@ -1,5 +1,5 @@
 // The published site as the npm package `attention-lab` (build/web/dist/package.json, written
-// by scripts/make-site.mjs): installed with `npm install PATH` into a scratch project, its
+// by cmake/steps/make-site.mjs): installed with `npm install PATH` into a scratch project, its
 // 'attention-lab/core' export computes the tutorial's worked example in plain Node, and the
 // type declarations compile a course author's script (tests/types/example.ts) with
 // `tsc --noEmit --strict`, while a misnamed argument does not compile.

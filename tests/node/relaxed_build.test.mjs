@@ -1,5 +1,5 @@
 // The math module's relaxed-SIMD build (cmake/targets/site.cmake, web/builds.mjs):
-//   1 scripts/relaxed-simd-opcodes.mjs renumbers the draft multiply-add and nothing else
+//   1 cmake/steps/relaxed-simd-opcodes.mjs renumbers the draft multiply-add and nothing else
 //   2 the shipped attnlab-core-wasm-relaxed.wasm: each hot kernel holds f32x4.relaxed_madd
 //     under the standard opcode, and no draft opcode is left
 //   3 run in Node with relaxed SIMD switched on and asked for by name, it gives the SIMD
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { renumberRelaxedMadd } from '../../scripts/relaxed-simd-opcodes.mjs';
+import { renumberRelaxedMadd } from '../../cmake/steps/relaxed-simd-opcodes.mjs';
 import { artifactsDir, distDir, distFile, root } from '../support/paths.mjs';
 import { wasmFunctions } from '../support/wasm.mjs';
 
@@ -64,7 +64,7 @@ test('relaxed-simd-opcodes refuses what it does not map: other draft opcodes, un
   fs.writeFileSync(file, moduleWith([0xff]));
   let failure = null;
   try {
-    execFileSync(process.execPath, [path.join(root, 'scripts', 'relaxed-simd-opcodes.mjs'), file], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(root, 'cmake', 'steps', 'relaxed-simd-opcodes.mjs'), file], { encoding: 'utf8', stdio: 'pipe' });
   } catch (error) {
     failure = error;
   }

@@ -1,4 +1,4 @@
-// The published static site (build/web/dist, written by scripts/make-site.mjs): hashed asset
+// The published static site (build/web/dist, written by cmake/steps/make-site.mjs): hashed asset
 // names that match their content, references that all resolve, the licence notices, the
 // single-file page needing nothing beside it, and no HTML built from strings in web/.
 import { test } from 'node:test';

@@ -10,7 +10,7 @@ export const distDir = process.env.ATTNLAB_DIST_DIR || path.join(root, 'build', 
 export const artifactsDir = path.join(root, 'build', 'test-artifacts');
 fs.mkdirSync(artifactsDir, { recursive: true });
 
-// The published name of a site file: assets carry content hashes (scripts/make-site.mjs),
+// The published name of a site file: assets carry content hashes (cmake/steps/make-site.mjs),
 // e.g. distFile('attnlab.wasm') -> <dist>/attnlab.<hash>.wasm.
 export function distFile(name) {
   const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'asset-manifest.json'), 'utf8'));

@@ -51,7 +51,7 @@ namespace attn {
 // The kinds, one X(...) line each: the only place their names are written. The state's
 // `variants.kind` (its schema, reader and writer), the CLI's --kind and --kinds (and their
 // error texts), the JS module's checks (through its choices()) and the shipped .d.ts
-// unions (scripts/make-site.mjs writes them from that list) all read this table.
+// unions (cmake/steps/make-site.mjs writes them from that list) all read this table.
 // Adding a variant: its X(...) line, its case in the algorithms (run_efficient_into,
 // efficient_report, efficient_cost), its label in the UI (ui/strings.h) and docs/EFFICIENT.md.
 //

@@ -1,5 +1,5 @@
 // Download size and time to first frame of the default page (not part of the test command):
-//   node scripts/bench-site.mjs [--repeats N]        (after scripts/build.sh web)
+//   node bench/site.mjs [--repeats N]        (after scripts/build.sh web)
 // Each repeat opens build/web/dist/index.html from 127.0.0.1 in a fresh headless Chromium
 // (empty profile, so an empty cache) and measures, from navigation start, when attnlab.ready
 // resolves (the app has drawn its first frame). Twice per repeat: in a browser that is already
@@ -18,7 +18,7 @@ const argv = process.argv.slice(2);
 let repeats = 7;
 if (argv[0] === '--repeats' && /^\d+$/.test(argv[1] ?? '') && Number(argv[1]) > 0) repeats = Number(argv[1]);
 else if (argv.length) {
-  console.error('usage: node scripts/bench-site.mjs [--repeats N]');
+  console.error('usage: node bench/site.mjs [--repeats N]');
   process.exit(2);
 }
 

@@ -1,7 +1,7 @@
 // relaxed-simd-opcodes.mjs: renumbers a linked .wasm's relaxed-SIMD multiply-adds from the
 // proposal's draft opcode to the standard one, in place.
 //
-//   node scripts/relaxed-simd-opcodes.mjs FILE.wasm [--expect-some]
+//   node cmake/steps/relaxed-simd-opcodes.mjs FILE.wasm [--expect-some]
 //
 // Why this exists: Debian 12's Emscripten (3.1.6) compiles with clang 14 and optimises with
 // Binaryen 108, which both still speak the draft of the relaxed-SIMD proposal, where
@@ -154,7 +154,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const file = args.find((a) => !a.startsWith('--'));
   const expectSome = args.includes('--expect-some');
   if (!file || args.some((a) => a.startsWith('--') && a !== '--expect-some')) {
-    console.error('usage: node scripts/relaxed-simd-opcodes.mjs FILE.wasm [--expect-some]');
+    console.error('usage: node cmake/steps/relaxed-simd-opcodes.mjs FILE.wasm [--expect-some]');
     process.exit(2);
   }
   try {

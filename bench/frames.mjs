@@ -1,5 +1,5 @@
 // Frame-time benchmark of the explorer in headless Chromium (not part of the test command):
-//   node scripts/bench-frames.mjs            (after scripts/build.sh web)
+//   node bench/frames.mjs            (after scripts/build.sh web)
 // For each scene: 300 frames; reports the median and 95th percentile of (a) the interval
 // between animation frames as the page sees it and (b) the CPU time of the app's frame()
 // (recompute when needed + UI + GL calls). Chromium's WebGL runs on SwiftShader here, a

@@ -1,5 +1,5 @@
 // make-site.mjs: turns the raw web build (stable file names) into the published static site.
-//   node scripts/make-site.mjs --from build/web/site-raw --to build/web/dist [--imgui DIR]
+//   node cmake/steps/make-site.mjs --from build/web/site-raw --to build/web/dist [--imgui DIR]
 //
 // What it writes (README, "The static site"):
 //   1 hashed assets: every file that another file names in a string literal (the wasm, the
@@ -269,7 +269,7 @@ const PACKAGE_EXPORTS = [
 
 function writePackageJson(to, manifest) {
   // Entries keep their names (ENTRY_MODULES, ENTRY_COPIES); the declarations too (nothing names them).
-  const repo = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const repo = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   const exports = {};
   for (const [entry, module, types] of PACKAGE_EXPORTS) {
     if (!fs.existsSync(path.join(to, module))) throw new Error(`make-site: the package's entry ${module} is not in the site`);

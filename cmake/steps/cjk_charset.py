@@ -4,10 +4,10 @@ GB2312 (levels 1 and 2: the 6,763 common simplified hanzi, plus its punctuation)
 Hangul syllables of KS X 1001 (2,350), JIS X 0208 (kanji and kana), and the full-width
 forms. Built from Python's own codecs, so nothing is downloaded. Every character beyond
 Latin-1 in the TEXT files is added too (the Chinese UI strings of src/ui/strings.h).
-    python3 scripts/cjk_charset.py OUT.txt [TEXT...]
+    python3 cmake/steps/cjk_charset.py OUT.txt [TEXT...]
 With --only-text, only the TEXT files' characters beyond Latin-1 (the first frame's small
 Chinese subset, fonts/ui-zh.ttf):
-    python3 scripts/cjk_charset.py --only-text OUT.txt TEXT...
+    python3 cmake/steps/cjk_charset.py --only-text OUT.txt TEXT...
 """
 import sys
 

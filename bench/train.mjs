@@ -1,6 +1,6 @@
 // Training speed of the lab's default model, in the browser app and natively (not part of
 // the test command):
-//   node scripts/bench-train.mjs [--repeats 5] [--seconds 4] [--task induction]
+//   node bench/train.mjs [--repeats 5] [--seconds 4] [--task induction]
 // (after scripts/build.sh native and web).
 //
 // Browser: the page's Training panel runs the default model (2 layers, 2 heads, d_model 32,

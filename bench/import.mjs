@@ -1,5 +1,5 @@
 // Import benchmark in headless Chromium (not part of the test command):
-//   node scripts/bench-import.mjs [--repeats 3] [--layers 12 --heads 12 --n 512] [--json]
+//   node bench/import.mjs [--repeats 3] [--layers 12 --heads 12 --n 512] [--json]
 // (after scripts/build.sh web). Writes a (layers, heads, n, n) float16 .npy of softmax rows
 // (12 x 12 x 512 x 512 = 75.5 MB by default) with tests/python/import_fixtures.py, or with
 // --json the lab's JSON format, numbers as Python writes float32 values (n 128 by default:
