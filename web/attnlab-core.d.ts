@@ -181,7 +181,7 @@ export interface SoftmaxOptions {
 // [COLUMN]` is `string` here, and cmake/steps/make-site.mjs writes the union of the table's names
 // (of the rows whose COLUMN is true) into the shipped declarations.
 
-/** An approximation of efficientAttention(): 'window', 'strided', 'blocksparse', 'linear', ... */
+/** An approximation of efficientAttention() (the union lists them). */
 export type EfficientVariant = string; // @choices efficientKind variant
 /** A kind of costChart(): the variants and 'exact'. */
 export type EfficientKind = string; // @choices efficientKind
@@ -197,9 +197,9 @@ export interface EfficientKindChoice {
   parameter: string | null;
 }
 
-/** The lab's positional schemes (the app state's `positional`): 'none', 'sinusoidal', 'rope', 'alibi'. */
+/** The lab's positional schemes (the app state's `positional`; the union lists them). */
 export type PositionalScheme = string; // @choices positional
-/** A score function of the app state's `score`: 'dot', 'cosine', 'additive'. */
+/** A score function of the app state's `score` (the union lists them). */
 export type ScoreFunction = string; // @choices scoreFunction
 
 /** The core's tables of the lab's choices, a row per value. */
