@@ -6,8 +6,9 @@
 # `native` turn the tests on in it again.
 #   build/native/   attnlab (desktop), attnlab-cli, attnlab_tests
 #   build/web/      attnlab_tests.js (Catch2 under Node); build/web/dist/ the static site
-#   build/asan/     (`asan`) attnlab_tests, attnlab-cli and the libFuzzer targets fuzz_*
-#                   under AddressSanitizer + UBSan, built with Debian's clang; no GUI
+#   build/asan/     (`asan`) attnlab_tests and the libFuzzer targets fuzz_* under
+#                   AddressSanitizer + UBSan, built with Debian's clang; no GUI (the CLI
+#                   builds there on request: cmake --build build/asan --target attnlab-cli)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -53,7 +54,7 @@ build_asan() {
   if [ ! -f build/asan/build.ninja ]; then
     CC=clang CXX=clang++ cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON "${launcher[@]}"
   fi
-  cmake --build build/asan -j "$jobs" --target attnlab_fuzzers attnlab_tests attnlab-cli
+  cmake --build build/asan -j "$jobs" --target attnlab_fuzzers attnlab_tests
 }
 
 case "${1:-all}" in

@@ -4,11 +4,11 @@
 #   2 wasm     the same Catch2 tests compiled to WebAssembly, in one Node process (build/web),
 #              beside the relaxed-SIMD build's kernel tests in another
 #   3 node     Node tests of the ES module, the CLI, the shipped .wasm, the desktop app (xvfb)
-#   4 browser  end-to-end tests of the page in headless Chromium (playwright-core)
-#   5 asan     the native Catch2 tests under AddressSanitizer + UBSan (build/asan, clang), one process
-#   6 fuzz     each libFuzzer target of tests/fuzz (build/asan): its corpus, then a fixed
+#   4 asan     the native Catch2 tests under AddressSanitizer + UBSan (build/asan, clang), one process
+#   5 fuzz     each libFuzzer target of tests/fuzz (build/asan): its corpus, then a fixed
 #              number of runs from a fixed seed (deterministic; a crash or a broken
 #              invariant fails it, one test per target)
+#   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), last
 # The last line is "N passed, N failed" over all suites, a Catch2 suite counted by its test
 # cases; the exit code is 0 only if nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
 # seconds each step took (builds included), so the cost of a suite is on record.
@@ -67,9 +67,8 @@ count_node() {
 }
 
 # The sanitizer folder builds from the start at the lowest priority, on what the other steps
-# leave of the two cores (the links of the native and web builds, which use one core, the node
-# suite, which runs one file at a time, and the browser suite, which waits on frames and
-# timers): it is built by the time they end, and they barely feel it.
+# leave of the two cores (the links of the native and web builds, which use one core, and the
+# node suite, which runs one file at a time); its tests run before the browser suite.
 echo "== build asan in the background (clang: AddressSanitizer + UBSan, libFuzzer; log: $logs/asan-build.log)"
 nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1 &
 asan_build=$!
@@ -105,18 +104,13 @@ node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs 2
 count_node "$logs/node.log"
 lap node
 
-echo "== 4 browser tests (headless Chromium)"
-node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
-count_node "$logs/browser.log"
-lap browser
-
 echo "== build asan: waiting for the background build"
 if wait "$asan_build"; then
   lap asan-build
-  echo "== 5 native Catch2 tests under AddressSanitizer + UBSan, beside 6"
+  echo "== 4 native Catch2 tests under AddressSanitizer + UBSan, beside 5"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_catch2 "$logs/asan.log" build/asan/attnlab_tests &
 
-  echo "== 6 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
+  echo "== 5 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
   fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
   for dir in tests/fuzz/corpus/*/; do
     t=$(basename "$dir")
@@ -137,6 +131,13 @@ else
   echo "asan build failed:"; tail -n 40 "$logs/asan-build.log"; failed=$((failed + 1))
   lap asan-build
 fi
+
+# Last and alone: the page draws its WebGL in software (SwiftShader), which wants every cycle
+# a build beside it would take. Two test files at a time keep both cores busy.
+echo "== 6 browser tests (headless Chromium)"
+node --test --test-reporter=tap --test-concurrency=2 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
+count_node "$logs/browser.log"
+lap browser
 
 echo "seconds per step (builds included):$timings, total $SECONDS s"
 echo "$passed passed, $failed failed"
