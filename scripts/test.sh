@@ -90,8 +90,9 @@ if bash scripts/build.sh web; then
   # tests ("[kernels]", cmake/targets/site.cmake) where the engine has relaxed SIMD.
   run_catch2 "$logs/wasm-relaxed.log" node --experimental-wasm-relaxed-simd --no-experimental-fetch \
     build/web/attnlab_tests_relaxed.js "[kernels]" &
+  relaxed=$!
   run_catch2 "$logs/wasm.log" node --no-experimental-fetch build/web/attnlab_tests.js
-  wait
+  wait "$relaxed"  # that job only: a bare wait would wait for the sanitizer build too, and forget its status
   count_catch2 "$logs/wasm.log"
   count_catch2 "$logs/wasm-relaxed.log"
 else
@@ -109,6 +110,7 @@ if wait "$asan_build"; then
   lap asan-build
   echo "== 4 native Catch2 tests under AddressSanitizer + UBSan, beside 5"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_catch2 "$logs/asan.log" build/asan/attnlab_tests &
+  asan_tests=$!
 
   echo "== 5 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
   fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
@@ -124,7 +126,7 @@ if wait "$asan_build"; then
       echo "fuzz $t: FAILED"; tail -n 40 "$logs/fuzz-$t.log"; failed=$((failed + 1))
     fi
   done
-  wait
+  wait "$asan_tests"
   count_catch2 "$logs/asan.log"
   lap asan+fuzz
 else
