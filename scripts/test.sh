@@ -134,10 +134,11 @@ else
   lap asan-build
 fi
 
-# Last and alone: the page draws its WebGL in software (SwiftShader), which wants every cycle
-# a build beside it would take. Two test files at a time keep both cores busy.
+# Last and alone: the page draws its WebGL in software (SwiftShader), which keeps both cores
+# busy by itself (877 s beside the background sanitizer build, 646 s alone; two files at a time
+# took 677 s, so one at a time it is).
 echo "== 6 browser tests (headless Chromium)"
-node --test --test-reporter=tap --test-concurrency=2 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
+node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
 lap browser
 
