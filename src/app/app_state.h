@@ -12,7 +12,7 @@
 // The features below the state (app/scene.h, and the modern, variants, language-model and
 // import files) never see it: section 5 hands each the scene and its own settings and results.
 //
-// Sections: 1 settings  2 results  3 operations  4 JSON schema  5 the features' doors
+// Sections: 1 settings  2 results  3 operations  4 JSON and schema  5 the features' doors
 #pragma once
 
 #include "app/scaling_lab.h"
@@ -34,6 +34,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attn {
@@ -191,7 +192,9 @@ const char* to_string(SceneSource s);
 const char* to_string(Positional p);
 const char* to_string(ScoreFunction f);
 
-// ---- 4 JSON schema ----------------------------------------------------------------------
+// ---- 4 JSON and schema (state_json.cpp, state_schema.cpp) ------------------------------
+// Both walk one table of the state's keys (app/state_schema.h): each key's path, kind, range
+// or choices, and its field in Settings.
 
 // The state as JSON text: every setting, plus read-only facts (version, tokens, figures).
 std::string state_to_json(const AppState& state);
@@ -206,8 +209,23 @@ nlohmann::json settings_json(const Settings& settings);
 // which key failed. Older versions of the schema are migrated first.
 Status apply_state_json(AppState& state, const std::string& json_text);
 
-// The schema of the state's keys (app/state_schema.h), each with its default.
+// The table as JSON, for the page and tools: an array of {path, kind, min, max, choices,
+// length, below, divides, fixed, needsEvenDk, default}, each default settings_json()'s.
 std::string state_schema_json();
+
+struct KeyRange {
+  double min = 0, max = 0;
+  float clamp(float v, float fallback) const;  // v within [min, max]; fallback if v is NaN or infinite
+  int clamp(int v) const;
+};
+
+// The range the state accepts for the numeric key at `path` ("temperature", "lab.dk",
+// "compare.mask.window", "variants.rank"). A path the table lacks is a bug: it aborts.
+KeyRange key_range(std::string_view path);
+
+// The range a slider offers for the key: narrower than key_range where the full range would
+// make the slider too coarse to use (a state may still hold any value key_range allows).
+KeyRange slider_range(std::string_view path);
 
 // ---- 5 the features' doors (app_state_features.cpp) ------------------------------------
 

@@ -1,7 +1,6 @@
 #include "app/lm_state.h"
 
 #include "app/app_messages.h"
-#include "app/state_schema.h"
 #include "core/base/crc32.h"
 #include "core/base/utf8.h"
 #include "core/lm/evaluate.h"
@@ -202,62 +201,6 @@ bool advance_lm_play(LmSettings& l, LmResults& r, double now) {
     last = -1;
   }
   return changed;
-}
-
-nlohmann::json lm_settings_json(const LmSettings& l) {
-  return {{"ablate", l.ablated}, {"half", l.half}, {"tokens", l.tokens}, {"temperature", l.temperature},
-          {"topK", l.top_k}, {"seed", l.seed}, {"shown", l.shown}, {"playing", l.playing}};
-}
-
-Status read_lm_json(const nlohmann::json& j, LmSettings& out) {
-  if (!j.is_object()) return Status::error(msg::app_key_object, "lm");
-  LmSettings l = out;
-  auto whole = [&](const char* key, long long& v) {
-    const KeyRange r = key_range(std::string("lm.") + key);
-    const nlohmann::json& x = j[key];
-    if (!x.is_number_integer() || x.get<long long>() < static_cast<long long>(r.min) ||
-        x.get<long long>() > static_cast<long long>(r.max))
-      return Status::error(msg::app_key_whole_range_in, key, "lm", static_cast<long long>(r.min), static_cast<long long>(r.max));
-    v = x.get<long long>();
-    return Status::success();
-  };
-  for (const auto& item : j.items()) {
-    const std::string& key = item.key();
-    const nlohmann::json& x = item.value();
-    long long v = 0;
-    if (key == "tokens" || key == "topK" || key == "seed" || key == "shown") {
-      if (Status st = whole(key.c_str(), v); !st.ok) return st;
-      if (key == "tokens") l.tokens = static_cast<int>(v);
-      else if (key == "topK") l.top_k = static_cast<int>(v);
-      else if (key == "seed") l.seed = static_cast<std::uint64_t>(v);
-      else l.shown = static_cast<int>(v);
-    } else if (key == "half" || key == "playing") {
-      if (!x.is_boolean()) return Status::error(msg::app_key_bool_in, key, "lm");
-      (key == "half" ? l.half : l.playing) = x.get<bool>();
-    } else if (key == "temperature") {
-      const KeyRange r = key_range("lm.temperature");
-      if (!x.is_number() || !(x.get<double>() >= r.min && x.get<double>() <= r.max))
-        return Status::error(msg::app_key_number_range_in, key, "lm", static_cast<int>(r.min), static_cast<int>(r.max));
-      l.temperature = x.get<float>();
-    } else if (key == "ablate") {
-      const KeyRange r = key_range("lm.ablate");
-      std::vector<int> list;
-      if (!x.is_array()) return Status::error(msg::app_lm_ablate_rule, static_cast<int>(r.max));
-      for (const nlohmann::json& e : x) {
-        if (!e.is_number_integer() || e.get<long long>() < 0 || e.get<long long>() > static_cast<long long>(r.max))
-          return Status::error(msg::app_lm_ablate_rule, static_cast<int>(r.max));
-        list.push_back(static_cast<int>(e.get<long long>()));
-      }
-      std::sort(list.begin(), list.end());
-      list.erase(std::unique(list.begin(), list.end()), list.end());
-      l.ablated = list;
-    } else {
-      return Status::error(msg::app_unknown_key_in, key, "lm");
-    }
-  }
-  if (l.shown > l.tokens) l.shown = l.tokens;
-  out = l;
-  return Status::success();
 }
 
 nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& r, bool shown) {

@@ -141,11 +141,8 @@ inline constexpr double kLmAblationBudgetMs = 12.0;
 // the last showed); playing stops at `tokens`. True if `settings` changed.
 bool advance_lm_play(LmSettings& settings, LmResults& results, double now_seconds);
 
-// The app's door: {"ablate": [layer * heads + head, ...], "half", "tokens", "temperature",
-// "topK", "seed", "shown", "playing"}, and the figures tests and the page read.
-nlohmann::json lm_settings_json(const LmSettings& settings);
-Status read_lm_json(const nlohmann::json& j, LmSettings& out);
-// The figures: the model's facts when one is loaded (`scene` not null), and what `results`
+// The app's door (the settings are the state's keys "lm.*": app/state_schema.h): the figures
+// tests and the page read. The figures: the model's facts when one is loaded (`scene` not null), and what `results`
 // hold when the language scene is `shown` (the state adds the model view's "thumbnails" and
 // "sinkShare").
 nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& results, bool shown);

@@ -5,7 +5,6 @@
 #include "app/modern_state.h"
 
 #include "app/app_messages.h"
-#include "app/state_schema.h"
 #include "core/attention/attention.h"
 #include "core/attention/grouped.h"
 #include "core/attention/masks.h"
@@ -462,14 +461,6 @@ void update_modern_panels(const SceneView& scene, const ModernSettings& m, Moder
 
 namespace {
 
-const char* const kIntKeys[] = {"shift", "kvHeads", "layers", "bytesPerValue", "decodeStep", "decodeRequest",
-                                "blockQ", "blockK", "flashStep", "sinkWindow", "sinks"};
-
-std::vector<int*> int_targets(ModernSettings& m) {
-  return {&m.shift, &m.kv_heads, &m.layers, &m.bytes_per_value, &m.decode_step, &m.decode_request,
-          &m.block_q, &m.block_k, &m.flash_step, &m.sink_window, &m.sinks};
-}
-
 json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 json positions_json(const PositionsFigures& f) {
@@ -533,16 +524,6 @@ json qk_json(const QkSpaceFigures& f) {
 
 }  // namespace
 
-json modern_settings_json(const ModernSettings& m) {
-  ModernSettings copy = m;
-  json j = json::object();
-  const std::vector<int*> targets = int_targets(copy);
-  for (size_t i = 0; i < targets.size(); ++i) j[kIntKeys[i]] = *targets[i];
-  j["flashCausal"] = m.flash_causal;
-  j["rowOffset"] = m.row_offset;
-  return j;
-}
-
 json modern_figures_json(const ModernResults& r, Panel panel) {
   json j = json::object();
   switch (panel) {
@@ -554,37 +535,6 @@ json modern_figures_json(const ModernResults& r, Panel panel) {
     default: break;
   }
   return j;
-}
-
-Status read_modern_json(const json& j, ModernSettings& out) {
-  if (!j.is_object()) return Status::error(msg::app_key_object, "modern");
-  ModernSettings m = out;
-  const std::vector<int*> targets = int_targets(m);
-  for (const auto& item : j.items()) {
-    const std::string& key = item.key();
-    const json& x = item.value();
-    const auto at = std::find_if(std::begin(kIntKeys), std::end(kIntKeys), [&](const char* k) { return key == k; });
-    if (at != std::end(kIntKeys)) {
-      const KeyRange range = key_range("modern." + key);
-      const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
-      if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi)
-        return Status::error(msg::app_key_whole_range_in, key, "modern", lo, hi);
-      *targets[at - std::begin(kIntKeys)] = static_cast<int>(x.get<long long>());
-    } else if (key == "flashCausal") {
-      if (!x.is_boolean()) return Status::error(msg::app_key_bool_in, "flashCausal", "modern");
-      m.flash_causal = x.get<bool>();
-    } else if (key == "rowOffset") {
-      const KeyRange range = key_range("modern.rowOffset");
-      if (!x.is_number() || !(x.get<double>() >= range.min && x.get<double>() <= range.max))
-        return Status::error(msg::app_key_number_range_in, "rowOffset", "modern", static_cast<int>(range.min),
-                             static_cast<int>(range.max));
-      m.row_offset = x.get<float>();
-    } else {
-      return Status::error(msg::app_unknown_key_in, key, "modern");
-    }
-  }
-  out = m;
-  return Status::success();
 }
 
 const Mat* modern_matrix(const ModernResults& r, const std::string& name) {

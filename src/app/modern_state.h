@@ -143,10 +143,9 @@ int effective_kv_heads(int heads, int kv_heads);
 // sample per frame while it runs (each well under a second).
 void update_modern_panels(const SceneView& scene, const ModernSettings& settings, ModernResults& results);
 
-nlohmann::json modern_settings_json(const ModernSettings& settings);
-// The figures of `panel` (the shown one: the others' are not kept).
+// The figures of `panel` (the shown one: the others' are not kept). The settings are the
+// state's keys "modern.*" (app/state_schema.h).
 nlohmann::json modern_figures_json(const ModernResults& results, Panel panel);
-Status read_modern_json(const nlohmann::json& j, ModernSettings& out);
 
 // A matrix of these panels by name, for the page's getMatrix(): "positions/<ropeFixed|
 // ropeLong|ropeScores|alibiBias|alibiWeights>", "gqa/weights/<h>", "flash/<exactWeights|

@@ -1,7 +1,6 @@
 #include "app/variants_state.h"
 
 #include "app/app_messages.h"
-#include "app/state_schema.h"
 #include "core/base/rng.h"
 #include "core/attention/streaming.h"
 
@@ -323,12 +322,6 @@ void update_variant_panels(const SceneView& scene, const VariantSettings& v, Var
   step_cost_chart(run, chart_budget_seconds);
 }
 
-json variant_settings_json(const VariantSettings& v) {
-  return {{"kind", efficient_kind_name(v.kind)}, {"window", v.window}, {"stride", v.stride},
-          {"block", v.block}, {"features", v.features}, {"rank", v.rank}, {"causal", v.causal},
-          {"seed", v.seed}, {"costChartRequest", v.cost_chart_request}, {"paintAllow", v.paint_allow}};
-}
-
 json variant_figures_json(const VariantResults& r, const CostChartRun& run) {
   json figures = json::object();
   if (r.has_scoring) {
@@ -364,50 +357,6 @@ json variant_figures_json(const VariantResults& r, const CostChartRun& run) {
                           {"fitMinN", run.config.fit_min_n}, {"dk", run.config.d_k}, {"series", series}};
   if (!run.chart.status.ok) figures["costChart"]["error"] = run.chart.status.message;
   return figures;
-}
-
-Status read_variants_json(const json& j, VariantSettings& out) {
-  if (!j.is_object()) return Status::error(msg::app_key_object, "variants");
-  static const char* const known[] = {"kind", "window", "stride", "block", "features", "rank",
-                                      "causal", "seed", "costChartRequest", "paintAllow"};
-  for (const auto& item : j.items())
-    if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return item.key() == k; }))
-      return Status::error(msg::app_unknown_key_in, item.key(), "variants");
-  VariantSettings v = out;
-  if (j.contains("kind")) {
-    EfficientKind kind;
-    if (!j["kind"].is_string() || !parse_efficient_kind(j["kind"].get<std::string>(), kind) ||
-        !efficient_kind_info(kind).variant)
-      return Status::error(msg::app_variant_kind_rule, efficient_variant_names());
-    v.kind = kind;
-  }
-  const struct {
-    const char* key;
-    int* target;
-  } ints[] = {{"window", &v.window}, {"stride", &v.stride}, {"block", &v.block}, {"features", &v.features},
-              {"rank", &v.rank}, {"costChartRequest", &v.cost_chart_request}};
-  for (const auto& f : ints) {
-    if (!j.contains(f.key)) continue;
-    const KeyRange range = key_range(std::string("variants.") + f.key);
-    const long long lo = static_cast<long long>(range.min), hi = static_cast<long long>(range.max);
-    const json& x = j[f.key];
-    if (!x.is_number_integer() || x.get<long long>() < lo || x.get<long long>() > hi)
-      return Status::error(msg::app_key_whole_range_in, f.key, "variants", lo, hi);
-    *f.target = static_cast<int>(x.get<long long>());
-  }
-  if (j.contains("seed")) {
-    const json& x = j["seed"];
-    if (!x.is_number_integer() || x.get<long long>() < 0 || x.get<long long>() > (1ll << 53) - 1)
-      return Status::error(msg::app_variant_seed_rule);
-    v.seed = static_cast<std::uint64_t>(x.get<long long>());
-  }
-  for (auto [key, target] : {std::pair{"causal", &v.causal}, std::pair{"paintAllow", &v.paint_allow}}) {
-    if (!j.contains(key)) continue;
-    if (!j[key].is_boolean()) return Status::error(msg::app_key_bool_in, key, "variants");
-    *target = j[key].get<bool>();
-  }
-  out = v;
-  return Status::success();
 }
 
 const Mat* variant_matrix(const VariantResults& r, const std::string& name) {

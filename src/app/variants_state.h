@@ -139,14 +139,10 @@ void step_cost_chart(CostChartRun& run, double budget_seconds);
 void update_variant_panels(const SceneView& scene, const VariantSettings& settings, VariantResults& results,
                            CostChartRun& chart, double chart_budget_seconds);
 
-// Settings as JSON ("variants" in the state) and the read-only figures ("figures.variants").
-// The panel's settings (part of the settings: links and sessions carry them) and its figures.
-nlohmann::json variant_settings_json(const VariantSettings& settings);
-// (The state adds the mask editor's undo and redo counts, "maskHistory".)
+// The read-only figures ("figures.variants"; the state adds the mask editor's undo and redo
+// counts, "maskHistory"). The panel's settings are the state's keys "variants.*"
+// (app/state_schema.h): links and sessions carry them.
 nlohmann::json variant_figures_json(const VariantResults& results, const CostChartRun& chart);
-
-// Reads a "variants" object into `out`; the message names a bad key and `out` is unchanged.
-Status read_variants_json(const nlohmann::json& j, VariantSettings& out);
 
 // A matrix of the panels by name, for the page's getMatrix(): "maskAllowed",
 // "scoring/<dot|scaled-dot|cosine|additive>/<rawScores|weights|difference>",

@@ -42,14 +42,13 @@ const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficie
 const APP_ORDER = `
   app_messages panel_registry mask_edit scene tour view_choices
   scaling_lab train_state
-  state_schema
   lm_state modern_state variants_state
-  app_state app_state_features
+  app_state app_state_features state_schema state_json
   url_state messages scene_export
 `.split(/\s+/).filter(Boolean);
 // The state's own files, and the files that read the whole state: the only ones that include
 // app/app_state.h.
-const STATE_FILES = ['app_state', 'app_state_features'];
+const STATE_FILES = ['app_state', 'app_state_features', 'state_schema', 'state_json'];
 const STATE_READERS = ['url_state', 'messages', 'scene_export'];
 
 // Headers made at build time, and the folder whose they are.
