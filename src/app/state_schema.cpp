@@ -390,11 +390,9 @@ std::vector<const char*> choice_ids(const Row (&table)[N]) {
   return choice_ids(table, [](const Row&) { return true; });
 }
 
-// The positional choice that needs an even d_k (the schema's needsEvenDk names one).
-const char* even_dk_positional() {
-  for (const PositionalInfo& row : kPositionals)
-    if (row.even_dk) return row.name;
-  return nullptr;
+// The positional choices that need an even d_k (the schema's needsEvenDk lists them).
+std::vector<const char*> even_dk_positionals() {
+  return choice_ids(kPositionals, [](const PositionalInfo& row) { return row.even_dk; });
 }
 
 std::vector<const char*> panel_ids() {
@@ -432,7 +430,7 @@ std::vector<StateKey> make_keys() {
       {"dModel", "int", whole(at(&Settings::d_model)), 1, kMaxDModel},
       {"heads", "int", whole(at(&Settings::heads)), 1, kMaxHeads, {}, 0, nullptr, "dModel"},
       {"positional", "enum", choice(at(&Settings::positional), kPositionals, msg::app_positional_rule, &msg::app_positional_bool),
-       0, 0, choice_ids(kPositionals), 0, nullptr, nullptr, false, even_dk_positional()},
+       0, 0, choice_ids(kPositionals), 0, nullptr, nullptr, false, even_dk_positionals()},
       {"ropeBase", "number", number(at(&Settings::rope_base)), 2, 1e7},
       {"ropePairing", "enum", choice(at(&Settings::rope_pairing), kRopePairings, msg::app_rope_pairing_rule), 0, 0,
        choice_ids(kRopePairings)},

@@ -20,8 +20,9 @@
 //   indices                  a list of distinct whole numbers from min to max (lm.ablate)
 // Relations: `below` = the value is less than that key's value (head < heads);
 // `divides` = that key's value is a multiple of this one (heads divides dModel);
-// `fixed` = only the default is legal today (layer); `needsEvenDk` = that choice needs
-// d_k = dModel / heads even (positional "rope": RoPE turns pairs of coordinates).
+// `fixed` = only the default is legal today (layer); `needsEvenDk` = the list of choices that
+// need d_k = dModel / heads even (the positional choices whose even_dk column is set: "rope",
+// as RoPE turns pairs of coordinates).
 //
 // It is the state's own: the features below the state never read it (the state hands them
 // their settings, read and checked here).
@@ -66,7 +67,7 @@ struct StateKey {
   const char* below = nullptr;
   const char* divides = nullptr;
   bool fixed = false;
-  const char* needs_even_dk = nullptr;  // this choice needs d_k = dModel / heads even (rope)
+  std::vector<const char*> needs_even_dk = {};  // these choices need d_k = dModel / heads even (rope)
 };
 
 // The table, in the schema's order: side A's math keys at the top level, then side B's

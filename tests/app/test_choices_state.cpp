@@ -28,7 +28,7 @@ json schema_key(const std::string& path) {
 TEST_CASE("the schema's choices are the tables' names", "[choices][state]") {
   CHECK(schema_key("variants.kind")["choices"].get<std::vector<std::string>>() == attn::efficient_variant_name_list());
   CHECK(schema_key("positional")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kPositionals));
-  CHECK(schema_key("positional")["needsEvenDk"] == "rope");
+  CHECK(schema_key("positional")["needsEvenDk"] == json::array({"rope"}));
   CHECK(schema_key("ropePairing")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kRopePairings));
   CHECK(schema_key("score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));
   CHECK(schema_key("compare.score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <set>
@@ -61,11 +62,12 @@ json random_value(const json& e, const json& patch, int n_tokens, std::mt19937& 
   auto integer = [&](long long lo, long long hi) { return std::uniform_int_distribution<long long>(lo, hi)(rng); };
   auto as_float = [](double d) { return static_cast<double>(static_cast<float>(d)); };
   std::vector<json> other;  // the choices other than the default (and legal for the patch so far)
-  const bool odd_dk = e.contains("needsEvenDk") &&
+  const json even_dk = e.value("needsEvenDk", json::array());  // the choices that need an even d_k
+  const bool odd_dk = !even_dk.empty() &&
                       (get_path(patch, "dModel").get<long long>() / get_path(patch, "heads").get<long long>()) % 2 != 0;
   if (e.contains("choices"))
     for (const json& c : e["choices"])
-      if (c != def && !(e.contains("needsEvenDk") && c == e["needsEvenDk"] && odd_dk)) other.push_back(c);
+      if (c != def && !(odd_dk && std::find(even_dk.begin(), even_dk.end(), c) != even_dk.end())) other.push_back(c);
   auto pick = [&]() { return other[integer(0, static_cast<long long>(other.size()) - 1)]; };
   for (int attempt = 0; attempt < 100; ++attempt) {
     json v;
@@ -277,7 +279,7 @@ TEST_CASE("a link with ill-formed UTF-8, deep nesting or non-finite numbers is r
 }
 
 TEST_CASE("a sentence that looks like deep JSON round-trips through a link as a string", "[url]") {
-  for (const std::string sentence : {std::string(40, '[') + std::string(40, ']'), std::string(30, '{'), std::string("[1]"),
+  for (const std::string& sentence : {std::string(40, '[') + std::string(40, ']'), std::string(30, '{'), std::string("[1]"),
                                     std::string(16, '['), std::string(15, '[')}) {
     attn::Settings settings;
     settings.sentence = sentence;

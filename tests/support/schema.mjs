@@ -34,7 +34,7 @@ function value(e, patch, nTokens, random) {
   const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
   // Choices other than the default, and legal for the patch so far (RoPE needs an even d_k).
   const oddDk = Math.floor(patch.dModel / patch.heads) % 2 !== 0;
-  const other = (e.choices ?? []).filter((c) => !same(c, e.default) && !(e.needsEvenDk === c && oddDk));
+  const other = (e.choices ?? []).filter((c) => !same(c, e.default) && !(oddDk && (e.needsEvenDk ?? []).includes(c)));
   const pick = () => other[int(0, other.length - 1)];
   for (let attempt = 0; attempt < 100; attempt++) {
     let v;
