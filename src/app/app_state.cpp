@@ -20,13 +20,7 @@ namespace attn {
 
 using json = nlohmann::json;
 
-const char* to_string(SceneSource s) {
-  return s == SceneSource::WorkedExample ? "worked-example"
-         : s == SceneSource::Trained     ? "trained"
-         : s == SceneSource::Imported    ? "imported"
-         : s == SceneSource::Language    ? "language"
-                                         : "generated";
-}
+const char* to_string(SceneSource s) { return choice_row(kSceneSources, s).name; }
 
 const char* to_string(Positional p) { return positional_info(p).name; }
 
@@ -707,14 +701,12 @@ namespace {
 Status read_scene(const json& j, const AppState& state, Settings& s) {
   if (j.contains("source")) {
     const json& v = j["source"];
-    if (v == "generated") s.source = SceneSource::Generated;
-    else if (v == "worked-example") s.source = SceneSource::WorkedExample;
-    else if (v == "trained" && state.train.trained) s.source = SceneSource::Trained;
-    else if (v == "trained") return Status::error(msg::app_trained_not_loaded_yet);
-    else if (v == "imported" && state.imported) s.source = SceneSource::Imported;
-    else if (v == "imported") return Status::error(msg::app_imported_needs_file);
-    else if (v == "language") s.source = SceneSource::Language;  // update_results asks for the model if it is not here
-    else return Status::error(msg::app_source_rule);
+    const SceneSourceInfo* row = v.is_string() ? choice_from_name(kSceneSources, v.get<std::string>()) : nullptr;
+    if (!row) return Status::error(msg::app_source_rule, quoted_names(kSceneSources));
+    if (row->needs == SceneSourceNeeds::TrainedModel && !state.train.trained)
+      return Status::error(msg::app_trained_not_loaded_yet);
+    if (row->needs == SceneSourceNeeds::ImportedFile && !state.imported) return Status::error(msg::app_imported_needs_file);
+    s.source = row->value;  // the language model: update_results asks for it if it is not here
   }
   if (j.contains("sentence")) {
     if (!j["sentence"].is_string()) return Status::error(msg::app_sentence_string);

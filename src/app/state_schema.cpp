@@ -71,7 +71,8 @@ std::vector<const char*> panel_ids() {
 // (side A) and under compare (side B).
 std::vector<Key> make_keys() {
   std::vector<Key> k = {
-      {"source", "enum", 0, 0, {"generated", "worked-example"}},
+      // The sources any state may choose; the others need a model or a file first.
+      {"source", "enum", 0, 0, choice_ids(kSceneSources, [](const SceneSourceInfo& r) { return r.needs == SceneSourceNeeds::Nothing; })},
       {"sentence", "string"},
       {"panel", "enum", 0, 0, panel_ids()},
       {"dModel", "int", 1, kMaxDModel},
