@@ -201,6 +201,8 @@ export interface EfficientKindChoice {
 export type PositionalScheme = string; // @choices positional
 /** A score function of the app state's `score` (the union lists them). */
 export type ScoreFunction = string; // @choices scoreFunction
+/** A colour theme of the app state's `theme`: 'dark', 'light', 'high-contrast'. */
+export type Theme = string; // @choices theme
 
 /** The core's tables of the lab's choices, a row per value. */
 export interface CoreChoices {
@@ -220,6 +222,8 @@ export interface CoreChoices {
     /** Computed from q and k alone (additive scoring has learned parameters of its own). */
     qk: boolean;
   }[];
+  /** The lab's colour themes (the app state's `theme`): the embed's theme= is checked against them. */
+  theme: { name: Theme }[];
 }
 
 export interface VariantParameters {

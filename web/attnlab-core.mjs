@@ -42,13 +42,14 @@
 //   W (dModel, dModel) row-major; head h uses columns [h*dk, (h+1)*dk) of the projections.
 //   nq*nq*heads is capped at 2^24 (multiHeadAttentionOutput streams, without the weights).
 // choices() -> {efficientKind: [{name, variant, causal, parameter}], positional: [{name,
-//   encoding, inside, evenDk}], ropePairing: [{name}], scoreFunction: [{name, qk}]}: the
-//   core's tables of the lab's choices, a row per value with its public name and its
-//   properties (efficientKind: variant, one of efficientAttention's variants; causal, has a
-//   causal form; parameter, the argument it reads or null. positional, the lab's scene
+//   encoding, inside, evenDk}], ropePairing: [{name}], scoreFunction: [{name, qk}], theme:
+//   [{name}]}: the core's tables of the lab's choices, a row per value with its public name
+//   and its properties (efficientKind: variant, one of efficientAttention's variants; causal,
+//   has a causal form; parameter, the argument it reads or null. positional, the lab's scene
 //   setting: encoding, adds the sinusoidal encoding to x; inside, acts inside attention;
-//   evenDk, needs an even d_k. scoreFunction: qk, computed from q and k alone). The checks
-//   of this module and the declarations' unions are made from them.
+//   evenDk, needs an even d_k. scoreFunction: qk, computed from q and k alone. theme: the
+//   app's colour themes). The checks of this module, the declarations' unions and the
+//   embed's theme check are made from them.
 import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';

@@ -40,7 +40,8 @@ const inFrame = window.parent !== window;
 // The theme: the query's theme= wins (over the hash too); otherwise the figure follows the
 // reader's colour scheme, so it is light on a light course page. A frame cannot read its
 // host's colours, but the browser's scheme is the host's when the host follows it too.
-const THEMES = ['dark', 'light', 'high-contrast'];
+// The themes are the state's (app/view_choices.h): cmake/steps/make-site.mjs writes their names here.
+const THEMES = []; // @choices theme
 const queryTheme = params.get('theme');
 const schemeQuery = window.matchMedia?.('(prefers-color-scheme: light)');
 const schemeTheme = () => (schemeQuery?.matches ? 'light' : 'dark');
@@ -107,8 +108,10 @@ if (lab) wireLab(lab);
 function wireLab(lab) {
   lab.on('crash', labStopped);
   if (lab.crashed) labStopped(lab.crashed);
+  const themeArgs = [queryTheme?.slice(0, 40), THEMES.join(', ')];  // the asked name, then the themes
   const themeNotice = themeError
-    ? (lab.uiString('web_theme_bad') || 'theme=%s is not a theme: the colour scheme\'s is used').replace('%s', queryTheme.slice(0, 40)) : '';
+    ? (lab.uiString('web_theme_bad') || 'theme=%s is not a theme (%s): the colour scheme\'s is used')
+      .replace(/%s/g, () => themeArgs.shift() ?? '') : '';
   notice.textContent = [lab.noticeText(), themeNotice, figureBlockError].filter(Boolean).join(' ');  // a broken link or theme: why
   window.attnlab = lab;
   lab.on('change', () => showTheme(lab.getState().theme));

@@ -27,8 +27,10 @@
 //     private and named otherwise: it only holds the tests' tools).
 //   5 the declarations' unions of the lab's choices: a type written `string; // @choices TABLE
 //     [COLUMN]` in web/*.d.ts becomes the union of the names in the core module's choices()
-//     TABLE (of the rows whose COLUMN is true), read from the module just published, so the
-//     names are written once, in the core's tables.
+//     TABLE (of the rows whose COLUMN is true), so the names are written once, in the C++
+//     tables. Before step 1, a script's `= []; // @choices TABLE [COLUMN]` becomes the array
+//     of those names the same way (web/embed.mjs's themes), in a copy of the raw folder that
+//     every step reads.
 // It is not a general bundler: the modules it bundles use only named imports of local files,
 // and it stops with an error on anything else rather than guess.
 import crypto from 'node:crypto';
@@ -288,37 +290,57 @@ function writePackageJson(to, manifest) {
 }
 
 // ---- 5 the unions of the lab's choices ---------------------------------------------------
-const CHOICES_MARK = /= string; \/\/ @choices (\w+)(?: (\w+))?$/gm;
+// `= string; // @choices TABLE [COLUMN]` in a declaration, `= []; // @choices TABLE [COLUMN]`
+// in a script: each becomes the names of the table's rows (whose COLUMN is true), quoted.
+const UNION_MARK = /= string; \/\/ @choices (\w+)(?: (\w+))?$/gm;
+const ARRAY_MARK = /= \[\]; \/\/ @choices (\w+)(?: (\w+))?$/gm;
 
-async function writeChoiceUnions(to) {
-  const { default: createAttnlabCore } = await import(pathToFileURL(path.join(to, 'attnlab-core.mjs')).href);
-  const choices = (await createAttnlabCore()).choices();
-  for (const file of fs.readdirSync(to).filter((f) => f.endsWith('.d.ts'))) {
-    const text = fs.readFileSync(path.join(to, file), 'utf8');
-    const written = text.replace(CHOICES_MARK, (mark, table, column) => {
-      const rows = choices[table];
-      if (!Array.isArray(rows)) throw new Error(`make-site: ${file}: choices() has no table '${table}'`);
-      if (column && !rows.every((row) => typeof row[column] === 'boolean'))
-        throw new Error(`make-site: ${file}: choices().${table} has no true/false column '${column}'`);
-      const names = rows.filter((row) => !column || row[column]).map((row) => `'${row.name}'`);
-      return `= ${names.join(' | ')};`;
-    });
-    if (written !== text) fs.writeFileSync(path.join(to, file), written);
-  }
+async function loadChoices(from) {
+  const { default: createAttnlabCore } = await import(pathToFileURL(path.join(from, 'attnlab-core.mjs')).href);
+  return (await createAttnlabCore()).choices();
+}
+
+function fillChoiceMarks(choices, dir, file, mark, write) {
+  const text = fs.readFileSync(path.join(dir, file), 'utf8');
+  const written = text.replace(mark, (all, table, column) => {
+    const rows = choices[table];
+    if (!Array.isArray(rows)) throw new Error(`make-site: ${file}: choices() has no table '${table}'`);
+    if (column && !rows.every((row) => typeof row[column] === 'boolean'))
+      throw new Error(`make-site: ${file}: choices().${table} has no true/false column '${column}'`);
+    return write(rows.filter((row) => !column || row[column]).map((row) => `'${row.name}'`));
+  });
+  if (written !== text) fs.writeFileSync(path.join(dir, file), written);
+}
+
+function writeChoiceUnions(choices, to) {
+  for (const file of fs.readdirSync(to).filter((f) => f.endsWith('.d.ts')))
+    fillChoiceMarks(choices, to, file, UNION_MARK, (names) => `= ${names.join(' | ')};`);
+}
+
+// A copy of the raw folder whose scripts carry the names (step 0, before anything reads them).
+function copyWithChoiceArrays(choices, from, copy) {
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.cpSync(from, copy, { recursive: true });
+  for (const file of listFiles(copy).filter((f) => /\.m?js$/.test(f)))
+    fillChoiceMarks(choices, copy, file, ARRAY_MARK, (names) => `= [${names.join(', ')}];`);
 }
 
 // ---- main ----------------------------------------------------------------------------
 const args = parseArgs(process.argv.slice(2));
 const staging = `${args.to}.tmp`;
+const from = `${args.to}.raw`;
+const choices = await loadChoices(args.from);
+copyWithChoiceArrays(choices, args.from, from);
 fs.rmSync(staging, { recursive: true, force: true });
 fs.mkdirSync(staging, { recursive: true });
-const manifest = publishHashed(args.from, staging);
+const manifest = publishHashed(from, staging);
 publishEntryCopies(staging, manifest);
 writeLicenses(staging, args.imgui);
-writeOfflinePage(args.from, staging, 'index.html', 'attnlab-offline.html');
-writeOfflinePage(args.from, staging, 'embed.html', 'attnlab-embed-offline.html');
+writeOfflinePage(from, staging, 'index.html', 'attnlab-offline.html');
+writeOfflinePage(from, staging, 'embed.html', 'attnlab-embed-offline.html');
 writePackageJson(staging, manifest);
-await writeChoiceUnions(staging);
+writeChoiceUnions(choices, staging);
+fs.rmSync(from, { recursive: true, force: true });
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);
 const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;

@@ -42,7 +42,7 @@
   X(app_painted_count, "at most {0} painted cells") \
   X(app_v1_mask, "'mask' must be \"none\" or \"causal\" in a version 1 state") \
   X(app_imported_needs_file, "'source' \"imported\" needs a loaded file (drop one on the page or use Import)") \
-  X(app_source_rule, "'source' must be \"generated\", \"worked-example\", \"trained\", \"imported\" or \"language\"") \
+  X(app_source_rule, "'source' must be one of {0}") \
   X(app_sentence_string, "'sentence' must be a string") \
   X(app_dmodel_heads, "dModel {0} is not divisible by {1} heads") \
   X(app_positional_bool, "'positional' is a choice since version 3, one of {0} (true and false are read from version 2 states)") \

@@ -14,13 +14,7 @@
 
 namespace attn {
 
-const char* to_string(SceneSource s) {
-  return s == SceneSource::WorkedExample ? "worked-example"
-         : s == SceneSource::Trained     ? "trained"
-         : s == SceneSource::Imported    ? "imported"
-         : s == SceneSource::Language    ? "language"
-                                         : "generated";
-}
+const char* to_string(SceneSource s) { return choice_row(kSceneSources, s).name; }
 
 const char* to_string(Positional p) { return positional_info(p).name; }
 

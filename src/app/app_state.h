@@ -42,13 +42,7 @@ namespace attn {
 
 // ---- 1 settings -------------------------------------------------------------------------
 
-enum class SceneSource {
-  Generated,      // text -> tokens -> deterministic embeddings -> projections from the seed
-  WorkedExample,  // the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
-  Trained,        // a trained model's layer on its task's probe sequence (app/train_state.h)
-  Imported,       // attention read from a file (files/import_view.h); only a loaded file selects it
-  Language,       // the character-level language model on the sentence (app/lm_state.h)
-};
+// Where the scene comes from (SceneSource, app/scene.h): its table kSceneSources.
 
 // Where the scene's positions come from (Positional, core/attention/positional.h: nothing,
 // the sinusoidal encoding added to x before the projections, RoPE turning each head's q and k,

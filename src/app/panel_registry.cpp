@@ -35,20 +35,4 @@ bool panel_uses_scene_controls(Panel p) {
   return false;
 }
 
-const char* chapter_id(Chapter c) {
-  switch (c) {
-    case Chapter::Similarity: return "similarity";
-    case Chapter::Scaling: return "scaling";
-    case Chapter::Softmax: return "softmax";
-    case Chapter::WeightedValues: return "weighted-values";
-    case Chapter::Order: return "order";
-    case Chapter::Masks: return "masks";
-    case Chapter::MultiHead: return "multi-head";
-    case Chapter::Variants: return "variants";
-    case Chapter::Training: return "training";
-    case Chapter::YourModel: return "your-model";
-  }
-  return "similarity";
-}
-
 }  // namespace attn

@@ -20,16 +20,38 @@
 // the tokens need no declaration here.
 #pragma once
 
+#include "core/base/choices.h"
+
 #include <array>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace attn {
 
-// The tutorial's chapters, in its order.
-enum class Chapter { Similarity, Scaling, Softmax, WeightedValues, Order, Masks, MultiHead, Variants, Training, YourModel };
-inline constexpr int kChapterCount = 10;
+// The tutorial's chapters, in its order, one row each (core/base/choices.h): X(enumerator, its
+// id in getState() and the module's panels() (public: never renamed), its title, an ui::S
+// string id (ui/strings.h; only the UI expands this column)).
+#define ATTNLAB_CHAPTERS(X)                                     \
+  X(Similarity, "similarity", chapter_similarity)               \
+  X(Scaling, "scaling", chapter_scaling)                        \
+  X(Softmax, "softmax", chapter_softmax)                        \
+  X(WeightedValues, "weighted-values", chapter_weighted_values) \
+  X(Order, "order", chapter_order)                              \
+  X(Masks, "masks", chapter_masks)                              \
+  X(MultiHead, "multi-head", chapter_multi_head)                \
+  X(Variants, "variants", chapter_variants)                     \
+  X(Training, "training", chapter_training)                     \
+  X(YourModel, "your-model", chapter_your_model)
+
+enum class Chapter { ATTNLAB_CHAPTERS(ATTNLAB_CHOICE_ENUMERATOR) };
+
+#define ATTNLAB_CHAPTER_ROW(value, id, title) {Chapter::value, id},
+inline constexpr NamedChoice<Chapter> kChapters[] = {ATTNLAB_CHAPTERS(ATTNLAB_CHAPTER_ROW)};  // name: its id
+#undef ATTNLAB_CHAPTER_ROW
+static_assert(choices_in_order(kChapters));
+inline constexpr int kChapterCount = static_cast<int>(std::size(kChapters));
 
 // What a panel needs and draws.
 enum PanelFlags : unsigned {
@@ -147,6 +169,6 @@ bool panel_reads_key(Panel p, std::string_view key);
 bool panel_uses_scene_controls(Panel p);
 
 // "similarity", "scaling", ...: the chapter's name in getState() and the module's panels().
-const char* chapter_id(Chapter c);
+inline constexpr const char* chapter_id(Chapter c) { return choice_row(kChapters, c).name; }
 
 }  // namespace attn

@@ -9,6 +9,7 @@
 #include "app/panel_registry.h"
 #include "core/attention/pipeline.h"
 #include "core/attention/positional.h"
+#include "core/base/choices.h"
 
 #include <cstdint>
 #include <string>
@@ -23,6 +24,44 @@ inline constexpr int kMaxSentenceBytes = 65536;  // text beyond this is refused
 inline constexpr int kMaxDModel = 256;
 inline constexpr int kMaxHeads = 16;
 inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (the CLI: lm::kMaxGeneratedTokens)
+
+// ---- where the scene comes from ---------------------------------------------------------
+
+// The scene's sources, one row each (core/base/choices.h): X(enumerator, its name in the
+// state and URLs, its label in ui/strings.h (only the UI expands it), what choosing it needs).
+//   generated       text -> tokens -> deterministic embeddings -> projections from the seed
+//   worked-example  the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
+//   trained         a trained model's layer on its task's probe sequence (app/train_state.h)
+//   imported        attention read from a file (files/import_view.h)
+//   language        the character-level language model on the sentence (app/lm_state.h)
+// What choosing it needs (SceneSourceNeeds):
+//   Nothing        any state or link may choose it: the schema's choices
+//   TrainedModel   a trained model; the state refuses it until one is loaded
+//   ImportedFile   an imported file; the state refuses it while there is none
+//   LanguageModel  the language model, fetched the first time its scene is chosen
+#define ATTNLAB_SCENE_SOURCES(X)                                \
+  X(Generated, "generated", source_generated, Nothing)          \
+  X(WorkedExample, "worked-example", source_worked, Nothing)    \
+  X(Trained, "trained", source_trained, TrainedModel)           \
+  X(Imported, "imported", source_imported, ImportedFile)        \
+  X(Language, "language", source_language, LanguageModel)
+
+enum class SceneSource { ATTNLAB_SCENE_SOURCES(ATTNLAB_CHOICE_ENUMERATOR) };
+
+enum class SceneSourceNeeds { Nothing, TrainedModel, ImportedFile, LanguageModel };
+
+struct SceneSourceInfo {
+  SceneSource value;
+  const char* name;
+  SceneSourceNeeds needs;
+};
+
+inline constexpr SceneSourceInfo kSceneSources[] = {
+#define ATTNLAB_SCENE_SOURCE_ROW(value, name, label, needs) {SceneSource::value, name, SceneSourceNeeds::needs},
+    ATTNLAB_SCENE_SOURCES(ATTNLAB_SCENE_SOURCE_ROW)
+#undef ATTNLAB_SCENE_SOURCE_ROW
+};
+static_assert(choices_in_order(kSceneSources));
 
 // ---- the math settings ------------------------------------------------------------------
 

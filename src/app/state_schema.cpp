@@ -258,15 +258,13 @@ KeyField head_list(Ref ref) {
 KeyField source_field() {
   return {[](const Settings& s, json& out) { out = to_string(s.source); },
           [](const json& v, KeyRead& r) {
-            SceneSource& source = r.settings.source;
-            if (v == "generated") source = SceneSource::Generated;
-            else if (v == "worked-example") source = SceneSource::WorkedExample;
-            else if (v == "trained" && r.state.train.trained) source = SceneSource::Trained;
-            else if (v == "trained") return Status::error(msg::app_trained_not_loaded_yet);
-            else if (v == "imported" && r.state.imported) source = SceneSource::Imported;
-            else if (v == "imported") return Status::error(msg::app_imported_needs_file);
-            else if (v == "language") source = SceneSource::Language;  // update_results asks for the model if it is not here
-            else return Status::error(msg::app_source_rule);
+            const SceneSourceInfo* row = v.is_string() ? choice_from_name(kSceneSources, v.get<std::string>()) : nullptr;
+            if (!row) return Status::error(msg::app_source_rule, quoted_names(kSceneSources));
+            if (row->needs == SceneSourceNeeds::TrainedModel && !r.state.train.trained)
+              return Status::error(msg::app_trained_not_loaded_yet);
+            if (row->needs == SceneSourceNeeds::ImportedFile && !r.state.imported)
+              return Status::error(msg::app_imported_needs_file);
+            r.settings.source = row->value;  // the language model: update_results asks for it if it is not here
             return Status::success();
           }};
 }
@@ -424,7 +422,9 @@ void add_math_keys(std::vector<StateKey>& k, const std::string& side, Math math)
 // sides' math keys follow: all_keys).
 std::vector<StateKey> make_keys() {
   return {
-      {"source", "enum", source_field(), 0, 0, {"generated", "worked-example"}},
+      // The sources any state may choose; the others need a model or a file first.
+      {"source", "enum", source_field(), 0, 0,
+       choice_ids(kSceneSources, [](const SceneSourceInfo& row) { return row.needs == SceneSourceNeeds::Nothing; })},
       {"sentence", "string", sentence_field()},
       {"panel", "enum", panel_field(), 0, 0, panel_ids()},
       {"dModel", "int", whole(at(&Settings::d_model)), 1, kMaxDModel},

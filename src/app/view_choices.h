@@ -15,18 +15,9 @@ namespace attn {
 #define ATTNLAB_WEIGHT_RANGES(X) X(Fixed, "fixed") X(Row, "row") X(Log, "log")
 #define ATTNLAB_UI_LANGUAGES(X) X(English, "en") X(Chinese, "zh")
 
-#define ATTNLAB_VIEW_ENUMERATOR(value, name) value,
-enum class Theme { ATTNLAB_THEMES(ATTNLAB_VIEW_ENUMERATOR) };
-enum class WeightRange { ATTNLAB_WEIGHT_RANGES(ATTNLAB_VIEW_ENUMERATOR) };
-enum class UiLanguage { ATTNLAB_UI_LANGUAGES(ATTNLAB_VIEW_ENUMERATOR) };
-#undef ATTNLAB_VIEW_ENUMERATOR
-
-// A row of a choice that has a name and nothing else.
-template <class E>
-struct NamedChoice {
-  E value;
-  const char* name;
-};
+enum class Theme { ATTNLAB_THEMES(ATTNLAB_CHOICE_ENUMERATOR) };
+enum class WeightRange { ATTNLAB_WEIGHT_RANGES(ATTNLAB_CHOICE_ENUMERATOR) };
+enum class UiLanguage { ATTNLAB_UI_LANGUAGES(ATTNLAB_CHOICE_ENUMERATOR) };
 
 #define ATTNLAB_THEME_ROW(value, name) {Theme::value, name},
 #define ATTNLAB_WEIGHT_RANGE_ROW(value, name) {WeightRange::value, name},

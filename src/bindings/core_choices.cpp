@@ -1,7 +1,10 @@
 // Embind binding of the lab's choices: choices() hands the JS module each choice's table
 // (core/base/choices.h) as an array of rows {name, ...columns}, so web/attnlab-core*.mjs check
 // names and properties against the core's tables instead of lists of their own, and
-// cmake/steps/make-site.mjs writes the shipped .d.ts unions from the same rows.
+// cmake/steps/make-site.mjs writes the shipped .d.ts unions from the same rows. It carries the
+// view's themes too (app/view_choices.h), which make-site writes into web/embed.mjs, whose
+// theme= is checked before the app has loaded.
+#include "app/view_choices.h"
 #include "core/attention/pipeline.h"
 #include "core/attention/positional.h"
 #include "core/efficient/attention.h"
@@ -30,7 +33,7 @@ val rows_of(const Row (&table)[N], Columns columns) {
 }
 
 // choices() -> {efficientKind: [{name, variant, causal, parameter}], positional: [{name,
-//   encoding, inside, evenDk}], ropePairing: [{name}], scoreFunction: [{name, qk}]}
+//   encoding, inside, evenDk}], ropePairing: [{name}], scoreFunction: [{name, qk}], theme: [{name}]}
 val choices_js() {
   val out = val::object();
   out.set("efficientKind", rows_of(attn::kEfficientKinds, [](const attn::EfficientKindInfo& r, val& row) {
@@ -47,6 +50,7 @@ val choices_js() {
   out.set("scoreFunction", rows_of(attn::kScoreFunctions, [](const attn::ScoreFunctionInfo& r, val& row) {
     row.set("qk", r.qk);
   }));
+  out.set("theme", rows_of(attn::kThemes, [](const attn::NamedChoice<attn::Theme>&, val&) {}));
   return out;
 }
 

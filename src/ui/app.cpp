@@ -400,9 +400,11 @@ bool nav_button(UiContext& ctx, const char* kind, const char* id, const char* te
 
 // The chapters of the tutorial in a row, then the panels of the shown one: every label whole.
 void App::draw_navigation() {
-  static constexpr S kChapterTitles[kChapterCount] = {
-      S::chapter_similarity, S::chapter_scaling, S::chapter_softmax, S::chapter_weighted_values, S::chapter_order,
-      S::chapter_masks,      S::chapter_multi_head, S::chapter_variants, S::chapter_training, S::chapter_your_model};
+  static constexpr S kChapterTitles[] = {
+#define ATTNLAB_CHAPTER_TITLE(value, id, title) S::title,
+      ATTNLAB_CHAPTERS(ATTNLAB_CHAPTER_TITLE)
+#undef ATTNLAB_CHAPTER_TITLE
+  };
   const Panel shown = state_.settings.panel;
   const Chapter current = panel_info(shown).chapter;
   chapter_panel_[static_cast<int>(current)] = static_cast<int>(shown) + 1;

@@ -80,23 +80,30 @@ void math_controls(MathSettings& m, bool show_mask_patterns, const char* id) {
 
 namespace {
 
-// Which scene the explorer shows; the trained and imported scenes only once there is one.
+// Which scene the explorer shows (app/scene.h's kSceneSources): the sources any state may choose
+// on one line, those that need a model or a file on the next; the trained scene only once there
+// is a model, the imported one only once there is a file. The language model is fetched the
+// first time its scene is chosen (app/lm_state.h).
 void scene_source_radios(AppState& state) {
+  static constexpr S kLabels[] = {
+#define ATTNLAB_SCENE_SOURCE_LABEL(value, name, label, needs) S::label,
+      ATTNLAB_SCENE_SOURCES(ATTNLAB_SCENE_SOURCE_LABEL)
+#undef ATTNLAB_SCENE_SOURCE_LABEL
+  };
   Settings& s = state.settings;
   int source = static_cast<int>(s.source);
-  ImGui::RadioButton(tr(S::source_generated), &source, 0);
-  same_line_or_wrap(tr(S::source_worked), true);
-  ImGui::RadioButton(tr(S::source_worked), &source, 1);
-  ImGui::BeginDisabled(!state.train.trained);
-  ImGui::RadioButton(tr(S::source_trained), &source, 2);
-  ImGui::EndDisabled();
-  if (state.imported) {
-    same_line_or_wrap(tr(S::source_imported), true);
-    ImGui::RadioButton(tr(S::source_imported), &source, 3);
+  bool first = true, second_line = false;
+  for (const SceneSourceInfo& row : kSceneSources) {
+    if (row.needs == SceneSourceNeeds::ImportedFile && !state.imported) continue;
+    const char* label = tr(kLabels[static_cast<int>(row.value)]);
+    const bool needs = row.needs != SceneSourceNeeds::Nothing;
+    if (!first && needs == second_line) same_line_or_wrap(label, true);
+    first = false;
+    second_line = needs;
+    ImGui::BeginDisabled(row.needs == SceneSourceNeeds::TrainedModel && !state.train.trained);
+    ImGui::RadioButton(label, &source, static_cast<int>(row.value));
+    ImGui::EndDisabled();
   }
-  // The language model is fetched the first time its scene is chosen (app/lm_state.h).
-  same_line_or_wrap(tr(S::source_language), true);
-  ImGui::RadioButton(tr(S::source_language), &source, 4);
   s.source = static_cast<SceneSource>(source);
 }
 

@@ -37,7 +37,7 @@
   X(app_painted_count, "涂改的格子最多 {0} 个") \
   X(app_v1_mask, "在第 1 版的状态中，'mask' 必须是 \"none\" 或 \"causal\"") \
   X(app_imported_needs_file, "'source' 为 \"imported\" 时需要先载入文件（拖到页面上，或点“导入”）") \
-  X(app_source_rule, "'source' 必须是 \"generated\"、\"worked-example\"、\"trained\"、\"imported\" 或 \"language\"") \
+  X(app_source_rule, "'source' 必须是以下之一：{0}") \
   X(app_sentence_string, "'sentence' 必须是字符串") \
   X(app_dmodel_heads, "dModel {0} 不能被头数 {1} 整除") \
   X(app_positional_bool, "从第 3 版起 'positional' 是一个选项，以下之一：{0}（true 和 false 只在第 2 版的状态中读取）") \

@@ -1118,8 +1118,8 @@ namespace attn::ui {
     "This browser has no DecompressionStream: save the archive with np.savez (not _compressed)", \
     "这个浏览器没有 DecompressionStream：请用 np.savez（而不是 _compressed）保存压缩包") \
   X(web_theme_bad, \
-    "theme=%s is not a theme (dark, light or high-contrast): the colour scheme's is used", \
-    "theme=%s 不是可用的主题（dark、light 或 high-contrast）：改用浏览器的配色") \
+    "theme=%s is not a theme (%s): the colour scheme's is used", \
+    "theme=%s 不是可用的主题（%s）：改用浏览器的配色") \
   X(web_training_restore_bad, \
     "The saved training session could not be restored (%s); starting afresh.", \
     "无法恢复保存的训练（%s）；重新开始。") \

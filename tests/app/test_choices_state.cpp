@@ -71,6 +71,38 @@ TEST_CASE("a refused choice names the table's values", "[choices][state]") {
         "'score' in 'compare' must be one of \"dot\", \"cosine\", \"additive\"");
 }
 
+TEST_CASE("the scene's sources: any state chooses those that need nothing; the others wait for what they need",
+          "[choices][state]") {
+  // The schema offers the sources that need nothing first: generated and worked-example.
+  CHECK(schema_key("source")["choices"].get<std::vector<std::string>>() ==
+        std::vector<std::string>{"generated", "worked-example"});
+  CHECK(attn::choice_names(attn::kSceneSources) ==
+        std::vector<std::string>{"generated", "worked-example", "trained", "imported", "language"});
+  attn::AppState state;
+  for (const attn::SceneSourceInfo& row : attn::kSceneSources) {
+    INFO(row.name);
+    CHECK(std::string(attn::to_string(row.value)) == row.name);
+    const attn::Status st = attn::apply_state_json(state, json{{"source", row.name}}.dump());
+    switch (row.needs) {
+      case attn::SceneSourceNeeds::Nothing:
+      case attn::SceneSourceNeeds::LanguageModel:  // fetched once its scene is chosen
+        REQUIRE(st.ok);
+        CHECK(state.settings.source == row.value);
+        CHECK(json::parse(attn::settings_to_json(state.settings))["source"] == row.name);
+        break;
+      case attn::SceneSourceNeeds::TrainedModel:
+        CHECK(st.message == "the trained model is not loaded (yet)");
+        break;
+      case attn::SceneSourceNeeds::ImportedFile:
+        CHECK(st.message == "'source' \"imported\" needs a loaded file (drop one on the page or use Import)");
+        break;
+    }
+  }
+  CHECK(attn::apply_state_json(state, R"({"source": "random"})").message ==
+        "'source' must be one of \"generated\", \"worked-example\", \"trained\", \"imported\", \"language\"");
+  CHECK(attn::apply_state_json(state, R"({"source": 1})").message.rfind("'source' must be one of \"generated\"", 0) == 0);
+}
+
 TEST_CASE("a kind without a causal form runs non-causal from the state", "[choices][state]") {
   attn::VariantSettings v;
   v.causal = true;

@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 using nlohmann::json;
 
@@ -108,6 +109,21 @@ TEST_CASE("the registry follows the tutorial's chapters, each with at least one 
     CHECK(panels[c] > 0);
   }
   CHECK(attn::kPanels.front().panel == attn::Panel::DotProduct);
+}
+
+TEST_CASE("the chapters' table: ten, in the tutorial's order, each id once and back to its chapter", "[app][panels]") {
+  // The ids are public (getState()'s panels, the module's panels(), the page's navigation).
+  CHECK(attn::choice_names(attn::kChapters) ==
+        std::vector<std::string>{"similarity", "scaling", "softmax", "weighted-values", "order", "masks", "multi-head",
+                                 "variants", "training", "your-model"});
+  CHECK(attn::kChapterCount == 10);
+  for (const attn::NamedChoice<attn::Chapter>& row : attn::kChapters) {
+    INFO(row.name);
+    REQUIRE(attn::choice_from_name(attn::kChapters, row.name) == &row);
+    CHECK(attn::chapter_id(row.value) == row.name);
+  }
+  CHECK(attn::panel_info(attn::kPanels.front().panel).chapter == attn::Chapter::Similarity);
+  CHECK(attn::panel_info(attn::kPanels.back().panel).chapter == attn::Chapter::YourModel);
 }
 
 TEST_CASE("which panels read which keys, and which use the scene's controls", "[app][panels]") {

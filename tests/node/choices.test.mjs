@@ -26,6 +26,7 @@ test('choices(): the tables, a row per value with its columns', () => {
   assert.deepEqual(names(choices.ropePairing), ['half', 'interleaved']);
   assert.deepEqual(names(choices.scoreFunction), ['dot', 'cosine', 'additive']);
   assert.deepEqual(names(choices.scoreFunction, 'qk'), ['dot', 'cosine']);
+  assert.deepEqual(names(choices.theme), ['dark', 'light', 'high-contrast']);
   // A fresh copy each call: a caller's change does not reach the module's checks.
   core.choices().efficientKind.pop();
   assert.equal(core.choices().efficientKind.length, 7);
@@ -74,7 +75,21 @@ test("the shipped declarations' unions are the module's tables", () => {
   assert.deepEqual(union('RopePairing'), names(choices.ropePairing));
   assert.deepEqual(union('PositionalScheme'), names(choices.positional));
   assert.deepEqual(union('ScoreFunction'), names(choices.scoreFunction));
+  assert.deepEqual(union('Theme'), names(choices.theme));
   // The source keeps the mark, not the names.
   const source = fs.readFileSync(new URL('../../web/attnlab-core.d.ts', import.meta.url), 'utf8');
   assert.match(source, /^export type EfficientVariant = string; \/\/ @choices efficientKind variant$/m);
+});
+
+test("the embed's themes are the table's, written into the published script", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'asset-manifest.json'), 'utf8'));
+  const embed = fs.readFileSync(path.join(distDir, manifest['embed.mjs']), 'utf8');
+  assert.doesNotMatch(embed, /= \[\]; \/\/ @choices/, 'make-site left a mark unreplaced');
+  const m = embed.match(/^const THEMES = (\[.*\]);$/m);
+  assert.ok(m, 'no THEMES in the published embed.mjs');
+  assert.deepEqual(JSON.parse(m[1].replaceAll("'", '"')), names(choices.theme));
+  // The offline figure carries the same names; the source keeps the mark.
+  assert.ok(fs.readFileSync(path.join(distDir, 'attnlab-embed-offline.html'), 'utf8').includes(`const THEMES = ${m[1]};`));
+  const source = fs.readFileSync(new URL('../../web/embed.mjs', import.meta.url), 'utf8');
+  assert.match(source, /^const THEMES = \[\]; \/\/ @choices theme$/m);
 });

@@ -20,6 +20,16 @@
 
 namespace attn {
 
+// A row of a choice that has a name and nothing else.
+template <class E>
+struct NamedChoice {
+  E value;
+  const char* name;
+};
+
+// X(value, ...) -> value, : the enumerators of a table's X-macro (its first column).
+#define ATTNLAB_CHOICE_ENUMERATOR(value, ...) value,
+
 // True when row i holds the enumerator of value i (so choice_row can index the table).
 template <class Row, std::size_t N>
 constexpr bool choices_in_order(const Row (&table)[N]) {
