@@ -91,7 +91,7 @@ add_custom_command(TARGET attnlab-core-wasm-relaxed POST_BUILD
 # with relaxed SIMD switched on (Node 20 has it behind a flag). The opcodes are renumbered
 # before the tests are listed (POST_BUILD commands run in the order they are added).
 if(ATTNLAB_TESTS)
-  add_executable(attnlab_tests_relaxed tests/core/main.cpp tests/core/kernels/test_kernels.cpp
+  add_executable(attnlab_tests_relaxed $<TARGET_OBJECTS:attnlab_catch2_main> tests/core/kernels/test_kernels.cpp
                  $<TARGET_OBJECTS:attnlab_kernels_relaxed>)
   target_link_libraries(attnlab_tests_relaxed PRIVATE attnlab_core attnlab_syshdr)
   target_include_directories(attnlab_tests_relaxed PRIVATE "${CMAKE_SOURCE_DIR}/tests")
