@@ -32,14 +32,15 @@ set_target_properties(attnlab_core_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_
 add_library(attnlab_files_nosimd STATIC ${ATTNLAB_FILES_SRC})
 target_link_libraries(attnlab_files_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
 target_compile_options(attnlab_files_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
+set_target_properties(attnlab_files_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
 
 add_library(attnlab_state_nosimd STATIC ${ATTNLAB_STATE_SRC})
 target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_files_nosimd)
 target_compile_options(attnlab_state_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
 set_target_properties(attnlab_state_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
 
-# A twin of `target` (same sources, compile and link options and libraries, written beside
-# it): attnlab_twin(target twin [EXPORT_NAME name] [NO_SIMD] [NO_LIBRARIES] [EXTRA_SOURCES ...]).
+# A twin of `target` (same sources, compile and link options, libraries and unity build,
+# written beside it): attnlab_twin(target twin [EXPORT_NAME name] [NO_SIMD] [NO_LIBRARIES] [EXTRA_SOURCES ...]).
 # EXPORT_NAME replaces -sEXPORT_NAME; NO_SIMD drops -msimd128; NO_LIBRARIES leaves the
 # libraries to the caller (the scalar twins link scalar copies).
 function(attnlab_twin target twin)
@@ -48,6 +49,7 @@ function(attnlab_twin target twin)
   get_target_property(compile_options ${target} COMPILE_OPTIONS)
   get_target_property(link_options ${target} LINK_OPTIONS)
   get_target_property(suffix ${target} SUFFIX)
+  get_target_property(unity ${target} UNITY_BUILD)
   add_executable(${twin} ${sources} ${TWIN_EXTRA_SOURCES})
   if(TWIN_NO_SIMD)
     list(FILTER compile_options EXCLUDE REGEX "^-msimd128$")
@@ -63,7 +65,7 @@ function(attnlab_twin target twin)
     get_target_property(libraries ${target} LINK_LIBRARIES)
     target_link_libraries(${twin} PRIVATE ${libraries})
   endif()
-  set_target_properties(${twin} PROPERTIES SUFFIX "${suffix}" RUNTIME_OUTPUT_DIRECTORY "${ATTNLAB_DIST}")
+  set_target_properties(${twin} PROPERTIES SUFFIX "${suffix}" RUNTIME_OUTPUT_DIRECTORY "${ATTNLAB_DIST}" UNITY_BUILD "${unity}")
 endfunction()
 
 # The app: the UI library (no SIMD in it) is linked as its archive, so its objects are built

@@ -126,20 +126,7 @@ val get_matrix(const std::string& name, int head) {
   const bool side_b = name.rfind("b:", 0) == 0;
   const std::string stage = side_b ? name.substr(2) : name;
   const attn::PipelineTrace& t = side_b ? s.compare_trace : s.trace;
-  if (!t.status.ok || head < 0 || head >= static_cast<int>(t.heads.size())) return val::null();
-  const attn::HeadTrace& h = t.heads[head];
-  const attn::Mat* m = nullptr;
-  if (stage == "q") m = &h.q;
-  else if (stage == "k") m = &h.k;
-  else if (stage == "v") m = &h.v;
-  else if (stage == "rawScores") m = &h.raw_scores;
-  else if (stage == "scaledScores") m = &h.scaled_scores;
-  else if (stage == "mask") m = &h.mask_add;
-  else if (stage == "maskedScores") m = &h.masked_scores;
-  else if (stage == "weights") m = &h.weights;
-  else if (stage == "output") m = &h.output;
-  else if (stage == "concat") m = &t.concat;
-  else if (stage == "final") m = &t.output;
+  const attn::Mat* m = attn::trace_matrix(t, stage, head);
   return m ? matrix_to_val(*m) : val::null();
 }
 

@@ -189,11 +189,17 @@ std::string number_text(float v) {
 
 std::vector<std::uint8_t> csv_bytes(const Mat& m, const ExportRequest& r) {
   std::string s = "query\\key";
-  for (int j = 0; j < m.cols(); ++j) s += "," + csv_field(label(r.col_labels, j));
+  for (int j = 0; j < m.cols(); ++j) {
+    s += ',';
+    s += csv_field(label(r.col_labels, j));
+  }
   s += "\n";
   for (int i = 0; i < m.rows(); ++i) {
     s += csv_field(label(r.row_labels, i));
-    for (int j = 0; j < m.cols(); ++j) s += "," + number_text(m(i, j));
+    for (int j = 0; j < m.cols(); ++j) {
+      s += ',';
+      s += number_text(m(i, j));
+    }
     s += "\n";
   }
   return std::vector<std::uint8_t>(s.begin(), s.end());
@@ -245,18 +251,8 @@ std::vector<std::uint8_t> export_matrix(const Mat& m, const ExportRequest& r, St
 // ---- 6 a stage's matrix ----------------------------------------------------------------
 
 const Mat* stage_matrix(const PipelineTrace& t, const std::string& name, int head) {
-  if (!t.status.ok || head < 0 || head >= static_cast<int>(t.heads.size())) return nullptr;
-  const HeadTrace& h = t.heads[head];
-  const Mat* m = nullptr;
-  if (name == "weights") m = &h.weights;
-  else if (name == "q") m = &h.q;
-  else if (name == "k") m = &h.k;
-  else if (name == "v") m = &h.v;
-  else if (name == "rawScores") m = &h.raw_scores;
-  else if (name == "scaledScores") m = &h.scaled_scores;
-  else if (name == "mask") m = &h.mask_add;
-  else if (name == "maskedScores") m = &h.masked_scores;
-  else if (name == "output") m = &h.output;
+  if (name == "concat" || name == "final") return nullptr;  // not a stage of one head
+  const Mat* m = trace_matrix(t, name, head);
   return m && m->size() > 0 ? m : nullptr;
 }
 

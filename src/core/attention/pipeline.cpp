@@ -478,4 +478,21 @@ PipelineTrace run_pipeline_qkv(const Eigen::Ref<const Mat>& q, const Eigen::Ref<
   return trace;
 }
 
+const Mat* trace_matrix(const PipelineTrace& t, const std::string& name, int head) {
+  if (!t.status.ok || head < 0 || head >= static_cast<int>(t.heads.size())) return nullptr;
+  if (name == "concat") return &t.concat;
+  if (name == "final") return &t.output;
+  const HeadTrace& h = t.heads[head];
+  if (name == "q") return &h.q;
+  if (name == "k") return &h.k;
+  if (name == "v") return &h.v;
+  if (name == "rawScores") return &h.raw_scores;
+  if (name == "scaledScores") return &h.scaled_scores;
+  if (name == "mask") return &h.mask_add;
+  if (name == "maskedScores") return &h.masked_scores;
+  if (name == "weights") return &h.weights;
+  if (name == "output") return &h.output;
+  return nullptr;
+}
+
 }  // namespace attn

@@ -130,6 +130,13 @@ struct PipelineTrace {
   Status status;
 };
 
+// A matrix of a trace by the page's getMatrix names: a stage of head `head` ("q", "k", "v",
+// "rawScores", "scaledScores", "mask", "maskedScores", "weights", "output"), or the heads
+// side by side ("concat") and the layer's output ("final"). Null for another name, a head out
+// of range (for every name) or a failed trace; the matrix may be empty (a stage not kept, a
+// weights-only import).
+const Mat* trace_matrix(const PipelineTrace& trace, const std::string& name, int head);
+
 // Sinusoidal positional encoding (Vaswani et al.): PE(p, 2i) = sin(p / 10000^(2i/d)),
 // PE(p, 2i+1) = cos(p / 10000^(2i/d)). Computed in double for cross-platform agreement.
 Mat sinusoidal_positional_encoding(int n, int d_model);

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 using attn::Mat;
 using attn::RowVec;
@@ -62,6 +65,33 @@ TEST_CASE("pipeline: causal upper triangle and padded key columns are exactly 0"
       REQUIRE(h.fully_masked_rows[i] == 0);
       REQUIRE(std::fabs(h.weights.row(i).sum() - 1.0f) <= 1e-6f);
     }
+}
+
+TEST_CASE("pipeline: trace_matrix names every stage of a head, the concatenation and the output", "[pipeline]") {
+  attn::Rng rng(3);
+  const Mat x = rng.normal_matrix(5, 16);
+  attn::PipelineConfig c = config_for(16, 2);
+  c.keep_every_stage = false;
+  const attn::PipelineTrace t = attn::run_pipeline(x, x, x, attn::random_projection_weights(16, 2, 1), c);
+  REQUIRE(t.status.ok);
+  const attn::HeadTrace& h = t.heads[1];
+  const std::vector<std::pair<std::string, const Mat*>> names = {
+      {"q", &h.q}, {"k", &h.k}, {"v", &h.v}, {"rawScores", &h.raw_scores}, {"scaledScores", &h.scaled_scores},
+      {"mask", &h.mask_add}, {"maskedScores", &h.masked_scores}, {"weights", &h.weights}, {"output", &h.output},
+      {"concat", &t.concat}, {"final", &t.output}};
+  for (const auto& [name, field] : names) {
+    INFO(name);
+    CHECK(attn::trace_matrix(t, name, 1) == field);
+    CHECK(attn::trace_matrix(t, name, 2) == nullptr);   // no head 2
+    CHECK(attn::trace_matrix(t, name, -1) == nullptr);
+  }
+  CHECK(attn::trace_matrix(t, "mask", 0)->size() == 0);  // not kept: there, but empty
+  CHECK(attn::trace_matrix(t, "weights", 0)->rows() == 5);
+  CHECK(attn::trace_matrix(t, "scores", 0) == nullptr);
+  attn::PipelineTrace failed = t;
+  failed.status.ok = false;
+  CHECK(attn::trace_matrix(failed, "weights", 0) == nullptr);
+  CHECK(attn::trace_matrix(failed, "final", 0) == nullptr);
 }
 
 TEST_CASE("pipeline: without positional encoding, permuting tokens permutes the output", "[pipeline]") {
