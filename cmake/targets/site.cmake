@@ -26,7 +26,7 @@ set(ATTNLAB_SCALAR_MATH_FLAGS -O3)  # no -msimd128: plain wasm32 instructions on
 add_library(attnlab_core_nosimd STATIC ${ATTNLAB_CORE_SRC})
 target_include_directories(attnlab_core_nosimd PUBLIC src)
 target_link_libraries(attnlab_core_nosimd PUBLIC attnlab_eigen zlib PRIVATE fast_float)  # as cmake/libraries.cmake
-target_compile_options(attnlab_core_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
+target_compile_options(attnlab_core_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS} ${ATTNLAB_CORE_FLAGS})
 set_target_properties(attnlab_core_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
 
 add_library(attnlab_files_nosimd STATIC ${ATTNLAB_FILES_SRC})

@@ -8,7 +8,7 @@
 // against finite differences, where float32 is too coarse).
 //
 // Arithmetic is plain loops in a fixed order: no Eigen reductions, no library vector math,
-// no fused multiply-add (cmake/targets/train.cmake compiles train_*.cpp with
+// no fused multiply-add (CMakeLists.txt compiles the core with
 // -ffp-contract=off; baseline x86-64 and wasm32 have no FMA instruction anyway). Loops are
 // vectorised only across independent outputs, never across a sum, so the native build and
 // the WebAssembly build perform the same float operations in the same order and differ only
