@@ -85,8 +85,12 @@ TEST_CASE("pipeline: trace_matrix names every stage of a head, the concatenation
     CHECK(attn::trace_matrix(t, name, 2) == nullptr);   // no head 2
     CHECK(attn::trace_matrix(t, name, -1) == nullptr);
   }
-  CHECK(attn::trace_matrix(t, "mask", 0)->size() == 0);  // not kept: there, but empty
-  CHECK(attn::trace_matrix(t, "weights", 0)->rows() == 5);
+  const Mat* mask = attn::trace_matrix(t, "mask", 0);
+  REQUIRE(mask != nullptr);
+  CHECK(mask->size() == 0);  // not kept: there, but empty
+  const Mat* weights = attn::trace_matrix(t, "weights", 0);
+  REQUIRE(weights != nullptr);
+  CHECK(weights->rows() == 5);
   CHECK(attn::trace_matrix(t, "scores", 0) == nullptr);
   attn::PipelineTrace failed = t;
   failed.status.ok = false;
