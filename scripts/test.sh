@@ -8,7 +8,8 @@
 #   5 fuzz     each libFuzzer target of tests/fuzz (build/asan): its corpus, then a fixed
 #              number of runs from a fixed seed (deterministic; a crash or a broken
 #              invariant fails it, one test per target)
-#   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), last
+#   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), after the
+#              builds; 3, 4 and 5 run beside it in a lane of their own at the lowest priority
 # The last line is "N passed, N failed" over all suites, a Catch2 suite counted by its test
 # cases; the exit code is 0 only if nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
 # seconds each step took (builds included), so the cost of a suite is on record.
@@ -68,10 +69,11 @@ count_node() {
 
 # The sanitizer folder builds from the start at the lowest priority, on what the other steps
 # leave of the two cores (the links of the native and web builds, which use one core, and the
-# node suite, which runs one file at a time); its tests run before the browser suite.
+# node suite, which runs one file at a time); its tests run in the lane beside the browser suite.
 echo "== build asan in the background (clang: AddressSanitizer + UBSan, libFuzzer; log: $logs/asan-build.log)"
-nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1 &
-asan_build=$!
+asan_status="$logs/asan-build.status"  # its exit status, once it is done
+rm -f "$asan_status"
+(nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1; echo $? >"$asan_status") &
 
 echo "== build native"
 if bash scripts/build.sh native; then
@@ -100,47 +102,63 @@ else
 fi
 lap web
 
-echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
-node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs 2>&1 | tee "$logs/node.log"
-count_node "$logs/node.log"
-lap node
+# The rest runs in two lanes. The browser suite keeps both cores only about three quarters of
+# its time (it waits on pages, frames and timers), so the lane of the node suite, the
+# sanitizer build's remainder, its tests and the fuzz targets runs beside it at the lowest
+# priority, on what the browser leaves. Each lane writes its own logs; the counts are added
+# once both are done.
+lane_log="$logs/background-lane.log"
+(
+  renice -n 19 -p "$BASHPID" >/dev/null  # the lane and everything it starts
+  lane_started=$SECONDS
+  echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
+  node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs >"$logs/node.log" 2>&1
+  echo "node $((SECONDS - lane_started))s"
+  until [ -s "$asan_status" ]; do sleep 1; done
+  if [ "$(cat "$asan_status")" = 0 ]; then
+    echo "asan-build $((SECONDS - lane_started))s"
+    echo "== 4 native Catch2 tests under AddressSanitizer + UBSan, beside 5"
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_catch2 "$logs/asan.log" build/asan/attnlab_tests &
+    asan_tests=$!
+    echo "== 5 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
+    fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
+    for dir in tests/fuzz/corpus/*/; do
+      t=$(basename "$dir")
+      # New inputs go to a scratch folder (listed first), never into the committed corpus.
+      rm -rf "build/fuzz-run/$t" && mkdir -p "build/fuzz-run/$t"
+      if "build/asan/fuzz_$t" -runs="$fuzz_runs" -seed=1 -timeout=60 -artifact_prefix="build/fuzz-run/$t-" \
+          "build/fuzz-run/$t" "$dir" >"$logs/fuzz-$t.log" 2>&1; then
+        echo "fuzz $t: ok ($(grep -Eo '^Done [0-9]+ runs' "$logs/fuzz-$t.log" | grep -Eo '[0-9]+') runs)"
+      else
+        echo "fuzz $t: FAILED"; tail -n 40 "$logs/fuzz-$t.log"
+      fi
+    done
+    wait "$asan_tests"
+    echo "asan+fuzz $((SECONDS - lane_started))s"
+  else
+    echo "asan build failed:"; tail -n 40 "$logs/asan-build.log"
+  fi
+) >"$lane_log" 2>&1 &
+lane=$!
 
-echo "== build asan: waiting for the background build"
-if wait "$asan_build"; then
-  lap asan-build
-  echo "== 4 native Catch2 tests under AddressSanitizer + UBSan, beside 5"
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_catch2 "$logs/asan.log" build/asan/attnlab_tests &
-  asan_tests=$!
-
-  echo "== 5 fuzz targets, deterministic (scripts/fuzz.sh fuzzes longer)"
-  fuzz_runs=${ATTNLAB_FUZZ_RUNS:-2000}
-  for dir in tests/fuzz/corpus/*/; do
-    t=$(basename "$dir")
-    # New inputs go to a scratch folder (listed first), never into the committed corpus.
-    rm -rf "build/fuzz-run/$t" && mkdir -p "build/fuzz-run/$t"
-    if "build/asan/fuzz_$t" -runs="$fuzz_runs" -seed=1 -timeout=60 -artifact_prefix="build/fuzz-run/$t-" \
-        "build/fuzz-run/$t" "$dir" >"$logs/fuzz-$t.log" 2>&1; then
-      echo "fuzz $t: ok ($(grep -Eo '^Done [0-9]+ runs' "$logs/fuzz-$t.log" | grep -Eo '[0-9]+') runs)"
-      passed=$((passed + 1))
-    else
-      echo "fuzz $t: FAILED"; tail -n 40 "$logs/fuzz-$t.log"; failed=$((failed + 1))
-    fi
-  done
-  wait "$asan_tests"
-  count_catch2 "$logs/asan.log"
-  lap asan+fuzz
-else
-  echo "asan build failed:"; tail -n 40 "$logs/asan-build.log"; failed=$((failed + 1))
-  lap asan-build
-fi
-
-# Last and alone: the page draws its WebGL in software (SwiftShader), which keeps both cores
-# busy by itself (877 s beside the background sanitizer build, 646 s alone; two files at a time
-# took 677 s, so one at a time it is).
-echo "== 6 browser tests (headless Chromium)"
+echo "== 6 browser tests (headless Chromium), beside the lane of 3, 4 and 5 (log: $lane_log)"
 node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
 lap browser
+
+wait "$lane"
+lap lane-after-browser
+cat "$lane_log"
+# The lane's counts: the node suite, the sanitizer tests, one test per fuzz target.
+count_node "$logs/node.log"
+if [ -f build/asan/attnlab_tests ] && grep -q '^asan-build ' "$lane_log"; then
+  count_catch2 "$logs/asan.log"
+  passed=$((passed + $(grep -c '^fuzz .*: ok' "$lane_log")))
+  failed=$((failed + $(grep -c '^fuzz .*: FAILED' "$lane_log")))
+else
+  failed=$((failed + 1))
+fi
+timings="$timings (lane: $(grep -Eo '^(node|asan-build|asan\+fuzz) [0-9]+s' "$lane_log" | tr '\n' ' ' | sed 's/ $//'))"
 
 echo "seconds per step (builds included):$timings, total $SECONDS s"
 echo "$passed passed, $failed failed"
