@@ -52,6 +52,8 @@ export interface LabLayout {
   controls: boolean;
   /** The chapter buttons, then the shown chapter's panel buttons: kind ('chapter' | 'panel'), id, text, box, the label's width, selected, and the right edge they keep within. */
   nav: Array<Rect & { kind: string; id: string; text: string; textWidth: number; selected: boolean; right: number }>;
+  /** The line above a panel of the generated scene saying its projections are random (drawn from the seed), with its box; null where the panel shows no such projections. */
+  randomNote: (Rect & { text: string }) | null;
   hover: unknown;
   playing: boolean;
   missingGlyphs: number;

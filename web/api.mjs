@@ -110,6 +110,7 @@ export function makeHandle(source) {
       } : { step: 0 };
       return {
         tour, font: l.font,
+        randomNote: l.randomNote ? toPage(l.randomNote) : null,
         heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,

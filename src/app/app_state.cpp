@@ -16,6 +16,10 @@ namespace attn {
 
 const char* to_string(SceneSource s) { return choice_row(kSceneSources, s).name; }
 
+bool shows_random_projections(const Settings& s) {
+  return choice_row(kSceneSources, s.source).weights == SceneWeights::Random && panel_shows_projections(s.panel);
+}
+
 const char* to_string(Positional p) { return positional_info(p).name; }
 
 const char* to_string(ScoreFunction f) { return choice_row(kScoreFunctions, f).name; }

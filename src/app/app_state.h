@@ -169,6 +169,10 @@ struct ModelGridShape {
 };
 ModelGridShape model_grid_shape(const AppState& state);
 
+// Whether the shown panel draws projections drawn from the seed (a generated scene): nothing
+// in its figures was learned, and the panel says so (one line above it).
+bool shows_random_projections(const Settings& s);
+
 // Clamps settings to their legal ranges (what the UI's controls allow) given the token
 // count n of the current scene. Sentence length is checked by check_sentence().
 Settings clamped(Settings s, int n_tokens);

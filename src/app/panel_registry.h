@@ -31,7 +31,7 @@
 namespace attn {
 
 // The tutorial's chapters, in its order, one row each (core/base/choices.h): X(enumerator, its
-// id in getState() and the module's panels() (public: never renamed), its title, an ui::S
+// id in getState() and the module's panels() (public: never renamed), its title as a ui::S
 // string id (ui/strings.h; only the UI expands this column)).
 #define ATTNLAB_CHAPTERS(X)                                     \
   X(Similarity, "similarity", chapter_similarity)               \
@@ -167,6 +167,10 @@ bool panel_reads_key(Panel p, std::string_view key);
 // Whether the panel reads any setting of the scene and its math (the controls window's
 // Scene, Model and Math sections): the full lab folds that window away for the others.
 bool panel_uses_scene_controls(Panel p);
+
+// Whether the panel draws what the scene's projections make (it reads the seed they are
+// drawn from in a generated scene): its figures are only as meaningful as those weights.
+inline bool panel_shows_projections(Panel p) { return panel_reads_key(p, "seed"); }
 
 // "similarity", "scaling", ...: the chapter's name in getState() and the module's panels().
 inline constexpr const char* chapter_id(Chapter c) { return choice_row(kChapters, c).name; }

@@ -28,7 +28,8 @@ inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (t
 // ---- where the scene comes from ---------------------------------------------------------
 
 // The scene's sources, one row each (core/base/choices.h): X(enumerator, its name in the
-// state and URLs, its label in ui/strings.h (only the UI expands it), what choosing it needs).
+// state and URLs, its label in ui/strings.h (only the UI expands it), what choosing it needs,
+// where its projections come from).
 //   generated       text -> tokens -> deterministic embeddings -> projections from the seed
 //   worked-example  the tutorial's 2-token example with given Q, K, V (d_k = 2, one head)
 //   trained         a trained model's layer on its task's probe sequence (app/train_state.h)
@@ -39,25 +40,33 @@ inline constexpr int kMaxLmTokens = 200;  // generated per request in the lab (t
 //   TrainedModel   a trained model; the state refuses it until one is loaded
 //   ImportedFile   an imported file; the state refuses it while there is none
 //   LanguageModel  the language model, fetched the first time its scene is chosen
-#define ATTNLAB_SCENE_SOURCES(X)                                \
-  X(Generated, "generated", source_generated, Nothing)          \
-  X(WorkedExample, "worked-example", source_worked, Nothing)    \
-  X(Trained, "trained", source_trained, TrainedModel)           \
-  X(Imported, "imported", source_imported, ImportedFile)        \
-  X(Language, "language", source_language, LanguageModel)
+// Where its projections W_Q, W_K, W_V come from (SceneWeights):
+//   Random     drawn from the seed: nothing in its figures was learned (the panels say so)
+//   ByHand     set by hand to show one step (the worked example's Q, K, V)
+//   Learned    trained on a task or on text
+//   FromFile   whatever the file's model computed
+#define ATTNLAB_SCENE_SOURCES(X)                                          \
+  X(Generated, "generated", source_generated, Nothing, Random)            \
+  X(WorkedExample, "worked-example", source_worked, Nothing, ByHand)      \
+  X(Trained, "trained", source_trained, TrainedModel, Learned)            \
+  X(Imported, "imported", source_imported, ImportedFile, FromFile)        \
+  X(Language, "language", source_language, LanguageModel, Learned)
 
 enum class SceneSource { ATTNLAB_SCENE_SOURCES(ATTNLAB_CHOICE_ENUMERATOR) };
 
 enum class SceneSourceNeeds { Nothing, TrainedModel, ImportedFile, LanguageModel };
+enum class SceneWeights { Random, ByHand, Learned, FromFile };
 
 struct SceneSourceInfo {
   SceneSource value;
   const char* name;
   SceneSourceNeeds needs;
+  SceneWeights weights;
 };
 
 inline constexpr SceneSourceInfo kSceneSources[] = {
-#define ATTNLAB_SCENE_SOURCE_ROW(value, name, label, needs) {SceneSource::value, name, SceneSourceNeeds::needs},
+#define ATTNLAB_SCENE_SOURCE_ROW(value, name, label, needs, weights) \
+  {SceneSource::value, name, SceneSourceNeeds::needs, SceneWeights::weights},
     ATTNLAB_SCENE_SOURCES(ATTNLAB_SCENE_SOURCE_ROW)
 #undef ATTNLAB_SCENE_SOURCE_ROW
 };

@@ -22,6 +22,7 @@
 #include <chrono>
 #include <optional>
 #include <cfloat>
+#include <cstdio>
 #include <cmath>
 
 namespace attn::ui {
@@ -309,6 +310,7 @@ void App::begin_imgui_frame() {
   ctx_.plots.clear();
   ctx_.tabs.clear();
   ctx_.nav.clear();
+  ctx_.random_note = {};
   ctx_.hover = Hover{};
 }
 
@@ -453,8 +455,25 @@ void App::draw_panels() {
   const PanelView& t = panel_view(state_.settings.panel);
   shown_panel_ = t.panel;
   // An imported file without Q/K/V has no scores: say so instead of drawing empty stages.
-  if (imported_panel_needs_qkv(state_, t.panel)) wrapped_text(tr(S::import_needs_qkv));
-  else t.draw(state_, ctx_);
+  if (imported_panel_needs_qkv(state_, t.panel)) {
+    wrapped_text(tr(S::import_needs_qkv));
+    return;
+  }
+  if (shows_random_projections(state_.settings)) draw_random_note();
+  t.draw(state_, ctx_);
+}
+
+// One line above a panel of the generated scene: its projections come from the seed, so
+// nothing it shows was learned (the language model's scene has heads that were).
+void App::draw_random_note() {
+  char text[512];
+  std::snprintf(text, sizeof text, tr(S::random_projections_note), static_cast<int>(state_.settings.seed & 0x7fffffff));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  wrapped_text(text, width);
+  ImGui::PopStyleColor();
+  ctx_.random_note = {text, {at.x, at.y, width, ImGui::GetCursorScreenPos().y - at.y}};
 }
 
 void App::render_frame() {

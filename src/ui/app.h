@@ -110,6 +110,7 @@ class App {
   void draw_windows(float scale);
   void draw_navigation();
   void draw_panels();
+  void draw_random_note();
   void render_frame();
   static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
   std::vector<int> pending_keys_;

@@ -86,7 +86,7 @@ namespace {
 // first time its scene is chosen (app/lm_state.h).
 void scene_source_radios(AppState& state) {
   static constexpr S kLabels[] = {
-#define ATTNLAB_SCENE_SOURCE_LABEL(value, name, label, needs) S::label,
+#define ATTNLAB_SCENE_SOURCE_LABEL(value, name, label, ...) S::label,
       ATTNLAB_SCENE_SOURCES(ATTNLAB_SCENE_SOURCE_LABEL)
 #undef ATTNLAB_SCENE_SOURCE_LABEL
   };

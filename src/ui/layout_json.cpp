@@ -48,8 +48,12 @@ std::string layout_json(const App& app) {
   }
   const nlohmann::json font_info = {{"ui", app.has_ui_font()}, {"pixels", ImGui::GetFontSize() / std::max(0.01f, ui.dpi_scale)},
                                     {"digitAdvances", digits}};
+  const UiContext::Note& note = ui.random_note;
+  const nlohmann::json random_note = note.text.empty() ? nlohmann::json(nullptr)
+      : nlohmann::json{{"text", note.text}, {"x", note.box[0]}, {"y", note.box[1]}, {"w", note.box[2]}, {"h", note.box[3]}};
   const nlohmann::json layout = {
       {"tour", tour},
+      {"randomNote", random_note},
       {"font", font_info},
       {"heatmaps", heatmaps},
       {"tabs", tabs},

@@ -1351,6 +1351,9 @@ namespace attn::ui {
   X(import_needs_qkv, \
     "This panel needs the scores, which come from Q and K. The imported file has attention weights only; save q, k and v in the .npz to switch it on (see docs/IMPORT.md).", \
     "此面板需要由 Q 和 K 得到的分数。导入的文件只有注意力权重；在 .npz 中保存 q、k、v 即可启用（见 docs/IMPORT.md）。") \
+  X(random_projections_note, \
+    "Random projections (seed %d): nothing in these figures was learned, so their patterns carry no meaning. For heads that learned, choose Language model as the scene.", \
+    "投影矩阵是随机生成的（种子 %d）：这些图里没有任何学到的东西，其中的模式并无意义。想看学过的注意力头，请把场景换成“语言模型”。") \
   X(hide_special, \
     "Hide special tokens ([CLS], [SEP], <s>, padding)", \
     "隐藏特殊词元（[CLS]、[SEP]、<s>、填充）") \

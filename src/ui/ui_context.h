@@ -128,6 +128,11 @@ struct UiContext {
   std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
   std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
   TourLayout tour;                                       // this frame's tour card
+  // This frame's line saying the projections are random (empty text: none), for layout().
+  struct Note {
+    std::string text;
+    std::array<float, 4> box{};  // x, y, w, h
+  } random_note;
   float nav_right = 0;                                   // the right edge the navigation must keep within
   WeightRange weight_range = WeightRange::Fixed;  // the state's, set each frame
   std::map<std::string, HeatmapCache> heatmaps;    // per heatmap id, those drawn in the last two frames

@@ -138,3 +138,25 @@ TEST_CASE("which panels read which keys, and which use the scene's controls", "[
                         attn::Panel::CostChart, attn::Panel::Training, attn::Panel::ModelView})
     CHECK_FALSE(attn::panel_uses_scene_controls(p));
 }
+
+TEST_CASE("a panel drawn from the generated scene's random projections is marked as such; learned and set scenes are not", "[app][panels]") {
+  attn::Settings s;
+  REQUIRE(s.source == attn::SceneSource::Generated);
+  // The panels drawn from the scene's projections: every one reading the seed.
+  std::vector<std::string> marked;
+  for (const attn::PanelInfo& p : attn::kPanels) {
+    s.panel = p.panel;
+    if (attn::shows_random_projections(s)) marked.push_back(p.id);
+  }
+  CHECK(marked == std::vector<std::string>{"qk-space", "sinks", "pipeline", "token", "positions", "mask", "heads",
+                                           "compare", "gqa", "scoring", "variants", "flash"});
+  // The same panel from a scene whose projections were learned, set by hand or read from a file.
+  s.panel = attn::Panel::Pipeline;
+  for (attn::SceneSource source : {attn::SceneSource::WorkedExample, attn::SceneSource::Trained,
+                                   attn::SceneSource::Imported, attn::SceneSource::Language}) {
+    s.source = source;
+    CHECK_FALSE(attn::shows_random_projections(s));
+  }
+  CHECK(attn::choice_row(attn::kSceneSources, attn::SceneSource::Generated).weights == attn::SceneWeights::Random);
+  CHECK(attn::choice_row(attn::kSceneSources, attn::SceneSource::Language).weights == attn::SceneWeights::Learned);
+}

@@ -59,6 +59,20 @@ test('causal mask: the weights upper triangle has the zero colour', async () => 
       assert.ok(colorDistance(cellPixel(png, layout.heatmaps['token/weights'], i, j), zero) <= 3, `cell (${i},${j})`);
     }
   await assertHeatmapShows(page, png, 'token/weights', m);
+  // The generated scene's projections come from the seed: the panel says so above its
+  // figures, in the text's grey, and names the seed; a panel that draws none says nothing.
+  const note = layout.randomNote;
+  assert.ok(note && note.text.startsWith('Random projections (seed 1): nothing in these figures was learned'), JSON.stringify(note));
+  assert.ok(/Language model/.test(note.text));
+  assert.ok(note.h > 10 && note.w > 300 && note.y + note.h <= layout.heatmaps['token/weights'].y, JSON.stringify(note));
+  let ink = 0;
+  for (let y = note.y; y < note.y + note.h; y++)
+    for (let x = note.x; x < note.x + note.w; x++) if (colorDistance(png.pixel(x * png.cssScale, y * png.cssScale), [128, 128, 128]) <= 40) ink++;
+  assert.ok(ink > 200, `only ${ink} grey pixels of the note`);
+  await page.evaluate(() => window.attnlab.setState({ seed: 7 }));
+  assert.match((await page.evaluate(() => window.attnlab.layout())).randomNote.text, /^Random projections \(seed 7\)/);
+  await page.evaluate(() => window.attnlab.setState({ panel: 'variance' }));
+  assert.equal((await page.evaluate(() => window.attnlab.layout())).randomNote, null);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -52,6 +52,8 @@ test('the heads panel on an English sentence and on a held-out poem: the model\'
     assert.equal(state.tokens.length, [...sentence].length + 1);
     assert.equal(state.dModel, 96);
     assert.equal(state.heads, 4);
+    // Learned heads: no line saying the projections are random (the generated scene's panels have one).
+    assert.equal((await page.evaluate(() => window.attnlab.layout())).randomNote, null);
     const mine = model.attention(sentence);
     for (let h = 0; h < 4; h++) {
       const w = await page.evaluate((i) => Array.from(window.attnlab.getMatrix('weights', i).data), h);
