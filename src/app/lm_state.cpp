@@ -212,6 +212,7 @@ nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& r, bool sh
   f["layers"] = m.config.layers;
   f["heads"] = m.config.heads;
   f["context"] = m.config.context;
+  f["parameters"] = m.parameters.size();
   if (!shown) return f;
   auto top = [&](const std::vector<std::pair<int, float>>& list) {
     nlohmann::json out = nlohmann::json::array();

@@ -229,8 +229,10 @@ void draw_language_panel(AppState& state, UiContext& ctx) {
     return;
   }
   const lm::LanguageModel& m = state.lm_scene->model;
-  ImGui::TextWrapped(tr(S::lm_summary), state.lm_scene->name.c_str(), m.config.layers, m.config.heads, m.config.d_model,
-                     m.config.vocab - 2, m.config.context);
+  char summary[512];
+  std::snprintf(summary, sizeof summary, tr(S::lm_summary), state.lm_scene->name.c_str(), m.config.layers, m.config.heads,
+                m.config.d_model, m.config.vocab - 2, m.config.context, static_cast<double>(m.parameters.size()) / 1e6);
+  wrapped_text(summary);  // breaks between hanzi too, never inside a number
   const LmResults& r = state.lm;
   if (!r.attention.encoded.unknown.empty()) {
     std::string list;

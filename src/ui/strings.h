@@ -1379,8 +1379,8 @@ namespace attn::ui {
     "A character-level Transformer trained here on Debian's fortune files (English quotations, Tang and Song poems, modern Chinese prose). Type any text: every explorer panel shows this model's real Q, K, V and weights, one character per token.", \
     "一个在本项目中用 Debian 的 fortune 文件（英文名言、唐诗宋词和现代中文散文）训练的字符级 Transformer。输入任意文本：每个探索面板都显示该模型真实的 Q、K、V 和权重，每个字符一个词元。") \
   X(lm_summary, \
-    "%s: %d layers x %d heads, d_model %d, %d characters in its vocabulary, context %d.", \
-    "%s：%d 层 x %d 个头，d_model %d，词表 %d 个字符，上下文 %d。") \
+    "%s: %d layers x %d heads, d_model %d, %d characters in its vocabulary, context %d; %.2f million parameters (GPT-2 small has 124 million), so expect a tiny model's text.", \
+    "%s：%d 层 x %d 个头，d_model %d，词表 %d 个字符，上下文 %d；参数量 %.2fM（最小的 GPT-2 为 124M），所以它写出的只是小模型的文字。") \
   X(lm_unknown, \
     "Not in the vocabulary (read as <unk>): %s", \
     "不在词表中（读作 <unk>）：%s") \

@@ -42,6 +42,9 @@ test('the model is fetched only when its scene is opened', async () => {
   assert.equal(f.loaded, true);
   assert.equal(f.layers, 2);
   assert.equal(f.heads, 4);
+  // Its size, as the panel states it beside GPT-2 small's: the module's own count.
+  assert.equal(f.parameters, model.config.parameters);
+  assert.ok(f.parameters > 0.8e6 && f.parameters < 1e6, `${f.parameters} parameters`);
 });
 
 test('the heads panel on an English sentence and on a held-out poem: the model\'s own weights', async () => {
