@@ -74,6 +74,7 @@ echo "== build asan in the background (clang: AddressSanitizer + UBSan, libFuzze
 asan_status="$logs/asan-build.status"  # its exit status, once it is done
 rm -f "$asan_status"
 (nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1; echo $? >"$asan_status") &
+asan_build=$!
 
 echo "== build native"
 if bash scripts/build.sh native; then
@@ -114,8 +115,9 @@ lane_log="$logs/background-lane.log"
   echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
   node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs >"$logs/node.log" 2>&1
   echo "node $((SECONDS - lane_started))s"
-  until [ -s "$asan_status" ]; do sleep 1; done
-  if [ "$(cat "$asan_status")" = 0 ]; then
+  # Its status file, or its end without one (killed): then it failed.
+  while [ ! -s "$asan_status" ] && kill -0 "$asan_build" 2>/dev/null; do sleep 1; done
+  if [ "$(cat "$asan_status" 2>/dev/null)" = 0 ]; then
     echo "asan-build $((SECONDS - lane_started))s"
     echo "== 4 native Catch2 tests under AddressSanitizer + UBSan, beside 5"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 run_catch2 "$logs/asan.log" build/asan/attnlab_tests &
