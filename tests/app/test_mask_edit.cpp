@@ -237,9 +237,14 @@ TEST_CASE("cost chart run: measured in slices, exact attention in pieces of rows
     REQUIRE(std::isfinite(s.slope));
     for (const attn::CostSample& p : s.samples) REQUIRE(p.seconds > 0.0);
   }
-  // Exact grows faster with n than the window.
-  INFO("retries " << run.retries);
-  REQUIRE(run.chart.series[0].samples[2].seconds > run.chart.series[1].samples[2].seconds);
+  // Exact grows faster with n than the window: in the samples' counted work, which is
+  // exact; the measured seconds are a benchmark's business (scripts/bench.sh), since a
+  // shared machine under a sanitizer once timed the window slower at n = 1024.
+  const std::vector<attn::CostSample>& exact = run.chart.series[0].samples;
+  const std::vector<attn::CostSample>& window = run.chart.series[1].samples;
+  REQUIRE(exact[2].multiply_adds / exact[1].multiply_adds == Approx(4.0));
+  REQUIRE(window[2].multiply_adds / window[1].multiply_adds < 2.5);
+  REQUIRE(exact[2].multiply_adds > window[2].multiply_adds);
 }
 
 TEST_CASE("cost chart run: after a warm-up that left one run, a measurement still fills a quarter of min_seconds", "[mask-edit][cost]") {
