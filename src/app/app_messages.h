@@ -85,7 +85,13 @@
   X(app_training_dmodel_heads, "'dModel' {0} in 'training' is not divisible by {1} heads") \
   X(app_init_rule, "'init' in 'scalingRun' must be \"unit\" or \"small\"") \
   X(app_variant_kind_rule, "'kind' in 'variants' must be one of {0}") \
-  X(app_variant_seed_rule, "'seed' in 'variants' must be a whole number from 0 to 2^53 - 1")
+  X(app_variant_seed_rule, "'seed' in 'variants' must be a whole number from 0 to 2^53 - 1") \
+  X(app_exercise_none, "no exercise is shown") \
+  X(app_exercise_kind, "exercise {0} takes a '{1}' answer") \
+  X(app_exercise_not_ready, "the figures of exercise {0} are not ready yet (the language model is loading)") \
+  X(app_exercise_cell_range, "the cell must have a row from 0 to {0} and a column from 0 to {1}") \
+  X(app_exercise_choice_range, "the choice must be a whole number from 0 to {0}") \
+  X(app_exercise_progress, "the exercises' progress must be a list of {id, attempts, done} with ids from 1 to {0}")
 
 namespace attn::msg {
 #define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};

@@ -15,6 +15,7 @@
 // Sections: 1 settings  2 results  3 operations  4 JSON and schema  5 the features' doors
 #pragma once
 
+#include "app/exercises.h"
 #include "app/scaling_lab.h"
 #include "app/lm_state.h"
 #include "app/mask_edit.h"
@@ -80,6 +81,7 @@ struct Settings {
   int head = 0;    // focused head
   int layer = 0;
   int tour = 0;  // the guided tour's step (app/tour.h): 0 = no tour, 1..kTourSteps
+  int exercise = 0;  // the exercise shown (app/exercises.h): 0 = none, 1..kExercises
   int diff_head = 1;  // head B of the heads panel's difference view
   Theme theme = Theme::Dark;
   WeightRange weight_range = WeightRange::Fixed;
@@ -121,6 +123,7 @@ struct HeadMetrics {
 struct AppState {
   Settings settings;
   int tour_opened = 0;  // the tour step whose panel and settings were last opened (app/tour.h)
+  ExerciseSession exercise;  // the shown exercise's veil and verdict, and the learner's progress
 
   // Results: derived from `computed_for`; never edited by panels.
   Settings computed_for;
@@ -240,6 +243,10 @@ void update_variant_panels(AppState& state, double chart_budget_seconds);
 // token every kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table. True if a
 // setting changed.
 bool advance_lm(AppState& state, double now_seconds);
+
+// Opens `panel` (its id) and applies `patch` (a settings patch of the lab's own: a tour step's,
+// an exercise's); a refused patch still opens the panel.
+void open_panel_with(AppState& state, const char* panel, const char* patch);
 
 // Opens the tour step the state's `tour` names (app/tour.h) when it changed since the last
 // call: its panel and its settings (the rest of the state is left as it is, so the learner can

@@ -47,15 +47,19 @@ bool advance_lm(AppState& state, double now_seconds) {
   return changed;
 }
 
+void open_panel_with(AppState& state, const char* panel, const char* patch) {
+  // The patches are ours and checked by the tests; a refused one still opens the panel.
+  apply_state_json(state, std::string(R"({"panel": ")") + panel + "\"}");
+  apply_state_json(state, patch);
+}
+
 bool update_tour(AppState& state) {
   const int step = state.settings.tour;
   if (step == state.tour_opened) return false;
   state.tour_opened = step;
   if (step < 1 || step > kTourSteps) return false;
   const TourStep& s = tour_step(step);
-  // The patches are ours and checked by the tests; a refused one still opens the panel.
-  apply_state_json(state, std::string(R"({"panel": ")") + s.panel + "\"}");
-  apply_state_json(state, s.patch);
+  open_panel_with(state, s.panel, s.patch);
   state.settings.tour = step;
   return true;
 }

@@ -320,13 +320,21 @@ Status apply_state_json(AppState& state, const std::string& text) {
   // A patch that names a tour step and more than the view (a link or session made at that
   // step, a host setting several keys) is taken as it is; one that names the step alone
   // leaves it for update_tour to open with the step's own panel and settings (app/tour.h).
-  if (j.contains("tour")) {
-    static const char* const kView[] = {"version", "tour", "language", "theme", "presentation", "uiScale", "weightRange"};
+  // An exercise (app/exercises.h) follows the same rule.
+  if (j.contains("tour") || j.contains("exercise")) {
+    static const char* const kView[] = {"version", "tour", "exercise", "language", "theme", "presentation", "uiScale",
+                                        "weightRange"};
     bool only_view = true;
     for (const auto& [key, value] : j.items())
       if (std::find(std::begin(kView), std::end(kView), key) == std::end(kView)) only_view = false;
-    if (!only_view) state.tour_opened = s.tour;
-    else if (state.tour_opened == s.tour) state.tour_opened = -1;  // the same step asked again: opened again
+    if (j.contains("tour")) {
+      if (!only_view) state.tour_opened = s.tour;
+      else if (state.tour_opened == s.tour) state.tour_opened = -1;  // the same step asked again: opened again
+    }
+    if (j.contains("exercise")) {
+      if (!only_view) state.exercise.set_opened(s.exercise);
+      else if (state.exercise.opened == s.exercise) state.exercise.set_opened(-1);
+    }
   }
   return Status::success();
 }

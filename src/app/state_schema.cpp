@@ -443,6 +443,7 @@ std::vector<StateKey> make_keys() {
       {"layer", "int", whole(at(&Settings::layer)), 0, std::max(kImportMaxLayers, train::kMaxLayers) - 1, {}, 0, nullptr,
        nullptr, true},
       {"tour", "int", whole(at(&Settings::tour)), 0, kTourSteps},
+      {"exercise", "int", whole(at(&Settings::exercise)), 0, kExercises},
       {"compare.enabled", "bool", flag(at(&Settings::compare))},
       {"theme", "enum", choice(at(&Settings::theme), kThemes, msg::app_theme_rule), 0, 0, choice_ids(kThemes)},
       {"weightRange", "enum", choice(at(&Settings::weight_range), kWeightRanges, msg::app_weight_range_rule), 0, 0,

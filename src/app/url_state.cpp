@@ -223,6 +223,7 @@ Status load_settings_json(AppState& state, const std::string& json_text) {
     state.settings = fresh.settings;
     state.notice = Status::success();
     state.tour_opened = fresh.tour_opened;  // apply_state_json's rule for the tour (app/tour.h)
+    state.exercise.set_opened(fresh.exercise.opened);  // and for an exercise (app/exercises.h)
   }
   return st;
 }
@@ -236,6 +237,7 @@ Status load_fragment(AppState& state, const std::string& fragment) {
     state.settings = fresh.settings;
     state.notice = Status::success();
     state.tour_opened = fresh.tour_opened;
+    state.exercise.set_opened(fresh.exercise.opened);
   } else {
     state.settings = Settings{};
     state.notice = st.within(msg::app_link_ignored);

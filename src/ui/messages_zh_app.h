@@ -80,4 +80,10 @@
   X(app_training_dmodel_heads, "'training' 中的 'dModel' {0} 不能被头数 {1} 整除") \
   X(app_init_rule, "'scalingRun' 中的 'init' 必须是 \"unit\" 或 \"small\"") \
   X(app_variant_kind_rule, "'variants' 中的 'kind' 必须是以下之一：{0}") \
-  X(app_variant_seed_rule, "'variants' 中的 'seed' 必须是 0 到 2^53 - 1 之间的整数")
+  X(app_variant_seed_rule, "'variants' 中的 'seed' 必须是 0 到 2^53 - 1 之间的整数") \
+  X(app_exercise_none, "当前没有显示练习") \
+  X(app_exercise_kind, "练习 {0} 需要 '{1}' 类答案") \
+  X(app_exercise_not_ready, "练习 {0} 的图还没有准备好（语言模型正在加载）") \
+  X(app_exercise_cell_range, "单元格的行须在 0 到 {0} 之间，列须在 0 到 {1} 之间") \
+  X(app_exercise_choice_range, "选项必须是 0 到 {0} 之间的整数") \
+  X(app_exercise_progress, "练习进度必须是 {id, attempts, done} 的列表，id 在 1 到 {0} 之间")

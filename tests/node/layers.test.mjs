@@ -40,16 +40,16 @@ const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficie
 // of its own name or of names before it. The features take the scene (app/scene.h) and their
 // own settings and results; only the state's own files and the readers after it see AppState.
 const APP_ORDER = `
-  app_messages panel_registry mask_edit scene tour view_choices
+  app_messages panel_registry mask_edit scene tour exercises view_choices
   scaling_lab train_state
   lm_state modern_state variants_state
   app_state app_state_features state_schema state_json
-  url_state messages scene_export
+  url_state messages scene_export exercise_grading
 `.split(/\s+/).filter(Boolean);
 // The state's own files, and the files that read the whole state: the only ones that include
 // app/app_state.h.
 const STATE_FILES = ['app_state', 'app_state_features', 'state_schema', 'state_json'];
-const STATE_READERS = ['url_state', 'messages', 'scene_export'];
+const STATE_READERS = ['url_state', 'messages', 'scene_export', 'exercise_grading'];
 
 // Headers made at build time, and the folder whose they are.
 const GENERATED = { 'shaders_embedded.h': 'gfx' };  // the shaders/ bodies (cmake/steps/embed_shaders.cmake)
