@@ -42,7 +42,26 @@ export interface PlotLayout extends Rect {
   readout: string;
 }
 
+export interface ExerciseLayout extends Rect {
+  /** The exercise shown (0: none; the other fields only then). */
+  id: number;
+  question: string;
+  /** The verdict's reason or hint under the controls ("" before an answer). */
+  feedback: string;
+  /** The heatmap a click on which answers a cell exercise ("" otherwise or once revealed). */
+  answerOn: string;
+  /** What is veiled until the learner answers, by id. */
+  veiled: Record<string, Rect>;
+  choiceBoxes: Rect[];
+  inputBox: Rect;
+  checkBox: Rect;
+  showBox: Rect;
+  nextBox: Rect;
+}
+
 export interface LabLayout {
+  /** The exercise card (its box, question, verdict, controls) and what it veils. */
+  exercise: ExerciseLayout | { id: 0 };
   /** Where the last frame drew each heatmap and tab, in page coordinates (CSS pixels). */
   heatmaps: Record<string, Rect>;
   tabs: Record<string, Rect>;
@@ -78,6 +97,46 @@ export interface LabEvents {
   describe: string;
   /** The lab's WebAssembly module died (a bug, out of memory); heard once. */
   crash: Error;
+  /** An exercise was answered (in its card or through answer()). */
+  answer: { exercise: number; correct: boolean; attempts: number };
+  /** The exercises' progress was loaded or cleared through the handle. */
+  progress: ExerciseProgress[];
+}
+
+export interface LocalizedText {
+  en: string;
+  zh: string;
+}
+
+export interface ExerciseInfo {
+  /** The number the state's `exercise` key takes to show it. */
+  id: number;
+  /** The chapter's id ('similarity', 'scaling', ...). */
+  chapter: string;
+  /** The panel's id. */
+  panel: string;
+  kind: 'cell' | 'choice' | 'number';
+  question: LocalizedText;
+  /** For 'number': answers within this of the live value are right. */
+  tolerance?: { absolute: number };
+  /** For 'choice': the options, answered by index. */
+  choices?: LocalizedText[];
+}
+
+export type ExerciseAnswer = { row: number; col: number } | number;
+
+export interface ExerciseVerdict {
+  correct: boolean;
+  /** In the answer's form; for 'cell' every accepted cell (ties happen). */
+  expected: { row: number; col: number }[] | number;
+  /** Why, with the figures' values, in the lab's language. */
+  explanation: string;
+}
+
+export interface ExerciseProgress {
+  id: number;
+  attempts: number;
+  done: boolean;
 }
 
 export interface LabHandle {
@@ -124,6 +183,18 @@ export interface LabHandle {
    */
   importFile(file: Blob | { name: string; bytes: ArrayBuffer | Uint8Array }, options?: { batch?: number; bfloat16?: boolean }): Promise<Record<string, unknown>>;
   parseMessage(text: string): Promise<unknown> | unknown;
+  /** The exercises; setState({exercise: id}) shows one. */
+  exercises(): ExerciseInfo[];
+  /**
+   * Answers the shown exercise, graded against the figures as they are now. Rejects with a
+   * TypeError (and counts nothing) for a value of the wrong form or when no exercise is shown.
+   */
+  answer(value: ExerciseAnswer): Promise<ExerciseVerdict>;
+  /** The learner's progress: the exercises tried (kept beside the stored session, never in links). */
+  exerciseProgress(): ExerciseProgress[];
+  /** Restores a stored copy; returns why it was refused ('' when loaded). */
+  loadExerciseProgress(progress: ExerciseProgress[] | string): string;
+  clearExerciseProgress(): void;
   /** Returns a function that removes the listener. */
   on<E extends keyof LabEvents>(event: E, listener: (value: LabEvents[E]) => void): () => void;
   poll(full?: boolean): void;

@@ -108,8 +108,15 @@ export function makeHandle(source) {
       const tour = l.tour.step ? {
         ...toPage(l.tour), highlightBox: toPage(l.tour.highlightBox), backBox: toPage(l.tour.backBox), nextBox: toPage(l.tour.nextBox),
       } : { step: 0 };
+      const x = l.exercise ?? { id: 0 };
+      const exercise = x.id ? {
+        ...toPage(x),
+        veiled: Object.fromEntries(Object.entries(x.veiled).map(([id, r]) => [id, toPage(r)])),
+        choiceBoxes: x.choiceBoxes.map(toPage), inputBox: toPage(x.inputBox), checkBox: toPage(x.checkBox),
+        showBox: toPage(x.showBox), nextBox: toPage(x.nextBox),
+      } : { id: 0 };
       return {
-        tour, font: l.font,
+        tour, exercise, font: l.font,
         randomNote: l.randomNote ? toPage(l.randomNote) : null,
         heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
@@ -117,6 +124,46 @@ export function makeHandle(source) {
       };
     },
     tourSteps: () => JSON.parse(live().tourSteps()),  // [{panel, patch, highlight}]: the guided tour
+    // The exercises (src/app/exercises.h): [{id, chapter, panel, kind, question: {en, zh},
+    // tolerance?: {absolute}, choices?: [{en, zh}]}]; setState({exercise: id}) shows one.
+    exercises: () => JSON.parse(live().exercisesJson()),
+    // Answers the shown exercise: {row, col} for 'cell', the option's index for 'choice', a
+    // number for 'number'. Resolves to {correct, expected, explanation} (expected in the
+    // value's form; for a cell every accepted {row, col}); a value of the wrong form, or no
+    // exercise shown, rejects with a TypeError and counts nothing. Listeners of 'answer' hear
+    // {exercise, correct, attempts}.
+    answer: (value) => use(async () => {
+      let module = live();
+      const text = (value === undefined ? 'null' : JSON.stringify(value)) ?? 'null';
+      let r = JSON.parse(module.answerExerciseJson(text));
+      if (!r.ok && r.waiting && handle.languageModel) {
+        // The exercise reads the language model's scene: load it, then answer.
+        await handle.languageModel();
+        await handle.setState({});
+        module = live();
+        r = JSON.parse(module.answerExerciseJson(text));
+      }
+      if (!r.ok) {
+        const error = r.typeError ? new TypeError(r.error) : new Error(r.error);
+        error.localized = module.refusalText('') || r.error;
+        throw error;
+      }
+      handle.poll(false);
+      await frameAfter(module.framesDrawn() + 1);
+      return { correct: r.correct, expected: r.expected, explanation: r.explanation };
+    }),
+    // The learner's progress ([{id, attempts, done}]), kept by the page beside the stored
+    // session (never in links); loadExerciseProgress returns '' or why it refused the copy.
+    exerciseProgress: () => (live() ? JSON.parse(live().exerciseProgressJson()) : []),
+    loadExerciseProgress: (progress) => {
+      const refused = live().loadExerciseProgress(typeof progress === 'string' ? progress : JSON.stringify(progress ?? null));
+      if (!refused) emit('progress', handle.exerciseProgress());
+      return refused;
+    },
+    clearExerciseProgress: () => {
+      live()?.clearExerciseProgress();
+      emit('progress', []);
+    },
     // Every string the next frame draws (widgets and figures), as text: for tests.
     drawnText: () => use(async () => {
       const module = live();
@@ -190,6 +237,14 @@ export function makeHandle(source) {
         last.cursor = cursor;
         full = true;
         emit('cursor', { cursor, token: module.cursorToken() });
+      }
+      // An answer to an exercise, given in the card or through answer(): one integer a frame.
+      const answers = module.exerciseAnswerCount();
+      if (answers !== last.answers) {
+        const first = last.answers === undefined;
+        last.answers = answers;
+        const answer = JSON.parse(module.lastAnswerJson());
+        if (!first && answer) emit('answer', answer);
       }
       if (!full) return;
       const link = module.fragment();
@@ -478,6 +533,7 @@ export async function createLab(container, options = {}) {
         module = m;
         chrome();
         giveFont();
+        if (model && m.languageModelWanted()) loadLanguageModelIfWanted();
         handle.suspended = false;
       } finally {
         reviving = null;
@@ -518,6 +574,26 @@ export async function createLab(container, options = {}) {
   };
   const giveFont = () => cjk?.then((bytes) => module?.loadCjkFont(bytes), () => {});
 
+  // The language model (about 1.8 MB) likewise: fetched once something asks for its scene (a
+  // link, setState, an exercise or a tour step), given to the module then and again to a lab
+  // that comes back. The offline single-file pages carry no model: its scene says so.
+  let model = null;
+  const loadLanguageModelIfWanted = async () => {
+    if (!module?.languageModelWanted()) return;
+    if (!model) model = location.protocol === 'file:' ? Promise.reject(new Error('the offline page has no model file beside it'))
+      : loadAsset('models/fortunes-lm.attnlm');
+    try {
+      const bytes = await model;
+      const error = module?.loadLanguageModel(bytes, 'fortunes-lm');
+      if (error) throw new Error(error);
+      handle.languageModelLoaded = true;
+      await handle.setState({});  // the scene it waited for, drawn
+    } catch (error) {
+      console.warn(`language model not loaded (${error.message})`);
+    }
+  };
+  handle.languageModel = loadLanguageModelIfWanted;
+
   // Labs out of view are released at once; a lab that starts out of view starts in an
   // off-screen turn (so that its state is known) and is released after it.
   if (options.releaseOffscreen) {
@@ -541,9 +617,11 @@ export async function createLab(container, options = {}) {
   }
 
   handle.on('change', loadCjkFontIfNeeded);
+  handle.on('change', () => { loadLanguageModelIfWanted(); });
   await use(() => {
     handle.poll();
     loadCjkFontIfNeeded();
+    loadLanguageModelIfWanted();
   });
   if (startError) throw new Error(startError);
   handle.element = root;

@@ -13,9 +13,11 @@
 //   renderCrashScreen(container, options)  the screen; languageOfLink(fragment); withoutLink(href, keep)
 import { PRE_APP_TEXT } from './pre-app-text.mjs';
 
-// What this browser keeps of the lab: the session (web/page.mjs) and the training run
-// (web/train-ui.mjs). "Start fresh" clears both.
+// What this browser keeps of the lab: the session and the exercises' progress (web/page.mjs)
+// and the training run (web/train-ui.mjs). "Start fresh" clears them all.
 export const SESSION_KEY = 'attnlab.session';
+// The exercises' progress ([{id, attempts, done}]), stored beside the session (web/page.mjs).
+export const PROGRESS_KEY = 'attnlab.exercises';
 export const TRAINING_KEY = 'attnlab.training.v1';
 
 // Errors after which the module cannot be trusted: a trap or abort() (WebAssembly.RuntimeError),
@@ -143,7 +145,7 @@ function storage() {
 
 // Clears what this browser keeps of the lab; storage may be missing or refuse.
 export function clearStoredLab() {
-  for (const key of [SESSION_KEY, TRAINING_KEY]) {
+  for (const key of [SESSION_KEY, PROGRESS_KEY, TRAINING_KEY]) {
     try {
       storage()?.removeItem(key);
     } catch {

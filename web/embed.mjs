@@ -52,18 +52,22 @@ showTheme(theme);
 
 // ---- when the lab stops ------------------------------------------------------------------
 let stopped = null;  // the LabStoppedError
-function labStopped(error) {
-  if (stopped) return;
-  stopped = error;
-  notice.textContent = '';
+// An event of ours to each host origin of origins= (only inside a frame).
+function tellHosts(event) {
   if (!inFrame) return;
   for (const origin of allowed) {
     try {
-      window.parent.postMessage({ attnlab: MESSAGE_VERSION, type: 'event', event: 'error', message: error.message }, origin);
+      window.parent.postMessage({ attnlab: MESSAGE_VERSION, type: 'event', ...event }, origin);
     } catch {
       // Not an origin (postMessage refuses it): that host hears nothing.
     }
   }
+}
+function labStopped(error) {
+  if (stopped) return;
+  stopped = error;
+  notice.textContent = '';
+  tellHosts({ event: 'error', message: error.message });
 }
 // A message of a listed origin, once stopped: one of ours is refused with the reason (its id
 // echoed when it is a number or a short string; the app that checked ids is gone).
@@ -115,6 +119,15 @@ function wireLab(lab) {
   notice.textContent = [lab.noticeText(), themeNotice, figureBlockError].filter(Boolean).join(' ');  // a broken link or theme: why
   window.attnlab = lab;
   lab.on('change', () => showTheme(lab.getState().theme));
+  // Exercises: ?exercise=N shows one (as #exercise=N does); each answer, given in the figure
+  // or through answer(), goes to the host origins: {event: 'answer', exercise, correct, attempts}.
+  const askedExercise = params.get('exercise');
+  if (askedExercise !== null) {
+    lab.setState({ exercise: Number(askedExercise) }).catch((error) => {
+      notice.textContent = [notice.textContent, error.localized ?? error.message].filter(Boolean).join(' ');
+    });
+  }
+  lab.on('answer', (answer) => tellHosts({ event: 'answer', exercise: answer.exercise, correct: answer.correct, attempts: answer.attempts }));
   if (queryTheme === null || themeError) {
     schemeQuery?.addEventListener('change', () => { lab.setState({ theme: schemeTheme() }).catch(() => {}); });
   }

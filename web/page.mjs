@@ -6,7 +6,7 @@
 // defaults in the browser's language; ?lang=zh or ?lang=en overrides the language. A bad hash or a bad stored
 // session leaves the defaults and says why in the notice.
 
-import { SESSION_KEY } from './crash.mjs';
+import { PROGRESS_KEY, SESSION_KEY } from './crash.mjs';
 
 // The page's elements that carry text: [id, property, string of src/ui/strings.h].
 const PAGE_STRINGS = [
@@ -187,6 +187,23 @@ export function wirePage(handle) {
       // Storage full or refused: the session is not kept, the page goes on.
     }
   };
+  // The exercises' progress (done, attempts), beside the session and never in a link: loaded
+  // once, stored after every answer. A damaged copy is dropped.
+  try {
+    const stored = store?.getItem(PROGRESS_KEY);
+    if (stored && handle.loadExerciseProgress(stored)) store.removeItem(PROGRESS_KEY);
+  } catch {
+    // Storage refused: progress lives as long as the page.
+  }
+  const storeProgress = () => {
+    try {
+      store?.setItem(PROGRESS_KEY, JSON.stringify(handle.exerciseProgress()));
+    } catch {
+      // Storage full or refused: the progress is not kept, the page goes on.
+    }
+  };
+  handle.on('answer', storeProgress);
+  handle.on('progress', storeProgress);  // loaded or cleared through the handle
   // A change made just before the tab is closed or reloaded is stored too.
   window.addEventListener('pagehide', () => {
     if (!saveTimer) return;

@@ -61,6 +61,7 @@ bool update_tour(AppState& state) {
   const TourStep& s = tour_step(step);
   open_panel_with(state, s.panel, s.patch);
   state.settings.tour = step;
+  state.settings.exercise = 0;  // a tour step and an exercise are not shown together
   return true;
 }
 

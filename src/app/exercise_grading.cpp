@@ -235,14 +235,21 @@ bool answer_is_right(int id, const ExerciseExpected& expected, const ExerciseAns
 bool update_exercise(AppState& state) {
   ExerciseSession& x = state.exercise;
   int& id = state.settings.exercise;
-  // Leaving the exercise's panel closes it (its card speaks of that panel's figure).
-  if (id >= 1 && id <= kExercises && id == x.opened && to_string(state.settings.panel) != std::string(exercise_info(id).panel))
-    id = 0;
+  // Entering a scene sets its own math (the language model's: its scale, causal), so the
+  // patch goes on again once the scene it names is entered: at once, or when its model arrives.
+  if (x.reapply && id == x.opened && id >= 1 && state.lm_scene) {
+    x.reapply = false;
+    update_results(state);
+    apply_state_json(state, exercise_info(id).patch);
+  }
   if (id == x.opened) return false;
   x.set_opened(id);
   if (id < 1 || id > kExercises) return false;
   const ExerciseInfo& info = exercise_info(id);
   open_panel_with(state, info.panel, info.patch);
+  update_results(state);
+  apply_state_json(state, info.patch);
+  x.reapply = state.lm_wanted && !state.lm_scene;
   state.settings.exercise = id;
   state.settings.tour = 0;  // an exercise and a tour step are not shown together
   state.tour_opened = 0;
@@ -277,10 +284,55 @@ Status answer_exercise(AppState& state, const ExerciseAnswer& answer, ExerciseEx
   ++p.attempts;
   p.done = p.done || correct;
   x.answered = true;
+  ++x.answers;
   x.correct = correct;
   x.given = answer;
   if (correct) x.revealed = true;
   return Status::success();
+}
+
+Status answer_exercise_value(AppState& state, const std::string& value_json, ExerciseExpected& expected, bool& correct,
+                             bool& wrong_form) {
+  wrong_form = true;
+  update_exercise(state);
+  const int id = state.settings.exercise;
+  if (id < 1 || id > kExercises) return Status::error(msg::app_exercise_none);
+  const ExerciseKind kind = exercise_info(id).kind;
+  const Status form = Status::error(msg::app_exercise_kind, id, kind_name(kind));
+  nlohmann::json j;
+  if (!parse_json(value_json, 3, msg::app_state_not_json, j).ok) return form;
+  ExerciseAnswer a;
+  a.kind = kind;
+  const auto whole = [](const nlohmann::json& v) { return v.is_number_integer() || (v.is_number_float() && std::floor(v.get<double>()) == v.get<double>() && std::abs(v.get<double>()) < 1e9); };
+  switch (kind) {
+    case ExerciseKind::Cell:
+      if (!j.is_object() || !j.contains("row") || !j.contains("col") || !whole(j["row"]) || !whole(j["col"])) return form;
+      a.cell = {static_cast<int>(j["row"].get<double>()), static_cast<int>(j["col"].get<double>())};
+      break;
+    case ExerciseKind::Choice:
+      if (!whole(j)) return form;
+      a.choice = static_cast<int>(j.get<double>());
+      break;
+    case ExerciseKind::Number:
+      if (!j.is_number() || !std::isfinite(j.get<double>())) return form;
+      a.number = j.get<double>();
+      break;
+  }
+  wrong_form = false;
+  return answer_exercise(state, a, expected, correct);
+}
+
+std::string expected_json(const ExerciseExpected& expected) {
+  switch (expected.kind) {
+    case ExerciseKind::Cell: {
+      nlohmann::json cells = nlohmann::json::array();
+      for (const CellAt& c : expected.cells) cells.push_back({{"row", c.row}, {"col", c.col}});
+      return json_text(cells);
+    }
+    case ExerciseKind::Choice: return std::to_string(expected.choice);
+    case ExerciseKind::Number: return json_text(nlohmann::json(expected.number));
+  }
+  return "null";
 }
 
 void reveal_exercise(AppState& state) { state.exercise.revealed = true; }
@@ -291,12 +343,12 @@ std::string exercise_progress_json(const AppState& state) {
     const ExerciseProgress& p = state.exercise.progress[id - 1];
     if (p.attempts > 0 || p.done) out.push_back({{"id", id}, {"attempts", p.attempts}, {"done", p.done}});
   }
-  return out.dump();
+  return json_text(out);
 }
 
-Status load_exercise_progress(AppState& state, const std::string& json_text) {
+Status load_exercise_progress(AppState& state, const std::string& text) {
   nlohmann::json j;
-  if (Status st = parse_json(json_text, 3, msg::app_state_not_json, j); !st.ok) return st;
+  if (Status st = parse_json(text, 3, msg::app_state_not_json, j); !st.ok) return st;
   const Status wrong = Status::error(msg::app_exercise_progress, kExercises);
   if (!j.is_array()) return wrong;
   std::array<ExerciseProgress, kExercises> progress{};

@@ -31,8 +31,8 @@ ExerciseExpected expected_answer(const AppState& state, int id);
 bool answer_is_right(int id, const ExerciseExpected& expected, const ExerciseAnswer& answer);
 
 // Opens the exercise the state's `exercise` names when it changed since the last call: its
-// panel and settings, the figure veiled again, no verdict shown. Leaving its panel closes it.
-// Returns whether one was opened.
+// panel and settings, the figure veiled again, no verdict shown (a tour step closes). Returns
+// whether one was opened.
 bool update_exercise(AppState& state);
 
 // Brings the shown exercise's figures up to date now (what a frame would compute), so an
@@ -44,13 +44,23 @@ void prepare_exercise_figures(AppState& state);
 // shown, is refused (nothing counted); so is one while the figures are not ready.
 Status answer_exercise(AppState& state, const ExerciseAnswer& answer, ExerciseExpected& expected, bool& correct);
 
+// The page's answer(value): `value_json` is {"row": r, "col": c} for a cell exercise, the
+// option's index for a choice, a number for a number. A value of another form, or no exercise
+// shown, is refused with `wrong_form` set (the page throws a TypeError); nothing is counted.
+Status answer_exercise_value(AppState& state, const std::string& value_json, ExerciseExpected& expected, bool& correct,
+                             bool& wrong_form);
+
+// The right answer in the form of the exercise's answers, as JSON: every accepted
+// [{"row", "col"}] of a cell exercise, the index of a choice, the number.
+std::string expected_json(const ExerciseExpected& expected);
+
 // The figure shown without an answer (the learner gives up or has answered): the veil lifts.
 void reveal_exercise(AppState& state);
 
 // The learner's progress as JSON ([{id, attempts, done}]) and back (a stored copy, checked:
 // on any error nothing changes); clear_exercise_progress forgets it.
 std::string exercise_progress_json(const AppState& state);
-Status load_exercise_progress(AppState& state, const std::string& json_text);
+Status load_exercise_progress(AppState& state, const std::string& text);
 void clear_exercise_progress(AppState& state);
 
 }  // namespace attn

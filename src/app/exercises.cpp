@@ -32,12 +32,12 @@ constexpr ExerciseInfo kTable[kExercises] = {
      "positions/", "", 3, 0.0},
     // 9 masks, the sentence's scene: where the causal mask puts -inf.
     {"mask", ExerciseKind::Cell, R"({"source": "generated", "mask": {"causal": true}, "cursor": 2})",
-     "mask/maskedScores mask/weights", "mask/weights", 0, 0.0},
+     "mask/allowed mask/maskedScores mask/weights", "mask/weights", 0, 0.0},
     // 10 masks: a masked row's weights still sum to 1.
     {"mask", ExerciseKind::Choice, R"({"source": "generated", "mask": {"causal": true}})", "mask/weights", "", 3, 0.0},
     // 11 multi-head, the language model: which head reads the previous character.
     {"heads", ExerciseKind::Choice,
-     R"({"source": "language", "sentence": "The cat sat on the mat because it was tired.", "layer": 0})", "heads/", "", 4,
+     R"({"source": "language", "sentence": "The cat sat on the mat because it was tired.", "layer": 0})", "heads/label/", "", 4,
      0.0},
     // 12 variants: FlashAttention is exact.
     {"flash", ExerciseKind::Choice, R"({"source": "generated", "modern": {"flashCausal": false}})", "flash/summary", "", 3,
@@ -49,6 +49,14 @@ constexpr ExerciseInfo kTable[kExercises] = {
 }  // namespace
 
 const ExerciseInfo& exercise_info(int id) { return kTable[std::clamp(id, 1, kExercises) - 1]; }
+
+int first_exercise_of(Chapter chapter) {
+  for (int id = 1; id <= kExercises; ++id) {
+    const std::optional<Panel> panel = panel_from_id(exercise_info(id).panel);
+    if (panel && panel_info(*panel).chapter == chapter) return id;
+  }
+  return 1;
+}
 
 bool veil_covers(std::string_view veil, std::string_view id) {
   while (!veil.empty()) {

@@ -9,6 +9,7 @@
 // are the UI's (ui/strings.h: exercise_question_N, exercise_choices_N, exercise_why_N).
 #pragma once
 
+#include "app/panel_registry.h"
 #include "core/base/choices.h"
 
 #include <array>
@@ -38,6 +39,9 @@ struct ExerciseInfo {
 
 inline constexpr int kExercises = 13;
 const ExerciseInfo& exercise_info(int id);  // id in 1..kExercises
+
+// The first exercise asked on a panel of `chapter`; the first of all where it has none.
+int first_exercise_of(Chapter chapter);
 
 // Whether the veil `veil` (an ExerciseInfo::veil) hides the element `id`.
 bool veil_covers(std::string_view veil, std::string_view id);
@@ -71,12 +75,14 @@ struct ExerciseSession {
   bool answered = false;       // `correct` and `given` hold the last answer to this exercise
   bool correct = false;
   ExerciseAnswer given;
+  int answers = 0;             // answers taken since the start (the page tells its listeners of each)
+  bool reapply = false;        // its patch to apply again once the language model is here
   std::array<ExerciseProgress, kExercises> progress{};
   // Taken as opened without its settings (a link or session made while it was shown); -1
   // opens it again.
   void set_opened(int id) {
     opened = id;
-    revealed = answered = correct = false;
+    revealed = answered = correct = reapply = false;
   }
 };
 

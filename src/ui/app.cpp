@@ -1,12 +1,14 @@
 // The app shell. Sections: 1 init/shutdown  2 fonts and theme  3 keys  4 frame
 #include "ui/app.h"
 
+#include "app/exercise_grading.h"
 #include "app/tour.h"
 #include "core/base/utf8.h"
 #include "files/import_view.h"
 #include "gfx/gl.h"
 #include "gfx/heatmap_gl.h"
 #include "ui/drawn_text.h"
+#include "ui/exercise_card.h"
 #include "ui/font_coverage.h"
 #include "ui/frame_picture.h"
 #include "ui/heatmap_widget.h"
@@ -287,6 +289,7 @@ void App::update_before_frame(float scale) {
   // what changed; textures follow the results' revision.
   train_tick(state_.train, state_.train.slice_ms, host_->seconds());
   update_tour(state_);
+  update_exercise(state_);
   advance_lm(state_, host_->seconds());  // generation's play, a head of the ablation table
   update_results(state_);
   // A cost chart measures about 30 ms per frame, so the page stays responsive while it runs.
@@ -363,7 +366,9 @@ void App::draw_windows(float scale) {
   panel_rect_[3] = ImGui::GetWindowSize().y;
   record_window_begin();
   if (show_tabs_) draw_navigation();
+  begin_exercise_frame(state_, ctx_);
   draw_panels();
+  frame_asked(ctx_);
   record_window_end();
   const float content_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
   const float window_h = ImGui::GetWindowHeight();
@@ -374,6 +379,7 @@ void App::draw_windows(float scale) {
   }
   ImGui::End();
   draw_tour_card(state_, ctx_, panel_rect_, tour_navigation_);
+  draw_exercise_card(state_, ctx_, panel_rect_);
 }
 
 namespace {
@@ -426,6 +432,9 @@ void App::draw_navigation() {
   // The tour: offered on every visit, beside the chapters (the lab stays free to use).
   if (state_.settings.tour == 0 && nav_button(ctx_, "tour", "tour", tr(S::tour_start), false, first, right))
     state_.settings.tour = 1;
+  // The exercises: the first of the shown chapter (the first of all where it has none).
+  if (state_.settings.exercise == 0 && nav_button(ctx_, "exercise", "exercise", tr(S::exercise_start), false, first, right))
+    state_.settings.exercise = first_exercise_of(current);
   // The scene's controls, folded away on this panel: a button brings them back (or folds them again).
   if (show_controls_ && !state_.settings.presentation && !panel_uses_scene_controls(shown) &&
       nav_button(ctx_, "toggle", "controls", tr(controls_pinned_ ? S::controls_hide : S::controls_show), false, first, right))
@@ -440,7 +449,7 @@ void App::draw_navigation() {
     ctx_.tabs[to_string(v->panel)] = {item.x, item.y, item.w, item.h};
   }
   ImGui::Separator();
-  if (chosen) state_.settings.tour = 0;  // a panel chosen by hand leaves the tour
+  if (chosen) state_.settings.tour = state_.settings.exercise = 0;  // a panel chosen by hand leaves the tour or exercise
   if (chosen && *chosen != shown) {
     // A button clicked: this frame draws the panel, so its figures (computed only while a
     // panel shows) must be ready now.

@@ -9,6 +9,7 @@
 #include "ui/drawn_text.h"
 
 #include "core/base/utf8.h"
+#include "ui/exercise_card.h"
 #include "ui/heatmap_widget.h"
 #include "ui/message_strings.h"
 #include "ui/model_view_panel.h"
@@ -483,7 +484,11 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     if (r.clicked) s.head = hd;
     ImGui::Text("%s %.2f  %s %.2f", tr(S::entropy), m.mean_entropy, tr(S::max_weight), m.mean_max_weight);
     ImGui::Text("%s %.2f", tr(S::distance), m.mean_distance);
-    draw_lm_head_label(state, hd);
+    {
+      const std::string label_id = "heads/label/" + std::to_string(hd);
+      VeilGroup veil(ctx, label_id.c_str());
+      draw_lm_head_label(state, hd);
+    }
     ImGui::EndGroup();
   }
   if (heads >= 2) {

@@ -1,6 +1,7 @@
 #include "ui/heatmap_widget.h"
-#include "ui/drawn_text.h"
 
+#include "ui/drawn_text.h"
+#include "ui/exercise_card.h"
 #include "ui/strings.h"
 #include "ui/text_wrap.h"
 
@@ -338,6 +339,24 @@ void draw_colour_scale(ImDrawList* dl, const HeatmapSpec& spec, const HeatmapFra
   add_text(dl, ImVec2(bx + bw + f.font * 0.2f, f.hm_max.y - f.font), text_col, lo_text);
 }
 
+// A veiled heatmap: its cells one flat colour with a grid where the cells are big enough to
+// pick (a cell exercise is answered by a click on them).
+void cover_cells(UiContext& ctx, ImDrawList* dl, const std::string& id, const gfx::HeatmapView& view, const HeatmapFrame& f,
+                 int rows, int cols) {
+  cover_veiled(ctx, dl, id, f.hm_min, f.hm_max);
+  const ImU32 grid = ImGui::GetColorU32(ImGuiCol_Border);
+  if (f.cell_w >= 6.0f)
+    for (int j = static_cast<int>(std::ceil(view.x0)); j <= std::min(cols, static_cast<int>(view.x0 + view.w)); ++j) {
+      const float x = f.hm_min.x + (j - view.x0) * f.cell_w;
+      dl->AddLine(ImVec2(x, f.hm_min.y), ImVec2(x, f.hm_max.y), grid);
+    }
+  if (f.cell_h >= 6.0f)
+    for (int i = static_cast<int>(std::ceil(view.y0)); i <= std::min(rows, static_cast<int>(view.y0 + view.h)); ++i) {
+      const float y = f.hm_min.y + (i - view.y0) * f.cell_h;
+      dl->AddLine(ImVec2(f.hm_min.x, y), ImVec2(f.hm_max.x, y), grid);
+    }
+}
+
 // The cell under the pointer, and whether it was clicked (a drag is a pan, not a click).
 HeatmapResult hovered_cell(const gfx::HeatmapView& view, const HeatmapFrame& f) {
   HeatmapResult result;
@@ -398,19 +417,32 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const auto [lo, hi] = ranged ? std::pair{ranged->lo, 1.0f} : value_range(cache, spec);
-  if (spec.zoomable && hovered) zoom_and_pan(view, f);
-  queue_heatmap_draw(ctx, dl, cache.texture, spec, view, f, lo, hi);
+  // Veiled by an exercise (ui/exercise_card.h): labels, grid and the cursor's row, no values.
+  const bool hidden = veiled(ctx, spec.id);
+  if (spec.zoomable && hovered && !hidden) zoom_and_pan(view, f);
+  if (hidden) cover_cells(ctx, dl, spec.id, view, f, rows, cols);
+  else queue_heatmap_draw(ctx, dl, cache.texture, spec, view, f, lo, hi);
 
   const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
   const VisibleCells v = visible_cells(view, rows, cols);
   dl->PushClipRect(ImVec2(f.origin.x, f.origin.y), ImVec2(f.hm_max.x + f.scale_w, f.hm_max.y), true);
   draw_axis_labels(dl, spec, view, f, v, text_col);
-  draw_cell_numbers(dl, spec, shown, view, f, v, lo, hi);
+  if (!hidden) draw_cell_numbers(dl, spec, shown, view, f, v, lo, hi);
   draw_cursor_row(ctx, dl, spec, view, f, v);
   dl->PopClipRect();
-  if (spec.show_scale) draw_colour_scale(dl, spec, f, lo, hi, range, text_col);
+  if (spec.show_scale && !hidden) draw_colour_scale(dl, spec, f, lo, hi, range, text_col);
 
   if (hovered) result = hovered_cell(view, f);
+  if (hidden) {
+    // A click answers the cell exercise asked on this heatmap; it moves no cursor, and a
+    // veiled cell tells nothing on hover.
+    if (result.clicked && ctx.exercise.answer_on == spec.id) {
+      ctx.exercise.cell_clicked = true;
+      ctx.exercise.cell_row = result.row;
+      ctx.exercise.cell_col = result.col;
+    }
+    result = HeatmapResult();
+  }
   ctx.placements[spec.id] = {f.hm_min.x, f.hm_min.y, f.w, f.h, rows, cols, view, lo, hi, static_cast<int>(range)};
   ImGui::SetCursorScreenPos(ImVec2(f.origin.x, f.hm_max.y + f.font * 0.3f));
   ImGui::Dummy(ImVec2(f.label_w + f.w + f.scale_w, 0.0f));

@@ -4,6 +4,7 @@
 //
 // Sections: 1 prediction  2 generation  3 break the math  4 heads  5 the panel
 #include "core/base/utf8.h"
+#include "ui/exercise_card.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/setting_widgets.h"
@@ -108,7 +109,7 @@ void generation_section(AppState& state, UiContext& ctx, float width) {
 
 // ---- 3 break the math ---------------------------------------------------------------------
 
-void break_section(AppState& state, float width) {
+void break_section(AppState& state, UiContext& ctx, float width) {
   Settings& s = state.settings;
   const lm::LanguageModel& m = state.lm_scene->model;
   section_title(tr(S::lm_break_title));
@@ -142,6 +143,7 @@ void break_section(AppState& state, float width) {
     }
   }
   const LmResults& r = state.lm;
+  VeilGroup veil(ctx, "lm/bits");
   if (r.bits_now.empty() || !ImGui::BeginTable("lm/bits", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
   for (S col : {S::lm_sample, S::lm_bits_base, S::lm_bits_now, S::lm_bits_rise}) ImGui::TableSetupColumn(tr(col));
   ImGui::TableHeadersRow();
@@ -249,7 +251,7 @@ void draw_language_panel(AppState& state, UiContext& ctx) {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("lm/right", ImVec2(0, 0));
-  break_section(state, ImGui::GetContentRegionAvail().x);
+  break_section(state, ctx, ImGui::GetContentRegionAvail().x);
   heads_section(state);
   ImGui::EndChild();
 }

@@ -48,11 +48,26 @@ std::string layout_json(const App& app) {
   }
   const nlohmann::json font_info = {{"ui", app.has_ui_font()}, {"pixels", ImGui::GetFontSize() / std::max(0.01f, ui.dpi_scale)},
                                     {"digitAdvances", digits}};
+  // The exercise card and what it veils (ui/exercise_card.h).
+  const ExerciseLayout& x = ui.exercise;
+  const auto rect = [](const float* b) { return nlohmann::json{{"x", b[0]}, {"y", b[1]}, {"w", b[2]}, {"h", b[3]}}; };
+  nlohmann::json exercise = {{"id", x.id}};
+  if (x.id > 0) {
+    nlohmann::json veiled = nlohmann::json::object();
+    for (const auto& [id, b] : x.veiled) veiled[id] = rect(b.data());
+    nlohmann::json choices = nlohmann::json::array();
+    for (const auto& b : x.choice_boxes) choices.push_back(rect(b.data()));
+    exercise = {{"id", x.id}, {"question", x.question}, {"feedback", x.feedback}, {"answerOn", x.answer_on},
+                {"x", x.box[0]}, {"y", x.box[1]}, {"w", x.box[2]}, {"h", x.box[3]}, {"veiled", veiled},
+                {"choiceBoxes", choices}, {"inputBox", rect(x.input_box)}, {"checkBox", rect(x.check_box)},
+                {"showBox", rect(x.show_box)}, {"nextBox", rect(x.next_box)}};
+  }
   const UiContext::Note& note = ui.random_note;
   const nlohmann::json random_note = note.text.empty() ? nlohmann::json(nullptr)
       : nlohmann::json{{"text", note.text}, {"x", note.box[0]}, {"y", note.box[1]}, {"w", note.box[2]}, {"h", note.box[3]}};
   const nlohmann::json layout = {
       {"tour", tour},
+      {"exercise", exercise},
       {"randomNote", random_note},
       {"font", font_info},
       {"heatmaps", heatmaps},

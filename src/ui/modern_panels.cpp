@@ -12,6 +12,7 @@
 // Figures come from app/modern_state.h; these functions only draw them and edit Settings.
 #include "ui/heatmap_widget.h"
 #include "ui/drawn_text.h"
+#include "ui/exercise_card.h"
 #include "ui/message_strings.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
@@ -105,7 +106,10 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
     if (f.sinusoidal_shift_difference >= 0)
       std::snprintf(line, sizeof line, tr(S::positions_shift_result), f.rope_shift_difference, f.sinusoidal_shift_difference);
     else std::snprintf(line, sizeof line, tr(S::positions_shift_result_rope), f.rope_shift_difference);
-    wrapped_text(line);
+    {
+      VeilGroup veil(ctx, "positions/shift");
+      wrapped_text(line);
+    }
     const int n = static_cast<int>(f.rope_scores.rows());
     char title[200];
     std::snprintf(title, sizeof title, tr(S::positions_fixed), f.toeplitz_deviation);
@@ -345,7 +349,10 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   char line[400];
   std::snprintf(line, sizeof line, tr(S::flash_summary), f.max_difference, static_cast<long long>(f.result.working_floats),
                 f.matrix_floats);
-  wrapped_text(line);
+  {
+    VeilGroup veil(ctx, "flash/summary");
+    wrapped_text(line);
+  }
 
   const FlashStep& cur = f.result.steps[f.step];
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -3,6 +3,7 @@
 //   1 plotting helpers  2 dot product  3 variance  4 saturation  5 softmax  6 stability
 #include "ui/panels.h"
 #include "ui/drawn_text.h"
+#include "ui/exercise_card.h"
 
 #include "app/state_schema.h"
 #include "files/colormap.h"
@@ -97,6 +98,8 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   }
   ImGui::SameLine();
   ImGui::BeginGroup();
+  {
+  VeilGroup veil(ctx, "dot/readout");
   ImGui::Text("|q| = %.3f", r.q_norm);
   ImGui::Separator();
   ImGui::Text("|k| = %.3f   cos = %.3f", r.k_norm, r.cos_qk);
@@ -107,6 +110,7 @@ void draw_dot_product_panel(AppState& state, UiContext& ctx) {
   ImGui::Separator();
   const bool long_wins_dot = r.dot_q_long > r.dot_qk, long_wins_cos = r.cos_q_long > r.cos_qk;
   ImGui::TextWrapped(tr(S::dot_prefers), long_wins_dot ? "k2" : "k", long_wins_cos ? "k2" : "k");
+  }
   for (const Handle& h : handles) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
     schema_drag(h.name, h.v->data(), 2, 0.02f, h.key);
@@ -149,26 +153,28 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
   }
   plot.series = {theory, raw, scaled};
   plot.references.push_back({false, 1.0, "y = 1"});
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted(tr(S::variance_title));
-  plot_widget(ctx, plot, ImVec2(w, std::max(ImGui::GetFontSize() * 10, avail.y - ImGui::GetFontSize() * 2)));
-  ImGui::EndGroup();
+  {
+    VeilGroup veil(ctx, "variance/curve");
+    ImGui::TextUnformatted(tr(S::variance_title));
+    plot_widget(ctx, plot, ImVec2(w, std::max(ImGui::GetFontSize() * 10, avail.y - ImGui::GetFontSize() * 2)));
+  }
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::SetNextItemWidth(w * 0.6f);
   schema_slider("d_k", l.dk, "lab.dk", "%d", ImGuiSliderFlags_Logarithmic);
-  ImGui::Text(tr(S::variance_raw_line), r.var_raw_at_dk, l.dk);
-  ImGui::Text(tr(S::variance_scaled_line), r.var_scaled_at_dk);
-  std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
-  if (hr.empty() || hs.empty()) {  // not drawn yet (update_results samples for this panel)
-    ImGui::EndGroup();
-    return;
+  {
+    VeilGroup veil(ctx, "variance/readout");
+    ImGui::Text(tr(S::variance_raw_line), r.var_raw_at_dk, l.dk);
+    ImGui::Text(tr(S::variance_scaled_line), r.var_scaled_at_dk);
+    std::vector<float> hr(r.hist_raw.counts.begin(), r.hist_raw.counts.end()), hs(r.hist_scaled.counts.begin(), r.hist_scaled.counts.end());
+    if (!hr.empty() && !hs.empty()) {  // else not drawn yet (update_results samples for this panel)
+      const float top = std::max(*std::max_element(hr.begin(), hr.end()), *std::max_element(hs.begin(), hs.end()));
+      char title[96];
+      std::snprintf(title, sizeof title, tr(S::variance_hist_raw), r.hist_raw.lo, r.hist_raw.hi);
+      bars(title, hr, ImVec2(w * 0.9f, h * 0.4f), 0, top, kOrange);
+      bars(tr(S::variance_hist_scaled), hs, ImVec2(w * 0.9f, h * 0.4f), 0, top, kBlue);
+    }
   }
-  const float top = std::max(*std::max_element(hr.begin(), hr.end()), *std::max_element(hs.begin(), hs.end()));
-  char title[96];
-  std::snprintf(title, sizeof title, tr(S::variance_hist_raw), r.hist_raw.lo, r.hist_raw.hi);
-  bars(title, hr, ImVec2(w * 0.9f, h * 0.4f), 0, top, kOrange);
-  bars(tr(S::variance_hist_scaled), hs, ImVec2(w * 0.9f, h * 0.4f), 0, top, kBlue);
   ImGui::EndGroup();
 }
 
@@ -185,6 +191,8 @@ void draw_saturation_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float w = avail.x / 3.0f - 8;
   const char* names[3] = {"d_k = 4", "d_k = 64", "d_k = 512"};
+  {
+  VeilGroup veil(ctx, "saturation/examples");
   for (int i = 0; i < 3; ++i) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
@@ -193,6 +201,7 @@ void draw_saturation_panel(AppState& state, UiContext& ctx) {
                   r.example_jacobian[i]);
     bars(title, r.example_weights[i], ImVec2(w, avail.y * 0.3f), 0.0f, 1.0f, kBlue);
     ImGui::EndGroup();
+  }
   }
   PlotSpec plot;
   plot.id = "saturation/jacobian";
@@ -210,12 +219,13 @@ void draw_saturation_panel(AppState& state, UiContext& ctx) {
     scaled.y.push_back(p.mean_jacobian_norm);
   }
   plot.series = {raw, scaled};
+  VeilGroup veil(ctx, "saturation/jacobian");
   plot_widget(ctx, plot, ImVec2(avail.x * 0.7f, std::max(ImGui::GetFontSize() * 10, ImGui::GetContentRegionAvail().y)));
 }
 
 // ---- 5 softmax step by step ------------------------------------------------------------------
 
-void draw_softmax_panel(AppState& state, UiContext&) {
+void draw_softmax_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
   wrapped_text(tr(S::softmax_hint));
@@ -230,13 +240,16 @@ void draw_softmax_panel(AppState& state, UiContext&) {
       schema_drag("##s", &l.row[j], 1, 0.05f, "lab.row");
       ImGui::PopID();
     }
-    auto row = [](const char* label, const std::vector<float>& v, const char* fmt) {
+    // The steps' numbers give the answer away while an exercise veils them.
+    const bool hidden = veiled(ctx, "softmax/steps");
+    auto row = [hidden](const char* label, const std::vector<float>& v, const char* fmt) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(label);
       for (float x : v) {
         ImGui::TableNextColumn();
-        ImGui::Text(fmt, x);
+        if (hidden) ImGui::TextDisabled("?");
+        else ImGui::Text(fmt, x);
       }
     };
     row("s - max", r.shifted, "%.3f");
@@ -246,8 +259,11 @@ void draw_softmax_panel(AppState& state, UiContext&) {
   }
   float total = 0.0f;
   for (float w : r.weights) total += w;
-  ImGui::Text(tr(S::softmax_sums), r.row_max, r.exp_sum, total);
-  bars(tr(S::weights), r.weights, ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 6), 0.0f, 1.0f, kBlue);
+  {
+    VeilGroup veil(ctx, "softmax/weights");
+    ImGui::Text(tr(S::softmax_sums), r.row_max, r.exp_sum, total);
+    bars(tr(S::weights), r.weights, ImVec2(ImGui::GetContentRegionAvail().x * 0.5f, ImGui::GetFontSize() * 6), 0.0f, 1.0f, kBlue);
+  }
   if (l.row.size() < static_cast<size_t>(kScalingLabMaxRow) && ImGui::Button("+")) l.row.push_back(0.0f);
   ImGui::SameLine();
   if (l.row.size() > 1 && ImGui::Button("-")) l.row.pop_back();
@@ -255,7 +271,7 @@ void draw_softmax_panel(AppState& state, UiContext&) {
 
 // ---- 6 stability -----------------------------------------------------------------------------
 
-void draw_stability_panel(AppState& state, UiContext&) {
+void draw_stability_panel(AppState& state, UiContext& ctx) {
   ScalingLabSettings& l = state.settings.scaling_lab;
   const ScalingLabResults& r = state.scaling_lab;
   wrapped_text(tr(S::stability_hint));
@@ -276,6 +292,8 @@ void draw_stability_panel(AppState& state, UiContext&) {
     bool overflow;
   } forms[] = {{tr(S::stability_naive32), &r.naive32, r.naive32_overflow}, {tr(S::stability_stable32), &r.stable32, r.stable32_overflow},
                {tr(S::stability_naive16), &r.naive16, r.naive16_overflow}, {tr(S::stability_stable16), &r.stable16, r.stable16_overflow}};
+  {
+  VeilGroup veil(ctx, "stability/forms");
   for (int i = 0; i < 4; ++i) {
     if (i) ImGui::SameLine();
     ImGui::BeginGroup();
@@ -283,6 +301,7 @@ void draw_stability_panel(AppState& state, UiContext&) {
     std::snprintf(title, sizeof title, "%s: %s", forms[i].name, forms[i].overflow ? tr(S::overflow) : tr(S::fine));
     bars(title, *forms[i].v, ImVec2(w, h), 0.0f, 1.0f, forms[i].overflow ? IM_COL32(255, 60, 60, 255) : kBlue);
     ImGui::EndGroup();
+  }
   }
   ImGui::Separator();
   const struct {

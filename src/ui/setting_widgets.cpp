@@ -79,4 +79,27 @@ void seed_field(std::uint64_t& seed) {
   if (ImGui::InputInt(fit_label(tr(S::seed), id, sizeof id), &shown)) seed = static_cast<std::uint64_t>(std::max(shown, 0));
 }
 
+void begin_corner_card(const char* name, const float panel[4], ImU32 border, float dpi_scale, float alpha, bool left) {
+  const float font = ImGui::GetFontSize();
+  const float w = std::min(font * 26.0f, panel[2] * 0.45f);
+  const float x = left ? panel[0] + font * 0.8f : panel[0] + panel[2] - font * 0.8f;
+  ImGui::SetNextWindowPos(ImVec2(x, panel[1] + panel[3] - font * 0.8f), ImGuiCond_Always, ImVec2(left ? 0.0f : 1.0f, 1.0f));
+  ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
+  ImGui::SetNextWindowBgAlpha(alpha);
+  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(border));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, dpi_scale * 1.5f));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
+                                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
+  ImGui::Begin(name, nullptr, flags);
+}
+
+void end_corner_card(float box[4]) {
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  box[0] = pos.x, box[1] = pos.y, box[2] = size.x, box[3] = size.y;
+  ImGui::End();
+  ImGui::PopStyleVar();
+  ImGui::PopStyleColor();
+}
+
 }  // namespace attn::ui

@@ -2,6 +2,8 @@
 // training panel both pick a head count that must divide d_model, and both take a seed.
 #pragma once
 
+#include <imgui.h>
+
 #include <cstdint>
 #include <initializer_list>
 
@@ -34,6 +36,12 @@ const char* fitted(const char* label);
 
 // A hint under or beside a control: the disabled text colour, wrapped at the window's edge.
 void hint_text(const char* text);
+
+// A card over the panel at its lower right, or its lower left with `left` (the tour's step, an
+// exercise): a window `name`, as wide as 26 em (at most 45% of the panel, `panel` = x, y, w,
+// h), framed in `border`. end_corner_card ends it and gives its box (x, y, w, h).
+void begin_corner_card(const char* name, const float panel[4], ImU32 border, float dpi_scale, float alpha, bool left = false);
+void end_corner_card(float box[4]);
 
 // The seed as a non-negative int field (the generator takes 64 bits; the field shows 31).
 void seed_field(std::uint64_t& seed);

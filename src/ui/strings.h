@@ -1525,6 +1525,187 @@ namespace attn::ui {
   X(sink_column, \
     "first-token column (the sink) outlined", \
     "第一个词元列（汇聚）已描边") \
+  /* the exercises (app/exercises.h; ui/exercise_card.cpp): question, hint, why, choices */ \
+  X(exercise_question_1, \
+    "Predict the dot product before the readout shows it. q and k2 are the pink and orange arrows; their coordinates are in the boxes on the right. What is q·k2?", \
+    "先预测点积，再看读数。q 和 k2 是粉色和橙色的箭头，坐标在右边的输入框里。q·k2 是多少？") \
+  X(exercise_hint_1, \
+    "Multiply the coordinates pair by pair and add: q·k2 = q_x·k2_x + q_y·k2_y.", \
+    "把坐标两两相乘再相加：q·k2 = q_x·k2_x + q_y·k2_y。") \
+  X(exercise_why_1, \
+    "q·k2 = %s × %s + %s × %s = %s. The nearer key k scores %s: k2 points further from q (cos %s against %s) but is longer, and the dot product grows with length as well as with the angle.", \
+    "q·k2 = %s × %s + %s × %s = %s。方向更近的 k 得 %s：k2 偏离 q 更远（cos %s 对 %s），但更长，而点积既随夹角也随长度变化。") \
+  X(exercise_question_2, \
+    "Each entry of q and k is drawn from N(0, 1). At the d_k the slider shows (256 as it opens), what is the variance of the raw score q·k? The plot and histograms stay veiled until you answer.", \
+    "q 和 k 的每个分量都取自 N(0, 1)。在滑块所示的 d_k（打开时为 256）下，原始分数 q·k 的方差是多少？回答之前，曲线和直方图是遮住的。") \
+  X(exercise_hint_2, \
+    "q·k is a sum of d_k products, each of variance 1, and independent terms add their variances.", \
+    "q·k 是 d_k 个乘积之和，每个乘积的方差为 1，而独立项的方差可以相加。") \
+  X(exercise_why_2, \
+    "Measured at d_k = %s: Var(q·k) = %s, close to d_k itself. Divided by √d_k the variance is %s, about 1 whatever d_k is: that is what the scale is for.", \
+    "在 d_k = %s 时实测 Var(q·k) = %s，接近 d_k 本身。除以 √d_k 之后方差为 %s，不论 d_k 多大都约为 1：这正是缩放的用处。") \
+  X(exercise_question_3, \
+    "As the panel opens the scores are not scaled. At d_k = 512, what does one query's row of softmax weights look like?", \
+    "面板打开时分数没有缩放。在 d_k = 512 时，一个查询的 softmax 权重行是什么样子？") \
+  X(exercise_hint_3, \
+    "How far apart are a row's largest scores at this d_k, and what does exp() make of a gap that size?", \
+    "在这个 d_k 下，一行中最大的几个分数相差多远？exp() 会把这么大的差距变成什么？") \
+  X(exercise_why_3, \
+    "At d_k = 512 the largest weight is %s (entropy %s, mean |Jacobian| %s). Unscaled scores spread with √d_k, so softmax saturates: one key takes nearly everything and the gradient vanishes; with 1/√d_k the row stays soft.", \
+    "d_k = 512 时最大权重为 %s（熵 %s，雅可比平均绝对值 %s）。不缩放时分数的离散程度随 √d_k 增长，softmax 饱和：一个键几乎拿走全部权重，梯度随之消失；乘以 1/√d_k 后这一行保持平缓。") \
+  X(exercise_choices_3, \
+    "Almost all weight on one key\nSpread nearly evenly over the keys\nIn between: a few keys share it", \
+    "几乎全部权重落在一个键上\n几乎平均分给所有键\n介于两者之间：几个键分享权重") \
+  X(exercise_question_4, \
+    "The row's scores are in the boxes at the top (2, 1, 0.1, −1 as it opens). What weight does softmax give the first key?", \
+    "这一行的分数在上方的输入框里（打开时为 2、1、0.1、−1）。softmax 给第一个键的权重是多少？") \
+  X(exercise_hint_4, \
+    "Subtract the row's maximum, take exp() of each score, and divide the first by their sum.", \
+    "减去这一行的最大值，对每个分数取 exp()，再用第一个除以它们的总和。") \
+  X(exercise_why_4, \
+    "exp(%s − %s) = %s and the exponentials sum to %s, so the first weight is %s. Subtracting the maximum changes no weight; it only keeps exp() from overflowing.", \
+    "exp(%s − %s) = %s，各项指数之和为 %s，所以第一个权重是 %s。减去最大值不改变任何权重，只是防止 exp() 溢出。") \
+  X(exercise_question_5, \
+    "The scores are (12, 1, 0.1, −1) as it opens, computed in float16, whose largest number is 65504. What does the naive softmax, exp(s) / Σ exp(s) without subtracting the maximum, give?", \
+    "打开时分数为 (12, 1, 0.1, −1)，用 float16 计算，其最大值为 65504。不减最大值的朴素 softmax，即 exp(s) / Σ exp(s)，会得到什么？") \
+  X(exercise_hint_5, \
+    "exp(11.09) is already about 65504.", \
+    "exp(11.09) 已经约等于 65504。") \
+  X(exercise_why_5, \
+    "The largest score is %s. In float16, exp() of anything above 11.09 is inf, and inf / inf is NaN. Subtracting the maximum first makes every exponent 0 or less, so the stable form never overflows.", \
+    "最大分数为 %s。在 float16 中，超过 11.09 的数取 exp() 得 inf，而 inf / inf 得 NaN。先减去最大值，所有指数都不大于 0，稳定形式因此从不溢出。") \
+  X(exercise_choices_5, \
+    "The same weights as the stable form\ninf or NaN: exp() overflows\nAll zeros", \
+    "与稳定形式相同的权重\ninf 或 NaN：exp() 溢出\n全为零") \
+  X(exercise_question_6, \
+    "The worked example: Q, K and the scores are shown; the weights and the output are veiled. What weight does token 1 put on itself (row 1, column 1 of the weights)?", \
+    "例题：Q、K 和分数都已显示，权重和输出被遮住。词元 1 给自己的权重（权重矩阵第 1 行第 1 列）是多少？") \
+  X(exercise_hint_6, \
+    "Row 1's scaled scores are the two numbers in the first row of the scaled scores: take softmax over them.", \
+    "第 1 行缩放后的分数是缩放分数矩阵第一行的两个数：对它们做 softmax。") \
+  X(exercise_why_6, \
+    "Row 1's scaled scores are a = %s and b = %s; softmax gives the first e^a / (e^a + e^b) = %s.", \
+    "第 1 行缩放后的分数为 a = %s 和 b = %s；softmax 给第一个 e^a / (e^a + e^b) = %s。") \
+  X(exercise_question_7, \
+    "Which key will the pink query row weigh most in this head? The scaled scores are shown; the weights are veiled. Click that cell in the weights heatmap.", \
+    "在这个头里，粉色的查询行会给哪个键最大的权重？缩放后的分数已显示，权重被遮住。请在权重热图中点击那个单元格。") \
+  X(exercise_hint_7, \
+    "softmax keeps the order within a row: find the largest scaled score in the pink row.", \
+    "softmax 不改变一行内的大小顺序：在粉色行中找最大的缩放分数。") \
+  X(exercise_why_7, \
+    "Query \"%s\" scores key \"%s\" highest (%s after scaling), so softmax gives it the largest weight, %s. These projections are random, so the pattern means nothing; the rule holds all the same.", \
+    "查询“%s”给键“%s”的缩放分数最高（%s），所以 softmax 给它最大的权重 %s。这些投影是随机的，图案本身没有意义，但这条规律照样成立。") \
+  X(exercise_question_8, \
+    "The long sequence puts the sentence after a few other tokens (5 as it opens), so every position grows by that much. How do RoPE's scores between the sentence's own tokens change?", \
+    "长序列把句子放在其他几个词元之后（打开时为 5 个），于是每个位置都增加了这么多。RoPE 给句子内部词元之间的分数会怎样变化？") \
+  X(exercise_hint_8, \
+    "RoPE turns q and k by angles in proportion to their positions. What does the dot product of two turned vectors depend on?", \
+    "RoPE 按位置成比例地旋转 q 和 k。两个旋转后的向量的点积取决于什么？") \
+  X(exercise_why_8, \
+    "After a shift of %s the largest change is %s, where the scores reach %s: turning q by m·θ and k by n·θ leaves their dot product depending on (m − n)·θ alone.", \
+    "平移 %s 之后最大的变化为 %s，而分数最大约为 %s：q 转 m·θ、k 转 n·θ 之后，它们的点积只取决于 (m − n)·θ。") \
+  X(exercise_choices_8, \
+    "Not at all: they depend only on the offset i − j\nA little\nCompletely", \
+    "完全不变：只取决于偏移 i − j\n略有变化\n完全改变") \
+  X(exercise_question_9, \
+    "The causal mask is on. Click a cell of the weights heatmap where the mask puts −∞: a key this query may not see.", \
+    "因果掩码已打开。请在权重热图中点击一个被掩码设为 −∞ 的单元格：该查询看不到的键。") \
+  X(exercise_hint_9, \
+    "Query i may see the keys j ≤ i: itself and the tokens before it.", \
+    "查询 i 只能看到 j ≤ i 的键：它自己和它之前的词元。") \
+  X(exercise_why_9, \
+    "Every cell right of the diagonal is masked: %s tokens, %s masked cells. Their scores become −∞, so exp() makes their weights exactly 0.", \
+    "对角线右侧的每个单元格都被掩码：%s 个词元，%s 个被掩码的单元格。它们的分数变成 −∞，exp() 使其权重恰好为 0。") \
+  X(exercise_question_10, \
+    "With the causal mask on, what does each row of the weights sum to?", \
+    "因果掩码打开时，权重的每一行之和是多少？") \
+  X(exercise_hint_10, \
+    "The mask acts before softmax, and softmax divides by the sum over the keys that are left.", \
+    "掩码在 softmax 之前起作用，而 softmax 除以剩下的键的总和。") \
+  X(exercise_why_10, \
+    "The rows sum to between %s and %s: softmax renormalises over the keys that are left, so the weight a masked key would have had goes to the others.", \
+    "各行之和在 %s 到 %s 之间：softmax 在剩下的键上重新归一化，被掩码的键原本的权重分给了其他键。") \
+  X(exercise_choices_10, \
+    "1, as without a mask\nLess than 1: the masked keys keep their share\n(i + 1) / n, the share of keys it sees", \
+    "1，与没有掩码时一样\n小于 1：被掩码的键保留了它们的份额\n(i + 1) / n，即它能看到的键的比例") \
+  X(exercise_question_11, \
+    "The trained language model on this sentence (layer 0 as it opens). Which head of the layer puts the most weight on the previous character? Read the heatmaps; their labels are veiled.", \
+    "训练好的语言模型在这个句子上（打开时为第 0 层）。这一层中哪个头给前一个字符的权重最大？请读热图，它们的标签被遮住了。") \
+  X(exercise_hint_11, \
+    "A previous-character head draws a bright line just left of the diagonal: each query looks one key back.", \
+    "前一字符头会在对角线左侧紧挨着画出一条亮线：每个查询都往回看一个键。") \
+  X(exercise_why_11, \
+    "Head %s puts %s of each query's weight on the previous character on average (the next best head %s). It learned this from text; nothing here was drawn from a seed.", \
+    "头 %s 平均把每个查询 %s 的权重放在前一个字符上（次好的头为 %s）。这是从文本中学到的，不是由随机种子生成的。") \
+  X(exercise_choices_11, \
+    "Head 0\nHead 1\nHead 2\nHead 3", \
+    "头 0\n头 1\n头 2\n头 3") \
+  X(exercise_question_12, \
+    "FlashAttention walks the keys in tiles with a running maximum and sum, and never holds the n × n matrix. How far is its output from exact attention's?", \
+    "FlashAttention 按块遍历键，维护滚动的最大值和总和，从不保存 n × n 矩阵。它的输出与精确注意力相差多少？") \
+  X(exercise_hint_12, \
+    "The running sum is rescaled each time the maximum grows. Is anything approximated?", \
+    "每当最大值变大，滚动总和都会被重新缩放。这里有任何近似吗？") \
+  X(exercise_why_12, \
+    "The largest difference is %s, on outputs up to %s: float rounding. FlashAttention is exact; it saves memory and memory traffic, not arithmetic.", \
+    "最大差别为 %s，而输出最大约为 %s：只是浮点舍入。FlashAttention 是精确的；它节省的是内存和数据搬运，而不是运算。") \
+  X(exercise_choices_12, \
+    "None beyond float rounding (below 1e-5)\nAbout a hundredth of the output\nAbout a tenth of the output", \
+    "除浮点舍入外没有差别（小于 1e-5）\n约为输出的百分之一\n约为输出的十分之一") \
+  X(exercise_question_13, \
+    "The trained language model with its 1/√d_k scale switched off. How many more bits per character does it need on its English held-out sample? Type the rise.", \
+    "把训练好的语言模型的 1/√d_k 缩放关掉。在英文留出样本上，它每个字符要多用多少比特？请输入增加量。") \
+  X(exercise_hint_13, \
+    "The model was trained with the scale: without it every score is √d_k ≈ 4.9 times larger, and every softmax sharper.", \
+    "模型是带着缩放训练的：去掉它，每个分数都变大 √d_k ≈ 4.9 倍，每个 softmax 都更尖锐。") \
+  X(exercise_why_13, \
+    "With its own math the model needs %s bits per character on the sample; without the scale, %s: %s more. The weights it learned expect the scale.", \
+    "按原本的算法，模型在样本上每个字符需要 %s 比特；去掉缩放后需要 %s：多了 %s。它学到的权重离不开这个缩放。") \
+  X(exercise_of, \
+    "Exercise %d of %d", \
+    "练习 %d / %d") \
+  X(exercise_check, \
+    "Check", \
+    "检查") \
+  X(exercise_right, \
+    "Right.", \
+    "答对了。") \
+  X(exercise_wrong, \
+    "Not quite. Try again, or show the figure.", \
+    "还不对。再试一次，或者显示图形。") \
+  X(exercise_show, \
+    "Show the figure", \
+    "显示图形") \
+  X(exercise_next, \
+    "Next exercise", \
+    "下一题") \
+  X(exercise_previous, \
+    "Previous", \
+    "上一题") \
+  X(exercise_close, \
+    "Close", \
+    "关闭") \
+  X(exercise_cell_prompt, \
+    "Click a cell of the veiled heatmap to answer.", \
+    "点击被遮住的热图中的一个单元格作答。") \
+  X(exercise_tolerance, \
+    "Type a number (accepted within ±%g):", \
+    "请输入一个数（误差 ±%g 以内算对）：") \
+  X(exercise_veiled, \
+    "Veiled until you answer", \
+    "回答后显示") \
+  X(exercise_done, \
+    "%d of %d exercises done", \
+    "已完成 %d / %d 道练习") \
+  X(exercise_start, \
+    "Try an exercise", \
+    "做练习") \
+  X(exercise_waiting, \
+    "The language model is loading; this exercise's figures come with it.", \
+    "语言模型正在加载；这道练习的图形随后出现。") \
+  X(exercise_your_cell, \
+    "You clicked row %d (%s), column %d (%s).", \
+    "你点击了第 %d 行（%s）第 %d 列（%s）。") \
   /* merge of the trained and imported scenes */ \
   X(locked_by_imported, \
     "Fixed by the imported file: its weights (and Q, K, V when given) come from the model that made it.", \

@@ -60,18 +60,8 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
                                             kTourYellow, font * 0.3f, 0, thick);
   }
 
-  // The card: at the panel's lower right, as wide as 26 em (at most 45% of the panel).
-  const float w = std::min(font * 26.0f, panel[2] * 0.45f);
-  ImGui::SetNextWindowPos(ImVec2(panel[0] + panel[2] - font * 0.8f, panel[1] + panel[3] - font * 0.8f), ImGuiCond_Always,
-                          ImVec2(1.0f, 1.0f));
-  ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
-  ImGui::SetNextWindowBgAlpha(0.96f);
-  ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(kTourYellow));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, ctx.dpi_scale * 1.5f));
-  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
-  ImGui::Begin("##tour", nullptr, flags);
+  // The card: at the panel's lower right.
+  begin_corner_card("##tour", panel, kTourYellow, ctx.dpi_scale, 0.96f);
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
@@ -102,12 +92,8 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
     hint_text(tr(S::tour_keys));
     ImGui::PopTextWrapPos();
   }
-  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-  out.box[0] = pos.x, out.box[1] = pos.y, out.box[2] = size.x, out.box[3] = size.y;
   record_window_end();
-  ImGui::End();
-  ImGui::PopStyleVar();
-  ImGui::PopStyleColor();
+  end_corner_card(out.box);
   step = next;
 }
 

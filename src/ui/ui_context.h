@@ -72,6 +72,23 @@ struct TourLayout {
   float back_box[4] = {0, 0, 0, 0}, next_box[4] = {0, 0, 0, 0};  // its buttons (0 when absent)
 };
 
+// This frame's exercise card (ui/exercise_card.h) and what it veils, for the panels, the
+// heatmaps and layout(). `veil` and `answer_on` are set before the panel is drawn.
+struct ExerciseLayout {
+  int id = 0;
+  std::string veil;        // ids hidden until the learner answers ("" = nothing veiled)
+  std::string answer_on;   // the heatmap whose click answers a cell exercise ("" = none)
+  bool cell_clicked = false;  // a click on `answer_on` this frame, at (row, col)
+  int cell_row = -1, cell_col = -1;
+  std::string question, feedback;
+  std::map<std::string, std::array<float, 4>> veiled;  // what was veiled this frame: x, y, w, h
+  std::map<std::string, std::array<float, 4>> asked;   // the panel's blocks asked about (VeilGroup), veiled or not
+  std::vector<std::array<float, 4>> choice_boxes;      // a choice exercise's options
+  float box[4] = {0, 0, 0, 0};        // the card
+  float input_box[4] = {0, 0, 0, 0};  // a number exercise's field
+  float check_box[4] = {0, 0, 0, 0}, show_box[4] = {0, 0, 0, 0}, next_box[4] = {0, 0, 0, 0};
+};
+
 struct Hover {
   std::string heatmap;  // empty = nothing hovered
   int row = -1, col = -1;
@@ -128,6 +145,7 @@ struct UiContext {
   std::map<std::string, std::array<float, 4>> tabs;     // this frame's tab rectangles (x, y, w, h) by panel name
   std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
   TourLayout tour;                                       // this frame's tour card
+  ExerciseLayout exercise;                               // this frame's exercise card and veils
   // This frame's line saying the projections are random (empty text: none), for layout().
   struct Note {
     std::string text;

@@ -104,9 +104,10 @@ TEST_CASE("exercises: every row opens its panel with settings the state takes, o
   REQUIRE(cells >= 2);
   REQUIRE(choices >= 2);
   REQUIRE(numbers >= 2);
-  REQUIRE(attn::veil_covers("heads/ lm/bits", "heads/3"));
-  REQUIRE(attn::veil_covers("heads/ lm/bits", "lm/bits"));
-  REQUIRE_FALSE(attn::veil_covers("heads/ lm/bits", "lm/bitsx"));
+  REQUIRE(attn::veil_covers("heads/label/ lm/bits", "heads/label/3"));
+  REQUIRE_FALSE(attn::veil_covers("heads/label/ lm/bits", "heads/3"));
+  REQUIRE(attn::veil_covers("heads/label/ lm/bits", "lm/bits"));
+  REQUIRE_FALSE(attn::veil_covers("heads/label/ lm/bits", "lm/bitsx"));
   REQUIRE_FALSE(attn::veil_covers("mask/weights", "mask/weight"));
 }
 
@@ -284,6 +285,19 @@ TEST_CASE("exercises: the language model's exercises wait for it, then read its 
   REQUIRE(e.choice == best);
   REQUIRE(right(state, choice(best)));
 
+  // Opened before the model is here, its patch (no scale) is applied again once the model
+  // arrives and the scene is entered with the model's own math.
+  AppState waiting = opened(13);
+  REQUIRE(waiting.lm_wanted);
+  REQUIRE(attn::load_lm_scene(waiting.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  waiting.lm_wanted = false;
+  waiting.settings.source = attn::SceneSource::Language;  // as the page's loadLanguageModel does
+  REQUIRE(attn::apply_state_json(waiting, R"({"sentence": "The cat sat"})").ok);
+  attn::prepare_exercise_figures(waiting);
+  REQUIRE(waiting.settings.source == attn::SceneSource::Language);
+  REQUIRE(waiting.settings.math.scale_kind == attn::ScaleKind::None);
+  REQUIRE(attn::expected_answer(waiting, 13).number > 0.0);
+
   REQUIRE(attn::apply_state_json(state, R"({"exercise": 13})").ok);
   attn::prepare_exercise_figures(state);
   REQUIRE(state.settings.panel == attn::Panel::Language);
@@ -296,7 +310,7 @@ TEST_CASE("exercises: the language model's exercises wait for it, then read its 
   REQUIRE_FALSE(right(state, number(e.number + 0.2)));
 }
 
-TEST_CASE("exercises: wrong forms and no exercise are refused and count nothing; leaving the panel closes it", "[exercises]") {
+TEST_CASE("exercises: wrong forms and no exercise are refused and count nothing; a tour step closes it", "[exercises]") {
   AppState state;
   attn::update_results(state);
   ExerciseExpected e;
@@ -312,9 +326,18 @@ TEST_CASE("exercises: wrong forms and no exercise are refused and count nothing;
   REQUIRE(attn::answer_exercise(state, choice(3), e, correct).message == "the choice must be a whole number from 0 to 2");
   REQUIRE(state.exercise.progress[4].attempts == 0);
 
-  REQUIRE(attn::apply_state_json(state, R"({"panel": "pipeline"})").ok);
+  // A state that names an exercise and another panel keeps both (a link copied so).
+  REQUIRE(attn::apply_state_json(state, R"({"panel": "pipeline", "exercise": 5})").ok);
   attn::update_exercise(state);
+  REQUIRE(state.settings.exercise == 5);
+  REQUIRE(state.settings.panel == attn::Panel::Pipeline);
+  REQUIRE(attn::apply_state_json(state, R"({"tour": 3})").ok);
+  attn::update_tour(state);
   REQUIRE(state.settings.exercise == 0);
+  REQUIRE(state.settings.panel == attn::Panel::Variance);
+  REQUIRE(attn::apply_state_json(state, R"({"exercise": 2})").ok);
+  attn::update_exercise(state);
+  REQUIRE(state.settings.tour == 0);
 }
 
 TEST_CASE("exercises: a link keeps the exercise; alone it opens with its settings, with more it is taken as it is", "[exercises]") {
@@ -353,4 +376,44 @@ TEST_CASE("exercises: progress round-trips as JSON, a bad copy is refused, and i
   }
   attn::clear_exercise_progress(other);
   REQUIRE(attn::exercise_progress_json(other) == "[]");
+}
+
+TEST_CASE("exercises: the page's answer values by kind; other forms are refused as the wrong form", "[exercises]") {
+  AppState state = opened(9);
+  ExerciseExpected e;
+  bool correct = false, wrong_form = false;
+  REQUIRE(attn::answer_exercise_value(state, R"({"row": 1, "col": 4})", e, correct, wrong_form).ok);
+  REQUIRE(correct);
+  REQUIRE_FALSE(wrong_form);
+  const std::string cells = attn::expected_json(e);
+  REQUIRE(cells.substr(0, 30) == R"([{"col":1,"row":0},{"col":2,"r)");
+  for (const char* bad : {"3", "null", R"({"row": 1})", R"({"row": "1", "col": 2})", R"({"row": 1.5, "col": 2})", "[1, 2]", "nope"}) {
+    INFO(bad);
+    const attn::Status st = attn::answer_exercise_value(state, bad, e, correct, wrong_form);
+    REQUIRE_FALSE(st.ok);
+    REQUIRE(wrong_form);
+    REQUIRE(st.message == "exercise 9 takes a 'cell' answer");
+  }
+  REQUIRE(state.exercise.progress[8].attempts == 1);
+  REQUIRE(state.exercise.answers == 1);
+
+  state = opened(12);
+  REQUIRE(attn::answer_exercise_value(state, "0", e, correct, wrong_form).ok);
+  REQUIRE(correct);
+  REQUIRE(attn::expected_json(e) == "0");
+  REQUIRE_FALSE(attn::answer_exercise_value(state, "0.5", e, correct, wrong_form).ok);
+  REQUIRE(wrong_form);
+  REQUIRE_FALSE(attn::answer_exercise_value(state, "7", e, correct, wrong_form).ok);  // the form is right, the range not
+  REQUIRE_FALSE(wrong_form);
+
+  state = opened(4);
+  REQUIRE(attn::answer_exercise_value(state, "0.6381", e, correct, wrong_form).ok);
+  REQUIRE(correct);
+  REQUIRE(std::stod(attn::expected_json(e)) == Approx(0.638).margin(1e-3));
+  REQUIRE_FALSE(attn::answer_exercise_value(state, R"("0.6")", e, correct, wrong_form).ok);
+  REQUIRE(wrong_form);
+
+  AppState none;
+  REQUIRE(attn::answer_exercise_value(none, "1", e, correct, wrong_form).message == "no exercise is shown");
+  REQUIRE(wrong_form);
 }
