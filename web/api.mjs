@@ -148,7 +148,9 @@ export function makeHandle(source) {
         error.localized = module.refusalText('') || r.error;
         throw error;
       }
-      handle.poll(false);
+      // Heard at once (a lab out of view is released after this call, before any poll).
+      last.answers = module.exerciseAnswerCount();
+      emit('answer', { exercise: r.exercise, correct: r.correct, attempts: r.attempts });
       await frameAfter(module.framesDrawn() + 1);
       return { correct: r.correct, expected: r.expected, explanation: r.explanation };
     }),
@@ -261,6 +263,7 @@ export function makeHandle(source) {
     // Used by createLab when the module goes away and comes back.
     release() {
       snapshot = JSON.parse(live().getStateJson());
+      handle.releasedProgress = live().exerciseProgressJson();  // given to the module that comes back
     },
     // Test hook (tests/browser/crash_screen.test.mjs): ends the module as a bug would:
     // 'abort' (abort() now), 'trap' (a trap in the next frame), 'stack' (a stack overflow now).
@@ -523,6 +526,7 @@ export async function createLab(container, options = {}) {
         if (saved) {
           const error = m.loadSettings(JSON.stringify(saved));
           if (error) console.warn(`state not restored: ${error}`);
+          if (handle.releasedProgress) m.loadExerciseProgress(handle.releasedProgress);
         } else {
           if (options.fragment) {
             handle.notice = m.loadFragment(linkForModule(options.fragment)) || '';
@@ -580,8 +584,11 @@ export async function createLab(container, options = {}) {
   let model = null;
   const loadLanguageModelIfWanted = async () => {
     if (!module?.languageModelWanted()) return;
-    if (!model) model = location.protocol === 'file:' ? Promise.reject(new Error('the offline page has no model file beside it'))
-      : loadAsset('models/fortunes-lm.attnlm');
+    if (location.protocol === 'file:') {
+      module.languageModelUnavailable();  // the offline pages carry no model: its steps say so
+      return;
+    }
+    if (!model) model = loadAsset('models/fortunes-lm.attnlm');
     try {
       const bytes = await model;
       const error = module?.loadLanguageModel(bytes, 'fortunes-lm');

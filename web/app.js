@@ -223,7 +223,10 @@ function loadLanguageModelWhenWanted(module, handle) {
   const load = () => {
     if (!loading) {
       loading = (async () => {
-        if (location.protocol === 'file:') throw new Error('the offline page has no model file beside it');
+        if (location.protocol === 'file:') {
+          module.languageModelUnavailable();  // its steps and exercises say so
+          throw new Error('the offline page has no model file beside it');
+        }
         const error = module.loadLanguageModel(await loadAsset('models/fortunes-lm.attnlm'), 'fortunes-lm');
         if (error) throw new Error(error);
         window.attnlab.languageModelLoaded = true;

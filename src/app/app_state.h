@@ -51,7 +51,9 @@ namespace attn {
 
 // Theme, WeightRange and UiLanguage, the view's choices: app/view_choices.h.
 
-inline constexpr int kStateVersion = 3;  // 3: positional became a choice (v2's true/false migrate)
+// 3: positional became a choice (v2's true/false migrate); 4: the language model samples by
+// default (a v3 link of its scene keeps greedy generation).
+inline constexpr int kStateVersion = 4;
 // kMaxTokens, kMaxSentenceBytes, kMaxDModel and kMaxHeads: app/scene.h.
 inline constexpr int kMaxStateBytes = 1 << 20;   // JSON text of a state or patch (every door)
 // Levels of arrays and objects in a state or patch (every door; the deepest key the state
@@ -146,6 +148,7 @@ struct AppState {
   std::shared_ptr<const LmScene> lm_scene;  // the language model, once loaded
   LmResults lm;                // what the language-model scene computed
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
+  bool lm_unavailable = false; // the page cannot fetch the model (the offline single-file pages)
 
   // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.
   std::shared_ptr<const ImportedAttention> imported;

@@ -41,6 +41,9 @@ void update_variant_panels(AppState& state, double chart_budget_seconds) {
 
 bool advance_lm(AppState& state, double now_seconds) {
   if (state.settings.source != SceneSource::Language || !state.lm_scene) return false;
+  const Settings& s = state.settings;
+  if (s.lm.random_beside && s.panel == Panel::Heads && state.has_results && state.computed_for.source == SceneSource::Language)
+    update_random_head(state.tokens, s.d_model, s.heads, std::clamp(s.head, 0, s.heads - 1), s.seed, state.lm);
   const bool changed = advance_lm_play(state.settings.lm, state.lm, now_seconds);
   if (state.settings.panel == Panel::Language && state.has_results)
     advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);

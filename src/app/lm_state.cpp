@@ -2,6 +2,7 @@
 
 #include "app/app_messages.h"
 #include "core/base/crc32.h"
+#include "core/attention/tokenizer.h"
 #include "core/base/utf8.h"
 #include "core/lm/evaluate.h"
 #include "core/lm/lm_messages.h"
@@ -239,6 +240,15 @@ nlohmann::json lm_figures_json(const LmScene* scene, const LmResults& r, bool sh
                     {"now", r.bits_now[i]}, {"characters", r.bits_characters[i]}});
   f["bits"] = bits;
   f["ablation"] = r.ablation_rise;
+  // The heads panel's random head (random_beside): its mean weight on the previous token, the
+  // figure its beside-the-learned view is about.
+  if (r.random_head.rows() > 1) {
+    double previous = 0.0;
+    for (int i = 1; i < r.random_head.rows(); ++i) previous += r.random_head(i, i - 1);
+    f["randomHead"] = {{"rows", r.random_head.rows()}, {"previous", previous / (r.random_head.rows() - 1)}};
+  } else {
+    f["randomHead"] = nullptr;
+  }
   return f;
 }
 
@@ -292,6 +302,29 @@ void lm_model_grid(const LmScene& scene, const LmResults& r, int layer, std::vec
     const std::size_t i = static_cast<std::size_t>(layer) * c.heads + h;
     sink_share.push_back(i < weights.size() ? first_token_share(weights[i]) : 0.0f);
   }
+}
+
+void update_random_head(const std::vector<std::string>& tokens, int d_model, int heads, int head, std::uint64_t seed,
+                        LmResults& results) {
+  std::string key = std::to_string(d_model) + "/" + std::to_string(heads) + "/" + std::to_string(head) + "/" +
+                    std::to_string(seed) + "/";
+  for (const std::string& t : tokens) key += t + '\x1f';
+  if (key == results.random_head_for) return;
+  results.random_head_for = key;
+  results.random_head = Mat();
+  if (tokens.empty() || heads < 1 || d_model % heads != 0 || head < 0 || head >= heads) return;
+  std::vector<Token> as_tokens;
+  for (const std::string& t : tokens) as_tokens.push_back(Token{t});
+  // As the generated scene draws them (app_state.cpp): the same seeds, the same positions.
+  const Mat x = token_embeddings(as_tokens, d_model, seed);
+  const ProjectionWeights w = random_projection_weights(d_model, heads, seed ^ 0x5eedf00dull);
+  PipelineConfig c;
+  c.d_model = d_model;
+  c.heads = heads;
+  c.positional = true;
+  c.mask.causal = true;
+  const PipelineTrace trace = run_pipeline(x, x, x, w, c);
+  if (trace.status.ok && head < static_cast<int>(trace.heads.size())) results.random_head = trace.heads[head].weights;
 }
 
 }  // namespace attn

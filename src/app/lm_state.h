@@ -33,15 +33,23 @@ namespace attn {
 
 // kMaxLmTokens, generated per request in the lab: app/scene.h.
 
+inline constexpr float kLmDefaultTemperature = 0.8f;
+inline constexpr int kLmDefaultTopK = 20;
+
 struct LmSettings {
   std::vector<int> ablated;  // heads switched off, as layer * heads + head, ascending
   bool half = false;
   int tokens = 20;           // how many to generate
-  float temperature = 0.0f;  // 0 = greedy
-  int top_k = 0;             // 0 = all
+  // Sampled, and seeded (reproducible), by default: greedy decoding of a model this small loops
+  // ("a some the some the"). Links of schema version 3 and before were greedy and stay so.
+  float temperature = kLmDefaultTemperature;  // 0 = greedy
+  int top_k = kLmDefaultTopK;                 // 0 = all
   std::uint64_t seed = 1;
   int shown = 0;             // generated tokens appended to the sentence, 0..tokens
   bool playing = false;      // shown grows by one a step until it reaches tokens
+  // The heads panel puts the focused head beside a head of projections drawn from the scene's
+  // seed, on the same characters: learned against random.
+  bool random_beside = false;
   bool operator==(const LmSettings&) const = default;
   // Everything but `playing` (which only moves `shown`).
   bool same_scene(const LmSettings& o) const;
@@ -83,6 +91,9 @@ struct LmResults {
   std::string ablation_for;
   std::shared_ptr<LmAblationJob> ablation_job;  // the head being measured, if any
   double played_at = -1;  // when play last showed a token (the caller's clock); -1 = not playing
+  // A head of projections drawn from a seed on the same characters (LmSettings::random_beside).
+  Mat random_head;
+  std::string random_head_for;
 };
 
 // ---- 3 operations -----------------------------------------------------------------------
@@ -116,6 +127,14 @@ PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& results, int
 // token (the attention sink).
 void lm_model_grid(const LmScene& scene, const LmResults& results, int layer, std::vector<Mat>& thumbnails,
                    std::vector<float>& sink_share);
+
+// The weights of head `head` of the lab's generated scene (embeddings and projections drawn
+// from `seed`, sinusoidal positions, 1/sqrt(d_k), causal as the model is) on the characters
+// `tokens`, `d_model` wide with `heads` heads: what attention without learning looks like on
+// the text the model reads. Kept in results.random_head; computed again only when an input
+// changed.
+void update_random_head(const std::vector<std::string>& tokens, int d_model, int heads, int head, std::uint64_t seed,
+                        LmResults& results);
 
 // Goes on measuring the ablation table: windows of the held-out samples with the next
 // unmeasured head switched off, at least one and more while `budget_ms` lasts (a head is

@@ -136,6 +136,18 @@ Status migrate_v2(json& j) {
   return Status::success();
 }
 
+// Schema version 3: the language model's generation was greedy by default (temperature 0, every
+// token); a link or session of its scene keeps what it showed.
+Status migrate_v3(json& j) {
+  const bool language = (j.contains("source") && j["source"] == "language") || j.contains("lm");
+  if (!language) return Status::success();
+  if (!j.contains("lm")) j["lm"] = json::object();
+  if (!j["lm"].is_object()) return Status::success();  // check_objects says why
+  if (!j["lm"].contains("temperature")) j["lm"]["temperature"] = 0;
+  if (!j["lm"].contains("topK")) j["lm"]["topK"] = 0;
+  return Status::success();
+}
+
 // The text as a JSON object of a known schema version, migrated to the current one.
 Status parse_state_object(const std::string& text, json& j) {
   if (text.size() > static_cast<size_t>(kMaxStateBytes))
@@ -149,6 +161,8 @@ Status parse_state_object(const std::string& text, json& j) {
     if (Status st = migrate_v1(j); !st.ok) return st;
   if (version <= 2)
     if (Status st = migrate_v2(j); !st.ok) return st;
+  if (version <= 3)
+    if (Status st = migrate_v3(j); !st.ok) return st;
   return check_objects(j);
 }
 

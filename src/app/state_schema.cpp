@@ -499,6 +499,7 @@ void add_feature_keys(std::vector<StateKey>& k) {
   k.push_back({"lm.seed", "int", integer_in(at(l, &LmSettings::seed)), 0, kMaxSeed});
   k.push_back({"lm.shown", "int", integer_in(at(l, &LmSettings::shown)), 0, kMaxLmTokens});
   k.push_back({"lm.playing", "bool", flag_in(at(l, &LmSettings::playing))});
+  k.push_back({"lm.randomBeside", "bool", flag_in(at(l, &LmSettings::random_beside))});
 }
 
 // The scaling and softmax lab's settings, under "lab".

@@ -14,7 +14,7 @@ struct TourStep {
   const char* highlight;  // the heatmap or plot spoken of ("" = the panel itself)
 };
 
-inline constexpr int kTourSteps = 14;
+inline constexpr int kTourSteps = 15;
 const TourStep& tour_step(int step);  // step in 1..kTourSteps
 
 }  // namespace attn

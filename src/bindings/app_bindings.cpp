@@ -2,6 +2,7 @@
 // promises). They reach the one running app through expose_app().
 #include "app/app_messages.h"
 #include "app/app_state.h"
+#include "app/exercise_grading.h"
 #include "app/messages.h"
 #include "app/state_schema.h"
 #include "app/tour.h"
@@ -58,6 +59,10 @@ std::string set_state(const std::string& json) {
   // getState() must show the change.
   if (st.ok) {
     const auto started = std::chrono::steady_clock::now();
+    // A tour step or an exercise opens its panel and settings now too (the state of a lab out
+    // of view is saved as it is when it is released).
+    attn::update_tour(g_app->state());
+    attn::update_exercise(g_app->state());
     attn::update_results(g_app->state());
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     g_app->add_compute_ms(took.count());
@@ -169,6 +174,10 @@ std::string load_settings(const std::string& json) {
   const attn::Status st = attn::load_settings_json(g_app->state(), json);
   if (st.ok) {
     const auto started = std::chrono::steady_clock::now();
+    // A tour step or an exercise opens its panel and settings now too (the state of a lab out
+    // of view is saved as it is when it is released).
+    attn::update_tour(g_app->state());
+    attn::update_exercise(g_app->state());
     attn::update_results(g_app->state());
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     g_app->add_compute_ms(took.count());
@@ -337,6 +346,12 @@ std::string load_language_model(val bytes, const std::string& name) {
   return attn::bindings::refused(st);
 }
 
+// The page has no model to give (the offline single-file pages carry none): the tour's steps
+// and the exercises that want the scene say so instead of waiting.
+void language_model_unavailable() {
+  if (g_app) g_app->state().lm_unavailable = true;
+}
+
 // True once the scene was asked for and its model is not here yet (the page then fetches it).
 bool language_model_wanted() { return g_app && g_app->state().lm_wanted && !g_app->state().lm_scene; }
 
@@ -417,5 +432,6 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("loadTrainedModel", &load_trained_model);
   emscripten::function("loadLanguageModel", &load_language_model);
   emscripten::function("languageModelWanted", &language_model_wanted);
+  emscripten::function("languageModelUnavailable", &language_model_unavailable);
   emscripten::function("debugCrash", &debug_crash);  // test hook
 }

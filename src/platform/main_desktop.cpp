@@ -284,8 +284,13 @@ int open_scene(attn::ui::App& app, GLFWwindow* window, const Options& o, attn::T
     if (st.ok)
       st = attn::load_lm_scene(app.state().lm_scene, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
                                "fortunes-lm");
-    if (!st.ok) std::fprintf(stderr, "attnlab: no language model scene (%s: %s)\n", ATTNLAB_LM_MODEL, st.message.c_str());
+    if (!st.ok) {
+      std::fprintf(stderr, "attnlab: no language model scene (%s: %s)\n", ATTNLAB_LM_MODEL, st.message.c_str());
+      app.state().lm_unavailable = true;  // its tour steps and exercises say so
+    }
   }
+#else
+  app.state().lm_unavailable = true;
 #endif
   if (!o.import_path.empty()) {
     const attn::Status st = import_path(app.state(), o.import_path);

@@ -331,9 +331,10 @@ void App::advance_play() {
 void App::draw_windows(float scale) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const bool present = state_.settings.presentation;
-  // The full lab folds the controls away on a panel that reads none of the scene's settings
-  // (its own controls are in the panel), unless they are pinned open; an embed keeps its choice.
-  const bool relevant = !show_tabs_ || controls_pinned_ || panel_uses_scene_controls(state_.settings.panel);
+  // The lab folds the controls away on a panel that reads none of the scene's settings (its
+  // own controls are in the panel), unless they are pinned open: the full page, and embeds too
+  // (a course page's narrow figure gives the room to the panel's plot and its legend).
+  const bool relevant = controls_pinned_ || panel_uses_scene_controls(state_.settings.panel);
   const bool controls = !present && show_controls_ && relevant;
   controls_drawn_ = controls;
   const float panel_w = controls ? std::min(vp->WorkSize.x * 0.4f, 360.0f * scale) : 0.0f;

@@ -161,22 +161,11 @@ void for_each_asked(const UiContext& ctx, Fn fn) {
     if (!ctx.placements.count(id) && !ctx.plots.count(id)) fn(b[0], b[1], b[2], b[3]);
 }
 
-// Whether the card goes to the panel's lower left: where it covers less of what is asked
-// about than at the lower right (`size`: the card's last width and height).
-bool card_on_left(const UiContext& ctx, const float panel[4], const float size[2]) {
-  const float font = ImGui::GetFontSize();
-  const float bottom = panel[1] + panel[3] - font * 0.8f, top = bottom - size[1];
-  const float right_x0 = panel[0] + panel[2] - font * 0.8f - size[0], left_x0 = panel[0] + font * 0.8f;
-  float right = 0.0f, left = 0.0f;
-  auto overlap = [&](float x0, float x, float y, float w, float h) {
-    const float ox = std::min(x0 + size[0], x + w) - std::max(x0, x), oy = std::min(bottom, y + h) - std::max(top, y);
-    return ox > 0 && oy > 0 ? ox * oy : 0.0f;
-  };
-  for_each_asked(ctx, [&](float x, float y, float w, float h) {
-    right += overlap(right_x0, x, y, w, h);
-    left += overlap(left_x0, x, y, w, h);
-  });
-  return left < right;
+// The boxes of what the shown exercise asks about: the card keeps off them where it can.
+std::vector<std::array<float, 4>> asked_boxes(const UiContext& ctx) {
+  std::vector<std::array<float, 4>> boxes;
+  for_each_asked(ctx, [&](float x, float y, float w, float h) { boxes.push_back({x, y, w, h}); });
+  return boxes;
 }
 
 }  // namespace
@@ -264,13 +253,14 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]) {
 
   // Placed where it hides less of the figure asked about (the card's size is the last frame's).
   static float size[2] = {0.0f, 0.0f};
-  begin_corner_card("##exercise", panel, kAskYellow, ctx.dpi_scale, 0.97f, card_on_left(ctx, panel, size));
+  begin_corner_card("##exercise", panel, kAskYellow, ctx.dpi_scale, 0.97f, corner_card_left(panel, size, asked_boxes(ctx)));
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::exercise_of), id, kExercises);
   wrapped_text(out.question);
   ImGui::Separator();
-  if (!expected_answer(state, id).ready && state.lm_wanted) hint_text(tr(S::exercise_waiting));
+  if (!expected_answer(state, id).ready && state.lm_wanted)
+    hint_text(tr(state.lm_unavailable ? S::lm_unavailable : S::exercise_waiting));
   draw_answer_controls(state, ctx, info, id);
   draw_feedback(state, ctx, id);
   ImGui::Spacing();

@@ -456,6 +456,26 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
 // 4 heads
 // ---------------------------------------------------------------------------------------
 
+// The language model's focused head beside a head of projections drawn from the scene's seed
+// on the same characters (LmSettings::random_beside): what learning made of attention.
+void draw_learned_beside_random(AppState& state, UiContext& ctx, float tile) {
+  Settings& s = state.settings;
+  ImGui::Separator();
+  ImGui::Checkbox(tr(S::heads_random_beside), &s.lm.random_beside);
+  const Mat& random = state.lm.random_head;
+  const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
+  if (!s.lm.random_beside || random.rows() != state.trace.heads[head].weights.rows()) return;
+  char title[160];
+  std::snprintf(title, sizeof title, tr(S::heads_learned_title), s.layer, head);
+  titled_heatmap(ctx, title, "heads/learned", state.trace.heads[head].weights, state.revision, Colormap::Sequential,
+                 &state.tokens, ImVec2(tile, tile), false, s.cursor);
+  ImGui::SameLine();
+  std::snprintf(title, sizeof title, tr(S::heads_random_title), static_cast<int>(s.seed & 0x7fffffff));
+  titled_heatmap(ctx, title, "heads/random", random, state.revision, Colormap::Sequential, &state.tokens,
+                 ImVec2(tile, tile), false, s.cursor);
+  wrapped_text(tr(S::heads_random_note));
+}
+
 void draw_heads_panel(AppState& state, UiContext& ctx) {
   if (!state.has_results || !state.trace.status.ok) {
     ImGui::TextUnformatted(tr(S::no_results));
@@ -491,6 +511,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     }
     ImGui::EndGroup();
   }
+  if (state.computed_for.source == SceneSource::Language) draw_learned_beside_random(state, ctx, tile);
   if (heads >= 2) {
     ImGui::Separator();
     int a = s.head, b = s.diff_head;

@@ -94,6 +94,20 @@ void begin_corner_card(const char* name, const float panel[4], ImU32 border, flo
   ImGui::Begin(name, nullptr, flags);
 }
 
+bool corner_card_left(const float panel[4], const float size[2], const std::vector<std::array<float, 4>>& avoid) {
+  const float font = ImGui::GetFontSize();
+  const float bottom = panel[1] + panel[3] - font * 0.8f, top = bottom - size[1];
+  const float right_x0 = panel[0] + panel[2] - font * 0.8f - size[0], left_x0 = panel[0] + font * 0.8f;
+  float right = 0.0f, left = 0.0f;
+  for (const auto& b : avoid) {
+    const float oy = std::min(bottom, b[1] + b[3]) - std::max(top, b[1]);
+    if (oy <= 0) continue;
+    right += std::max(0.0f, std::min(right_x0 + size[0], b[0] + b[2]) - std::max(right_x0, b[0])) * oy;
+    left += std::max(0.0f, std::min(left_x0 + size[0], b[0] + b[2]) - std::max(left_x0, b[0])) * oy;
+  }
+  return left < right;
+}
+
 void end_corner_card(float box[4]) {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   box[0] = pos.x, box[1] = pos.y, box[2] = size.x, box[3] = size.y;

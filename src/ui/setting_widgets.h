@@ -4,6 +4,9 @@
 
 #include <imgui.h>
 
+#include <array>
+#include <vector>
+
 #include <cstdint>
 #include <initializer_list>
 
@@ -41,6 +44,10 @@ void hint_text(const char* text);
 // exercise): a window `name`, as wide as 26 em (at most 45% of the panel, `panel` = x, y, w,
 // h), framed in `border`. end_corner_card ends it and gives its box (x, y, w, h).
 void begin_corner_card(const char* name, const float panel[4], ImU32 border, float dpi_scale, float alpha, bool left = false);
+
+// Whether such a card, `size` (w, h) large, covers less of the boxes `avoid` (x, y, w, h each:
+// what the card speaks of) at the panel's lower left than at its lower right.
+bool corner_card_left(const float panel[4], const float size[2], const std::vector<std::array<float, 4>>& avoid);
 void end_corner_card(float box[4]);
 
 // The seed as a non-negative int field (the generator takes 64 bits; the field shows 31).

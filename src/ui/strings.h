@@ -884,11 +884,11 @@ namespace attn::ui {
     "The tutorial's two-token example: Q, K and V, the scores, the scaled scores, the weights and the output, each computed from the one before.", \
     "教程中的两个词元的例子：Q、K、V，分数、缩放后的分数、权重和输出，每一步都由上一步算出。") \
   X(tour_title_8, \
-    "The whole pipeline", \
-    "完整流程") \
+    "Where a token looks", \
+    "一个词元看向哪里") \
   X(tour_text_8, \
-    "Every step of softmax(QKᵀ/√d_k)·V for a real sentence, one head at a time. The pink row is the query in focus: its weights say where that token looks.", \
-    "对一个真实句子逐个头展示 softmax(QKᵀ/√d_k)·V 的每一步。粉色的一行是当前查询：它的权重说明这个词元在看哪里。") \
+    "Every step of softmax(QKᵀ/√d_k)·V in a small language model trained here, one character per token. The pink row is the query \"a\" of \"cat\": head 0.0 learned to put most of its weight on the character just before it, \"c\".", \
+    "在本项目训练的一个小型语言模型里，逐步展示 softmax(QKᵀ/√d_k)·V，每个字符一个词元。粉色的一行是 “cat” 中的查询 “a”：头 0.0 学会了把大部分权重放在它前面的字符 “c” 上。") \
   X(tour_title_9, \
     "Order: positions in the scores", \
     "顺序：分数中的位置") \
@@ -899,30 +899,36 @@ namespace attn::ui {
     "Masks: no peeking ahead", \
     "掩码：不许偷看后文") \
   X(tour_text_10, \
-    "A causal mask lets token i see only the keys j ≤ i. Masked scores become −∞, so their weights are exactly 0, and each row still sums to 1.", \
-    "因果掩码只让词元 i 看到 j ≤ i 的键。被遮住的分数变成 −∞，对应权重恰好为 0，每一行的和仍然是 1。") \
+    "The language model was trained with a causal mask: character i sees only the keys j ≤ i. Masked scores become −∞, so their weights are exactly 0, and each row still sums to 1.", \
+    "这个语言模型是带因果掩码训练的：字符 i 只能看到 j ≤ i 的键。被遮住的分数变成 −∞，对应权重恰好为 0，每一行的和仍然是 1。") \
   X(tour_title_11, \
     "Multi-head attention", \
     "多头注意力") \
   X(tour_text_11, \
-    "Several heads read the same sentence through their own projections, and each finds a pattern of its own. Compare them side by side.", \
-    "多个头用各自的投影读同一个句子，每个头找到自己的模式。把它们并排比较一下。") \
+    "Four heads read the same text through their own projections, and training gave each a pattern of its own: in this second layer two heads look back to the first letter of the word (their labels under the heatmaps), the others spread out.", \
+    "四个头用各自的投影读同一段文本，训练让每个头形成了自己的模式：在第二层里，有两个头回头看单词的首字母（见热图下方的标签），其余的头则分散开来。") \
   X(tour_title_12, \
+    "Random against learned", \
+    "随机的与学到的") \
+  X(tour_text_12, \
+    "Left, head 0.0 of the trained model: a bright line just left of the diagonal, each character looking at the one before. Right, the same characters through projections drawn from a seed: no such line. The sentence scene's heads are random like the right one; only training makes patterns like the left.", \
+    "左边是训练好的模型的头 0.0：对角线左侧紧挨着一条亮线，每个字符都在看它前面的那个。右边是同样的字符经过由种子随机生成的投影：没有这样的线。句子场景里的头都像右边一样是随机的；只有训练才会形成左边那样的模式。") \
+  X(tour_title_13, \
     "What attention costs", \
     "注意力的代价") \
-  X(tour_text_12, \
+  X(tour_text_13, \
     "Full attention costs n² per head. Window, sparse, linear and low-rank variants trade some exactness for far less work at long lengths.", \
     "完整的注意力每个头的代价是 n²。窗口、稀疏、线性和低秩等变体牺牲一点精确性，在长序列上省下大量计算。") \
-  X(tour_title_13, \
+  X(tour_title_14, \
     "FlashAttention: exact, tile by tile", \
     "FlashAttention：逐块计算，结果精确") \
-  X(tour_text_13, \
+  X(tour_text_14, \
     "FlashAttention computes exactly the same output one tile at a time, keeping only a running maximum and sum per row instead of the n × n weights.", \
     "FlashAttention 一次处理一个块，每行只保留一个运行中的最大值和总和，而不是整个 n × n 权重矩阵，算出的输出完全相同。") \
-  X(tour_title_14, \
+  X(tour_title_15, \
     "Watch heads form", \
     "看注意力头成形") \
-  X(tour_text_14, \
+  X(tour_text_15, \
     "Train a tiny transformer here: press Start and watch the loss fall as heads learn to look at the previous token, then at what followed this token last time.", \
     "在这里训练一个很小的 Transformer：点“开始”，看损失下降，看各个头先学会看前一个词元，再学会看这个词元上次出现时后面跟着的词元。") \
   X(variance_raw_line, \
@@ -1525,6 +1531,21 @@ namespace attn::ui {
   X(sink_column, \
     "first-token column (the sink) outlined", \
     "第一个词元列（汇聚）已描边") \
+  X(heads_random_beside, \
+    "Beside a head of random projections", \
+    "与随机投影的头并排") \
+  X(heads_learned_title, \
+    "Learned: head %d.%d of the trained model", \
+    "学到的：训练好的模型的头 %d.%d") \
+  X(heads_random_title, \
+    "Random: projections drawn from seed %d, the same characters", \
+    "随机的：由种子 %d 生成的投影，同样的字符") \
+  X(heads_random_note, \
+    "Both heads read the same characters with the same mask and scale. Only the projections differ: the left ones were learned from text, the right ones drawn from a seed, so any pattern on the right is chance.", \
+    "两个头读的是同样的字符，掩码和缩放也相同，只有投影不同：左边的是从文本中学到的，右边的是由种子随机生成的，所以右边的任何模式都只是偶然。") \
+  X(lm_unavailable, \
+    "This page carries no language model (it is the offline single-file page), so the sentence scene's random heads stand in for the trained ones here. Open the lab's site to see what the model learned.", \
+    "这个页面没有附带语言模型（它是离线单文件页面），所以这里用句子场景的随机头代替训练好的头。打开实验室的网站，才能看到模型学到的东西。") \
   /* the exercises (app/exercises.h; ui/exercise_card.cpp): question, hint, why, choices */ \
   X(exercise_question_1, \
     "Predict the dot product before the readout shows it. q and k2 are the pink and orange arrows; their coordinates are in the boxes on the right. What is q·k2?", \

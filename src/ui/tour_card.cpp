@@ -11,15 +11,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 namespace attn::ui {
 namespace {
 
 constexpr ImU32 kTourYellow = IM_COL32(255, 200, 0, 255);
 
-// The step's strings, by number (tour_title_1 ... tour_text_14 of ui/strings.h, a title and a
+// The step's strings, by number (tour_title_1 ... tour_text_15 of ui/strings.h, a title and a
 // text per step, in order).
-static_assert(static_cast<int>(S::tour_text_14) == static_cast<int>(S::tour_title_1) + 2 * kTourSteps - 1,
+static_assert(static_cast<int>(S::tour_text_15) == static_cast<int>(S::tour_title_1) + 2 * kTourSteps - 1,
               "ui/strings.h lists each tour step's title and text, step after step");
 S title_of(int step) { return static_cast<S>(static_cast<int>(S::tour_title_1) + 2 * (step - 1)); }
 S text_of(int step) { return static_cast<S>(static_cast<int>(S::tour_text_1) + 2 * (step - 1)); }
@@ -60,14 +61,21 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
                                             kTourYellow, font * 0.3f, 0, thick);
   }
 
-  // The card: at the panel's lower right.
-  begin_corner_card("##tour", panel, kTourYellow, ctx.dpi_scale, 0.96f);
+  // The card: at the panel's lower right, or left where it would cover less of the element
+  // (the card's size is the last frame's).
+  static float size[2] = {0.0f, 0.0f};
+  std::vector<std::array<float, 4>> avoid;
+  if (out.highlight_box[2] > 0) avoid.push_back({out.highlight_box[0], out.highlight_box[1], out.highlight_box[2], out.highlight_box[3]});
+  begin_corner_card("##tour", panel, kTourYellow, ctx.dpi_scale, 0.96f, corner_card_left(panel, size, avoid));
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
   wrapped_text(out.title);
   ImGui::Separator();
   wrapped_text(out.text);
+  // A step of the language model's scene on a page that cannot fetch the model says so.
+  if (state.lm_unavailable && std::string_view(s.patch).find(R"("source": "language")") != std::string_view::npos)
+    hint_text(tr(S::lm_unavailable));
   ImGui::PopTextWrapPos();
   int next = step;
   if (navigation) {
@@ -94,6 +102,7 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
   }
   record_window_end();
   end_corner_card(out.box);
+  size[0] = out.box[2], size[1] = out.box[3];
   step = next;
 }
 

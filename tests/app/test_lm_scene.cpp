@@ -100,8 +100,13 @@ TEST_CASE("language scene: generation adds rows, broken math costs bits, bad tex
   attn::update_results(state);
   REQUIRE(state.tokens.size() == n0 + 10);
   REQUIRE(state.trace.heads[0].weights.rows() == static_cast<int>(n0 + 10));
+  // The scene samples by default (seeded), as generate() does with the same options.
+  REQUIRE(state.settings.lm.temperature == attn::kLmDefaultTemperature);
   lm::GenerateOptions g;
   g.tokens = 10;
+  g.sample.temperature = attn::kLmDefaultTemperature;
+  g.sample.top_k = attn::kLmDefaultTopK;
+  g.sample.seed = state.settings.lm.seed;
   std::vector<lm::GeneratedToken> direct;
   REQUIRE(lm::generate(state.lm_scene->model, "The", lm::RunOptions{}, g, direct).ok);
   REQUIRE(state.lm.generated.size() == 10);

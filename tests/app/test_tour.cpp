@@ -30,20 +30,32 @@ void require_subset(const json& got, const json& want, const std::string& where)
 
 TEST_CASE("every tour step opens its panel and its settings, in order, stepping by the state's tour key") {
   attn::AppState s;
-  REQUIRE(attn::kTourSteps == 14);
+  REQUIRE(attn::kTourSteps == 15);
+  int language_steps = 0;
   for (int k = 1; k <= attn::kTourSteps; ++k) {
     const attn::TourStep& step = attn::tour_step(k);
     INFO("step " << k << " (" << step.panel << ")");
     REQUIRE(attn::panel_from_id(step.panel).has_value());
     REQUIRE(attn::apply_state_json(s, R"({"tour": )" + std::to_string(k) + "}").ok);
+    s.lm_wanted = false;
     REQUIRE(attn::update_tour(s));
     REQUIRE_FALSE(attn::update_tour(s));  // opened once, not every frame
     attn::update_results(s);
     const json settings = json::parse(attn::settings_to_json(s.settings));
     REQUIRE(settings["tour"] == k);
     REQUIRE(settings["panel"] == step.panel);
-    require_subset(settings, json::parse(step.patch), "step " + std::to_string(k));
+    json patch = json::parse(step.patch);
+    // A step of the language model's scene asks for the model (the page fetches it; here there
+    // is none, so the scene waits and its layer is the sentence scene's one).
+    if (patch.contains("source") && patch["source"] == "language") {
+      ++language_steps;
+      REQUIRE(s.lm_wanted);
+      patch.erase("source");
+      patch.erase("layer");
+    }
+    require_subset(settings, patch, "step " + std::to_string(k));
   }
+  REQUIRE(language_steps == 4);  // where a token looks, the mask in use, the heads, random against learned
   // The chapters come in the tutorial's order: a step never goes back to an earlier chapter.
   for (int k = 2; k <= attn::kTourSteps; ++k)
     REQUIRE(static_cast<int>(attn::panel_info(*attn::panel_from_id(attn::tour_step(k - 1).panel)).chapter) <=
@@ -52,30 +64,30 @@ TEST_CASE("every tour step opens its panel and its settings, in order, stepping 
 
 TEST_CASE("a link that names the tour step alone opens it; one made at a step keeps its own state") {
   attn::AppState s;
-  // Step 10: the mask panel with the causal mask on (off by default).
-  REQUIRE_FALSE(s.settings.math.mask.causal);
-  REQUIRE(attn::load_fragment(s, "#v=3&tour=10&language=zh").ok);
+  // Step 9: the positions panel with RoPE (sinusoidal by default).
+  REQUIRE(s.settings.positional == attn::Positional::Sinusoidal);
+  REQUIRE(attn::load_fragment(s, "#v=3&tour=9&language=zh").ok);
   REQUIRE(attn::update_tour(s));
-  REQUIRE(std::string(attn::to_string(s.settings.panel)) == "mask");
-  REQUIRE(s.settings.math.mask.causal);
+  REQUIRE(std::string(attn::to_string(s.settings.panel)) == "positions");
+  REQUIRE(s.settings.positional == attn::Positional::Rope);
 
-  // Made while the tour showed step 10, after the learner switched the mask off again.
+  // Made while the tour showed step 9, after the learner chose no positions.
   attn::AppState made;
-  REQUIRE(attn::apply_state_json(made, R"({"tour": 10})").ok);
+  REQUIRE(attn::apply_state_json(made, R"({"tour": 9})").ok);
   attn::update_tour(made);
-  REQUIRE(attn::apply_state_json(made, R"({"mask": {"causal": false}})").ok);
+  REQUIRE(attn::apply_state_json(made, R"({"positional": "none"})").ok);
   const std::string link = attn::settings_to_fragment(made.settings);
   attn::AppState opened;
   REQUIRE(attn::load_fragment(opened, link).ok);
   REQUIRE_FALSE(attn::update_tour(opened));
-  REQUIRE_FALSE(opened.settings.math.mask.causal);
+  REQUIRE(opened.settings.positional == attn::Positional::None);
   REQUIRE(attn::settings_to_json(opened.settings) == attn::settings_to_json(made.settings));
 }
 
 TEST_CASE("a tour step outside 0..kTourSteps is refused and the state kept") {
   attn::AppState s;
   REQUIRE(attn::apply_state_json(s, R"({"tour": 2})").ok);
-  for (const char* bad : {R"({"tour": 15})", R"({"tour": -1})", R"({"tour": "two"})", R"({"tour": 1.5})"}) {
+  for (const char* bad : {R"({"tour": 16})", R"({"tour": -1})", R"({"tour": "two"})", R"({"tour": 1.5})"}) {
     INFO(bad);
     const attn::Status st = attn::apply_state_json(s, bad);
     REQUIRE_FALSE(st.ok);

@@ -182,10 +182,10 @@ TEST_CASE("every state key round-trips through the URL fragment (random non-defa
 
 TEST_CASE("a fragment lists only what differs from the defaults, readably", "[url]") {
   attn::AppState s;
-  REQUIRE(attn::settings_to_fragment(s.settings) == "v=3");
+  REQUIRE(attn::settings_to_fragment(s.settings) == "v=4");
   REQUIRE(attn::apply_state_json(s, R"({"sentence":"a b & c","mask":{"causal":true},"temperature":0.1,"lab":{"q":[1,2.5]}})").ok);
   REQUIRE(attn::settings_to_fragment(s.settings) ==
-          "v=3&lab.q=[1,2.5]&mask.causal=true&sentence=a%20b%20%26%20c&temperature=0.1");
+          "v=4&lab.q=[1,2.5]&mask.causal=true&sentence=a%20b%20%26%20c&temperature=0.1");
   // A sentence that reads as JSON is quoted, so it stays a string.
   REQUIRE(attn::apply_state_json(s, R"({"sentence":"42"})").ok);
   attn::AppState t;
@@ -197,7 +197,7 @@ TEST_CASE("version 2 links and states: positional true/false become sinusoidal/n
   attn::AppState a;
   REQUIRE(attn::load_fragment(a, "v=2&panel=token&positional=false").ok);
   CHECK(a.settings.positional == attn::Positional::None);
-  CHECK(attn::settings_to_fragment(a.settings) == "v=3&panel=token&positional=none");
+  CHECK(attn::settings_to_fragment(a.settings) == "v=4&panel=token&positional=none");
   attn::AppState b;
   b.settings.positional = attn::Positional::Rope;
   REQUIRE(attn::apply_state_json(b, R"({"version": 2, "positional": true})").ok);
@@ -274,7 +274,7 @@ TEST_CASE("a link with ill-formed UTF-8, deep nesting or non-finite numbers is r
     REQUIRE(attn::settings_to_json(s.settings) == attn::settings_to_json(attn::Settings{}));
     REQUIRE(s.notice.message.rfind("The link's state was ignored: ", 0) == 0);
     REQUIRE(json::parse(attn::state_to_json(s)).is_object());
-    REQUIRE(attn::settings_to_fragment(s.settings) == "v=3");
+    REQUIRE(attn::settings_to_fragment(s.settings) == "v=4");
   }
 }
 
@@ -297,4 +297,39 @@ TEST_CASE("links of schema version 1 still open", "[url]") {
   REQUIRE(s.settings.math.mask.causal);
   REQUIRE(s.settings.math.scale_kind == attn::ScaleKind::None);
   REQUIRE(s.settings.source == attn::SceneSource::Generated);
+}
+
+TEST_CASE("version 3 links of the language model's scene keep greedy generation; new ones sample", "[url][lm]") {
+  attn::AppState fresh;
+  REQUIRE(fresh.settings.lm.temperature == attn::kLmDefaultTemperature);
+  REQUIRE(fresh.settings.lm.top_k == attn::kLmDefaultTopK);
+  REQUIRE(attn::kLmDefaultTemperature > 0.0f);
+  // A v3 link of the scene: greedy, every token, as it showed then; and a link made now of
+  // that state says so, so it shows the same.
+  attn::AppState old;
+  REQUIRE(attn::load_fragment(old, "v=3&source=language&sentence=Love%20is&lm.tokens=30").ok);
+  REQUIRE(old.settings.lm.temperature == 0.0f);
+  REQUIRE(old.settings.lm.top_k == 0);
+  REQUIRE(old.settings.lm.tokens == 30);
+  const std::string now = attn::settings_to_fragment(old.settings);
+  REQUIRE(now.find("lm.temperature=0") != std::string::npos);
+  REQUIRE(now.find("lm.topK=0") != std::string::npos);
+  attn::AppState again;
+  REQUIRE(attn::load_fragment(again, now).ok);
+  REQUIRE(again.settings.lm == old.settings.lm);
+  // A v3 link that chose its own sampling keeps it; one of another scene is untouched.
+  attn::AppState chose;
+  REQUIRE(attn::load_fragment(chose, "v=3&source=language&lm.temperature=1.5").ok);
+  REQUIRE(chose.settings.lm.temperature == 1.5f);
+  REQUIRE(chose.settings.lm.top_k == 0);
+  attn::AppState other;
+  REQUIRE(attn::load_fragment(other, "v=3&panel=token").ok);
+  REQUIRE(other.settings.lm.temperature == attn::kLmDefaultTemperature);
+  // A v4 link, and a session without a version, sample by default.
+  attn::AppState v4;
+  REQUIRE(attn::load_fragment(v4, "v=4&source=language").ok);
+  REQUIRE(v4.settings.lm.temperature == attn::kLmDefaultTemperature);
+  attn::AppState session;
+  REQUIRE(attn::load_settings_json(session, R"({"version": 3, "source": "language"})").ok);
+  REQUIRE(session.settings.lm.temperature == 0.0f);
 }

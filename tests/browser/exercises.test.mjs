@@ -11,8 +11,8 @@ import path from 'node:path';
 import { labSuite } from '../support/suite.mjs';
 import { openBrowser } from '../support/browser.mjs';
 import { frames, matrix, openLab, screenshot, waitFor } from '../support/lab.mjs';
-import { decodePng } from '../support/png.mjs';
 import { startServer } from '../../scripts/serve.mjs';
+import { artifactsDir } from '../support/paths.mjs';
 
 const suite = labSuite({ viewport: { width: 1280, height: 800 } });
 
@@ -264,5 +264,34 @@ test('an embed on another origin: ?exercise=N shows one (fetching the language m
     { attnlab: 1, type: 'event', event: 'answer', exercise: 11, correct: true, attempts: 2 },
   ]);
   assert.equal(events[0].origin, new URL(suite.url).origin);
+  await page.close();
+});
+
+test('the teachers\' page: three exercise figures, their answers counted in the scoreboard', async () => {
+  await suite.ready;
+  const page = await suite.browser.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${suite.url}examples/teachers-en.html`);
+  const frameOf = async (n) => {
+    const frame = await (await page.waitForSelector(`iframe[data-exercise="${n}"]`)).contentFrame();
+    await frame.waitForFunction((k) => window.attnlab?.getState && window.attnlab.getState().exercise === k, n, { timeout: 60000, polling: 200 });
+    return frame;
+  };
+  const rows = () => page.evaluate(() => [...document.querySelectorAll('#scoreboard tbody tr, #scoreboard tr[data-exercise]')]
+    .map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.deepEqual((await rows()).map((r) => r.slice(1)), [['0', '–', '–'], ['0', '–', '–'], ['0', '–', '–']]);
+  const mask = await frameOf(9);
+  await mask.evaluate(() => window.attnlab.answer({ row: 3, col: 1 }));
+  await mask.evaluate(() => window.attnlab.answer({ row: 1, col: 3 }));
+  const variance = await frameOf(2);
+  await variance.evaluate(() => window.attnlab.answer(256));
+  // The events arrive after the answers resolve: wait for the last of them to be counted.
+  await page.waitForFunction(() => document.getElementById('score-summary').textContent ===
+    '2 of 3 exercises answered, 2 right, 1 at the first try.', null, { timeout: 10000 });
+  const table = await rows();
+  assert.deepEqual(table.map((r) => r.slice(1)), [['1', 'yes', 'yes'], ['2', 'yes', 'no'], ['0', '–', '–']]);
+  await page.screenshot({ path: path.join(artifactsDir, 'exercise-teachers-en.png'), fullPage: true });
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -111,8 +111,14 @@ test('generating 20 characters adds 20 rows; the probabilities match generate()'
   const w = await page.evaluate(() => window.attnlab.getMatrix('weights', 0));
   assert.equal(w.rows, rows0 + 20);
   const f = await lm();
-  const expected = model.generate({ prompt, tokens: 20, temperature: 0 });
+  // Sampled by default (seeded: the same characters as the core module's generate with the
+  // state's temperature, top-k and seed); greedy when asked.
+  assert.ok(Math.abs(state.lm.temperature - 0.8) < 1e-6, `temperature ${state.lm.temperature}`);
+  assert.deepEqual([state.lm.topK, state.lm.seed], [20, 1]);
+  const expected = model.generate({ prompt, tokens: 20, temperature: 0.8, topK: 20, seed: 1 });
   assert.deepEqual(f.generated.map((g) => g.id), expected.map((g) => g.id));
+  const greedy = model.generate({ prompt, tokens: 20, temperature: 0 });
+  assert.notDeepEqual(expected.map((g) => g.id), greedy.map((g) => g.id), 'sampling is not greedy decoding');
   for (let i = 0; i < 20; i++) {
     const sum = f.generated[i].top.reduce((a, t) => a + t.p, 0);
     assert.ok(sum <= 1 + 1e-6, `probabilities shown sum to ${sum}`);

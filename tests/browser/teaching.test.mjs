@@ -26,6 +26,10 @@ function assertSubset(got, want, where) {
 // The shown step is `k`: its panel and settings in the state, its card on screen with a title
 // and text, inside the window, and its element (if it names one) framed.
 async function assertStep(page, steps, k, lang) {
+  // A step of the language model's scene waits for the model, which the page fetches for it.
+  if (steps[k - 1].patch.source === 'language')
+    await waitFor(page, (layer) => window.attnlab.getState().source === 'language' && window.attnlab.getState().layer === layer,
+      steps[k - 1].patch.layer, 60000);
   await frames(page);
   const { state, tour } = await page.evaluate(() => ({ state: window.attnlab.getState(), tour: window.attnlab.layout().tour }));
   const step = steps[k - 1];
@@ -56,13 +60,29 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
     assert.ok(offer, `${lang}: a "Start the tour" button`);
     assert.equal((await page.evaluate(() => window.attnlab.layout().tour)).step, 0);
     const steps = await page.evaluate(() => window.attnlab.tourSteps());
-    assert.equal(steps.length, 14);
+    assert.equal(steps.length, 15);
+    assert.deepEqual(steps.map((st, i) => st.patch.source === 'language' ? i + 1 : 0).filter(Boolean), [8, 10, 11, 12],
+      'where a token looks, the mask in use, the heads and random against learned: the trained model\'s scene');
     // By link: each step's own #tour=N.
     for (let k = 1; k <= steps.length; k++) {
       const error = await page.evaluate(([n, l]) => window.attnlab.loadLink(`#v=3&tour=${n}&language=${l}`), [k, lang]);
       assert.equal(error, '', `link to step ${k}`);
       await assertStep(page, steps, k, lang);
-      if ([1, 3, 8].includes(k)) await screenshot(page, `teaching-tour-${k}-${lang}.png`);
+      if ([1, 3, 8, 11, 12].includes(k)) await screenshot(page, `teaching-tour-${k}-${lang}.png`);
+      if (k === 12) {
+        // Random against learned: both heads drawn; the learned one looks at the previous
+        // character, the random one does not.
+        const { layout, state, w } = await page.evaluate(() => ({
+          layout: window.attnlab.layout(), state: window.attnlab.getState(), w: window.attnlab.getMatrix('weights', 0),
+        }));
+        assert.ok(layout.heatmaps['heads/learned']?.w > 60 && layout.heatmaps['heads/random']?.w > 60, `${lang}: both heads drawn`);
+        let learned = 0;
+        for (let i = 1; i < w.rows; i++) learned += w.data[i * w.cols + i - 1];
+        learned /= w.rows - 1;
+        const random = state.figures.lm.randomHead.previous;
+        assert.equal(state.figures.lm.randomHead.rows, w.rows);
+        assert.ok(learned > 0.5 && random < 0.3, `${lang}: previous-character weight learned ${learned}, random ${random}`);
+      }
     }
     // By the keys: from step 1, the right arrow walks to the end; the left arrow comes back.
     await page.evaluate(() => window.attnlab.setState({ tour: 1 }));
@@ -75,7 +95,7 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
     await page.keyboard.press('ArrowLeft');
     await waitFor(page, (n) => window.attnlab.getState().tour === n, steps.length - 1);
     // And by the card's own Next button, clicked where layout() says it is, once a frame of
-    // step 13 has laid out its card (the state changes before the card is drawn there).
+    // step 14 has laid out its card (the state changes before the card is drawn there).
     await frames(page, 2);
     const next = (await page.evaluate(() => window.attnlab.layout().tour)).nextBox;
     assert.ok(next.w > 20 && next.h > 10, `the Next button (${JSON.stringify(next)})`);

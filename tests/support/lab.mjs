@@ -52,10 +52,18 @@ export async function screenshot(page, name) {
 
 // Pixel of cell (i, j) of a heatmap, sampled at 20% into the cell (away from its number).
 export function cellPixel(png, placement, i, j) {
-  const { x, y, w, h, viewX0, viewY0, viewW, viewH } = placement;
-  const px = (x + (j - viewX0 + 0.2) * (w / viewW)) * png.cssScale;
-  const py = (y + (i - viewY0 + 0.2) * (h / viewH)) * png.cssScale;
+  const [px, py] = cellPoint(png, placement, i, j);
   return png.pixel(px, py);
+}
+function cellPoint(png, placement, i, j) {
+  const { x, y, w, h, viewX0, viewY0, viewW, viewH } = placement;
+  return [(x + (j - viewX0 + 0.2) * (w / viewW)) * png.cssScale, (y + (i - viewY0 + 0.2) * (h / viewH)) * png.cssScale];
+}
+// Whether that sample point is inside the screenshot (a panel taller than the window scrolls,
+// and the rows below its edge are not on screen).
+function onScreen(png, placement, i, j) {
+  const [px, py] = cellPoint(png, placement, i, j);
+  return px >= 0 && py >= 0 && px < png.width - 1 && py < png.height - 1;
 }
 
 // Every visible cell of `id` has the colour of `m` (sequential or diverging scale).
@@ -72,7 +80,7 @@ export async function assertHeatmapShows(page, png, id, m, { diverging = false, 
   let checked = 0;
   for (let i = Math.floor(p.viewY0); i < Math.min(m.rows, p.viewY0 + p.viewH); i++)
     for (let j = Math.floor(p.viewX0); j < Math.min(m.cols, p.viewX0 + p.viewW); j++) {
-      if (!inView(i, p.viewY0, p.viewH) || !inView(j, p.viewX0, p.viewW) || skip(i, j)) continue;
+      if (!inView(i, p.viewY0, p.viewH) || !inView(j, p.viewX0, p.viewW) || !onScreen(png, p, i, j) || skip(i, j)) continue;
       const v = m.data[i * m.cols + j];
       const want = diverging ? expectedDiverging(v, p.rangeLo, p.rangeHi) : expectedSequential(v);
       const got = cellPixel(png, p, i, j);

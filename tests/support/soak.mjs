@@ -254,7 +254,7 @@ async function act(page, r, ctx) {
     }
     case 'hostile': {
       const junk = r.pick(['{"heads": 1e308}', '{"sentence": 5}', '[1,2,3]', '{"mask": {"window": -7}}', '{"panel": "nope"}', '{"dModel": "16"}',
-        '{"lm": {"ablate": [8]}}', '{"lm": {"tokens": 0}}', '{"modern": {"rowOffset": 6}}', '{"tour": 15}', '{"modern": {"kvHeads": 0}}']);
+        '{"lm": {"ablate": [8]}}', '{"lm": {"tokens": 0}}', '{"modern": {"rowOffset": 6}}', '{"tour": 99}', '{"exercise": 14}', '{"modern": {"kvHeads": 0}}']);
       const refused = await page.evaluate((j) => window.attnlab.setState(JSON.parse(j)).then(() => false, () => true), junk);
       if (!refused) ctx.accepted.push(junk);
       break;
