@@ -500,6 +500,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     spec.highlight_row = s.cursor;
     spec.show_scale = false;
     const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(tile, tile));
+    const float drawn_w = ImGui::GetItemRectSize().x;  // the heatmap as drawn (its last item spans it)
     hover_to_context(ctx, state, spec.id, "weights", hd, r);
     if (r.clicked) s.head = hd;
     ImGui::Text("%s %.2f  %s %.2f", tr(S::entropy), m.mean_entropy, tr(S::max_weight), m.mean_max_weight);
@@ -508,6 +509,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
       const std::string label_id = "heads/label/" + std::to_string(hd);
       VeilGroup veil(ctx, label_id.c_str());
       draw_lm_head_label(state, hd);
+      ImGui::Dummy(ImVec2(drawn_w, 0.0f));  // as wide as the heatmap: a veil the label's width would tell it
     }
     ImGui::EndGroup();
   }

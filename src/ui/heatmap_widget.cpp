@@ -275,7 +275,10 @@ void draw_axis_labels(ImDrawList* dl, const HeatmapSpec& spec, const gfx::Heatma
     } else {
       label = fit_text(label, f.cell_w * col_step - f.font * 0.3f);
       const float tw = ImGui::CalcTextSize(label.c_str()).x;
-      add_text(dl, ImVec2(center - tw * 0.5f, f.origin.y), text_col, label.c_str());
+      // Centred on its column, but kept within the heatmap's width: over narrow cells the
+      // first label ("0") would reach left of the clip and show as half a glyph.
+      const float x = std::max(f.origin.x, std::min(center - tw * 0.5f, f.hm_max.x - tw));
+      add_text(dl, ImVec2(x, f.origin.y), text_col, label.c_str());
     }
   }
   if (spec.row_labels)
