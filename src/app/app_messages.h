@@ -14,6 +14,7 @@
   X(app_trained_not_loaded, "the trained model is not loaded") \
   X(app_trained_not_loaded_yet, "the trained model is not loaded (yet)") \
   X(app_lm_loading, "the language model is loading; the scene opens when it arrives") \
+  X(app_lm_unavailable, "this page carries no language model, so its scene cannot open here") \
   X(app_lm_ablate_rule, "'ablate' in 'lm' must be a list of head numbers (layer x heads + head) from 0 to {0}") \
   X(app_no_results, "no results") \
   X(app_key_number, "'{0}' must be a number") \

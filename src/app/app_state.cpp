@@ -200,7 +200,7 @@ void fix_lm_scene(AppState& state) {
   if (!state.lm_scene) {
     state.settings.source = state.has_results ? state.computed_for.source : SceneSource::Generated;
     state.lm_wanted = true;
-    state.notice = Status::error(msg::app_lm_loading);
+    state.notice = Status::error(state.lm_unavailable ? msg::app_lm_unavailable : msg::app_lm_loading);
   } else {
     const train::ModelConfig& m = state.lm_scene->model.config;
     if (!state.has_results || state.computed_for.source != SceneSource::Language) {

@@ -349,7 +349,10 @@ std::string load_language_model(val bytes, const std::string& name) {
 // The page has no model to give (the offline single-file pages carry none): the tour's steps
 // and the exercises that want the scene say so instead of waiting.
 void language_model_unavailable() {
-  if (g_app) g_app->state().lm_unavailable = true;
+  if (!g_app) return;
+  attn::AppState& state = g_app->state();
+  state.lm_unavailable = true;
+  if (state.lm_wanted) state.notice = attn::Status::error(attn::msg::app_lm_unavailable);  // not "loading"
 }
 
 // True once the scene was asked for and its model is not here yet (the page then fetches it).

@@ -166,7 +166,11 @@ void scene_section(AppState& state, const ControlsOptions& options) {
   else if (s.source == SceneSource::Trained) trained_scene_summary(state);
   else if (s.source == SceneSource::Imported) draw_import_summary(state);
   else wrapped_text(tr(S::worked_inputs));
-  if (!state.notice.ok) ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), "%s", status_text(state.notice).c_str());
+  if (!state.notice.ok) {  // wrapped: a long notice is read whole, not cut at the window's edge
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.55f, 0.35f, 1.0f));
+    wrapped_text(status_text(state.notice));
+    ImGui::PopStyleColor();
+  }
 }
 
 // Where positions come from: none, sinusoidal (added to x), RoPE (q and k turned), ALiBi

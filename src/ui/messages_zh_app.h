@@ -9,6 +9,7 @@
   X(app_trained_not_loaded, "训练好的模型还没有载入") \
   X(app_trained_not_loaded_yet, "训练好的模型（还）没有载入") \
   X(app_lm_loading, "语言模型正在加载；加载完成后打开此场景") \
+  X(app_lm_unavailable, "这个页面没有附带语言模型，所以无法在这里打开它的场景") \
   X(app_lm_ablate_rule, "'lm' 中的 'ablate' 必须是头编号（层 × 头数 + 头）的列表，范围 0 到 {0}") \
   X(app_no_results, "没有结果") \
   X(app_key_number, "'{0}' 必须是数字") \

@@ -38,13 +38,23 @@ function flatShare(png, box) {
 // Types `text` into the card's number field and presses Check.
 async function typeAnswer(page, text) {
   const x = await exercise(page);
+  const before = await page.evaluate(() => window.attnlab.exerciseProgress().reduce((a, p) => a + p.attempts, 0));
   await page.mouse.click(...centre(x.inputBox));
-  await frames(page, 2);
-  await page.keyboard.press('End');
-  for (let k = 0; k < 12; k++) await page.keyboard.press('Backspace');
+  await frames(page, 3);
+  // A key pressed and released between two frames is lost to this ImGui on a busy machine:
+  // each editing key is held for a frame. Typed characters are queued, so they arrive whole.
+  const hold = async (key) => {
+    await page.keyboard.down(key);
+    await frames(page, 1);
+    await page.keyboard.up(key);
+    await frames(page, 1);
+  };
+  await hold('End');
+  for (let k = 0; k < 8; k++) await hold('Backspace');
   await page.keyboard.type(text);
-  await frames(page, 2);
+  await frames(page, 3);
   await page.mouse.click(...centre((await exercise(page)).checkBox));
+  await waitFor(page, (n) => window.attnlab.exerciseProgress().reduce((a, p) => a + p.attempts, 0) > n, before);
   await frames(page, 3);
 }
 

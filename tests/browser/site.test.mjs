@@ -64,6 +64,19 @@ test('the single-file page opens from disk (file://) alone, under its CSP, and d
     assert.equal((await page.evaluate(() => window.attnlab.layout())).missingGlyphs, 0);
     await screenshot(page, 'site-offline-cjk.png');
 
+    // A tour step of the language model's scene: the file carries no model, and the step says
+    // so in its card (rather than waiting for a model that never comes).
+    await page.evaluate(() => window.attnlab.setState({ tour: 8, language: 'en' }));
+    let drawn = '';
+    for (let k = 0; k < 20 && !/This page carries no language model/.test(drawn); k++)
+      drawn = await page.evaluate(() => window.attnlab.drawnText());
+    assert.match(drawn, /This page carries no language model \(it is the offline\s+single-file page\)/);  // wrapped in the card
+    assert.equal(await page.evaluate(() => window.attnlab.getState().source), 'generated');
+    // Its notice instead of "loading", wrapped in the controls: any space may be a line break.
+    assert.match(drawn, new RegExp('this page carries no language model, so its scene cannot open here'.replace(/ /g, '\\s+')));
+    assert.doesNotMatch(drawn, /the language model is loading/);
+    await screenshot(page, 'site-offline-no-model.png');
+
     assert.deepEqual(requests.filter((u) => u !== pageUrl && !u.startsWith('data:')), [], 'the offline page requested other files');
     assert.deepEqual(await page.evaluate(() => window.cspViolations), []);
     assert.deepEqual(errors, []);
