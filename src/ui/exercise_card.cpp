@@ -72,6 +72,36 @@ Input& input() {
   return in;
 }
 
+// The right answer's reason as the figures are now, read off them only when they changed (a
+// frame must not list every masked cell of a long sentence again): keyed on the exercise and
+// the versions of the results the graders read, in the UI's language.
+struct Verdict {
+  int id = -1;
+  std::uint64_t revision = 0, modern = 0;
+  ScalingLabSettings lab;
+  std::size_t lab_drawn = 0;  // the lab's sampled figures (drawn for their panel only)
+  std::string bits_for, language;
+  bool ready = false;
+  std::string explanation;
+};
+const Verdict& verdict(const AppState& state, int id) {
+  static Verdict v;
+  const std::string lang = language() == Language::Chinese ? "zh" : "en";
+  const std::size_t lab_drawn = (state.has_scaling_lab ? 1 : 0) + static_cast<std::size_t>(state.scaling_lab.hist_dk) * 2 +
+                                state.scaling_lab.saturation_raw.size() * 4096;
+  if (v.id != id || v.revision != state.revision || v.modern != state.modern.version ||
+      !(v.lab == state.scaling_lab_computed_for) || v.lab_drawn != lab_drawn || v.bits_for != state.lm.bits_for ||
+      v.language != lang) {
+    v.lab_drawn = lab_drawn;
+    v.id = id, v.revision = state.revision, v.modern = state.modern.version, v.lab = state.scaling_lab_computed_for;
+    v.bits_for = state.lm.bits_for, v.language = lang;
+    const ExerciseExpected e = expected_answer(state, id);
+    v.ready = e.ready;
+    v.explanation = e.ready ? with_facts(tr(texts(id).why), e.facts) : std::string();
+  }
+  return v;
+}
+
 void answer(AppState& state, const ExerciseAnswer& a) {
   ExerciseExpected expected;
   bool correct = false;
@@ -144,7 +174,7 @@ void draw_feedback(const AppState& state, UiContext& ctx, int id) {
     ImGui::TextColored(x.correct ? kRightGreen : kWrongOrange, "%s", tr(x.correct ? S::exercise_right : S::exercise_wrong));
     if (!x.correct && !x.revealed) text = tr(texts(id).hint);
   }
-  if (x.revealed) text = exercise_explanation(state, id);
+  if (x.revealed) text = verdict(state, id).explanation;
   if (!text.empty()) wrapped_text(text);
   ctx.exercise.feedback = text;
 }
@@ -259,7 +289,7 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]) {
   ImGui::TextDisabled(tr(S::exercise_of), id, kExercises);
   wrapped_text(out.question);
   ImGui::Separator();
-  if (!expected_answer(state, id).ready && state.lm_wanted)
+  if (!verdict(state, id).ready && state.lm_wanted)
     hint_text(tr(state.lm_unavailable ? S::lm_unavailable : S::exercise_waiting));
   draw_answer_controls(state, ctx, info, id);
   draw_feedback(state, ctx, id);
