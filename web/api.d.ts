@@ -76,6 +76,8 @@ export interface LabLayout {
   hover: unknown;
   playing: boolean;
   missingGlyphs: number;
+  /** Text the last frame drew that no one could read whole: 'cut' (a glyph cut by its window's or figure's edge), 'overlap' (glyphs of two strings over each other), 'covered' (under a card or popup drawn over it), 'wider' (a window whose content reaches past its edge), with the draw list's window and the box. Empty on a readable frame. */
+  textFaults: Array<Rect & { kind: 'cut' | 'overlap' | 'covered' | 'wider'; window: string }>;
   cjkFont: boolean;
   framebuffer: { width: number; height: number };
   devicePixelRatio: number;

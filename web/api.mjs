@@ -118,6 +118,7 @@ export function makeHandle(source) {
       return {
         tour, exercise, font: l.font,
         randomNote: l.randomNote ? toPage(l.randomNote) : null,
+        textFaults: (l.textFaults ?? []).map(toPage),
         heatmaps, tabs, plots, nav, controls: l.controls, hover: l.hover, playing: l.playing, missingGlyphs: l.missingGlyphs, cjkFont: l.cjkFont,
         framebuffer: { width: l.framebufferWidth, height: l.framebufferHeight },
         devicePixelRatio: window.devicePixelRatio,

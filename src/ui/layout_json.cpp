@@ -2,6 +2,7 @@
 
 #include "files/json_text.h"
 #include "ui/app.h"
+#include "ui/text_audit.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,11 @@ std::string layout_json(const App& app) {
   const UiContext::Note& note = ui.random_note;
   const nlohmann::json random_note = note.text.empty() ? nlohmann::json(nullptr)
       : nlohmann::json{{"text", note.text}, {"x", note.box[0]}, {"y", note.box[1]}, {"w", note.box[2]}, {"h", note.box[3]}};
+  // Text no reader could read whole in the last frame (ui/text_audit.h).
+  nlohmann::json text_faults = nlohmann::json::array();
+  if (const ImDrawData* data = ImGui::GetDrawData())
+    for (const TextFault& f : audit_text(*data))
+      text_faults.push_back({{"kind", f.kind}, {"window", f.window}, {"x", f.x}, {"y", f.y}, {"w", f.w}, {"h", f.h}});
   const nlohmann::json layout = {
       {"tour", tour},
       {"exercise", exercise},
@@ -80,6 +86,7 @@ std::string layout_json(const App& app) {
       {"framebufferHeight", ui.framebuffer_h},
       {"playing", ui.playing},
       {"missingGlyphs", app.missing_glyphs()},
+      {"textFaults", text_faults},
       {"cjkFont", app.has_cjk_font()},
       {"textures", std::count_if(ui.heatmaps.begin(), ui.heatmaps.end(), [](const auto& h) { return h.second.texture.id() != 0; })},
   };
