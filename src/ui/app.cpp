@@ -14,6 +14,7 @@
 #include "ui/heatmap_widget.h"
 #include "ui/keys.h"
 #include "ui/panel_views.h"
+#include "ui/setting_widgets.h"
 #include "ui/strings.h"
 #include "ui/text_wrap.h"
 #include "ui/tour_card.h"
@@ -335,7 +336,14 @@ void App::draw_windows(float scale) {
   // own controls are in the panel), unless they are pinned open: the full page, and embeds too
   // (a course page's narrow figure gives the room to the panel's plot and its legend).
   const bool relevant = controls_pinned_ || panel_uses_scene_controls(state_.settings.panel);
-  const bool controls = !present && show_controls_ && relevant;
+  // A tour step's or an exercise's card takes a column at the right, so it covers nothing; in
+  // a window narrower than 1100 CSS px (a course page's figure) the controls fold for it.
+  const int exercise = state_.settings.exercise;
+  const bool card = (state_.settings.tour >= 1 && state_.settings.tour <= kTourSteps) ||
+                    (exercise >= 1 && exercise <= kExercises &&
+                     to_string(state_.settings.panel) == std::string(exercise_info(exercise).panel));
+  const bool room = vp->WorkSize.x >= 1100.0f * scale;
+  const bool controls = !present && show_controls_ && relevant && (!card || room);
   controls_drawn_ = controls;
   const float panel_w = controls ? std::min(vp->WorkSize.x * 0.4f, 360.0f * scale) : 0.0f;
   // Clicking them never raises them over the tour's card.
@@ -347,15 +355,20 @@ void App::draw_windows(float scale) {
     ImGui::SetNextWindowSize(ImVec2(panel_w, vp->WorkSize.y));
     ImGui::Begin(tr(S::app_title), nullptr, fixed);
     record_window_begin();
+    ImGui::PushTextWrapPos(0.0f);
     draw_controls_panel(state_, ctx_, options_.controls);
+    ImGui::PopTextWrapPos();
     controls_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     record_window_end();
     ImGui::End();
   }
   preferred_height_ = std::max(controls_h, (vp->WorkSize.x - panel_w) * 0.625f);
 
+  const float card_w = card ? side_card_width(vp->WorkSize.x - panel_w) : 0.0f;
+  card_rect_[0] = vp->WorkPos.x + vp->WorkSize.x - card_w, card_rect_[1] = vp->WorkPos.y;
+  card_rect_[2] = card_w, card_rect_[3] = vp->WorkSize.y;
   ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + panel_w, vp->WorkPos.y));
-  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w, vp->WorkSize.y));
+  ImGui::SetNextWindowSize(ImVec2(vp->WorkSize.x - panel_w - card_w, vp->WorkSize.y));
   // A panel taller than the window scrolls (a large UI scale, a small screen): nothing is cut.
   // The scrollbar comes when the content overflows and goes only when it is well inside again:
   // a scrollbar narrows the panel, which can make its content taller, and without this margin
@@ -366,10 +379,14 @@ void App::draw_windows(float scale) {
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
   record_window_begin();
+  // Every line of text wraps at the window's edge rather than running past it (a narrow
+  // figure on a course page).
+  ImGui::PushTextWrapPos(0.0f);
   if (show_tabs_) draw_navigation();
   begin_exercise_frame(state_, ctx_);
   draw_panels();
   frame_asked(ctx_);
+  ImGui::PopTextWrapPos();
   record_window_end();
   const float content_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
   const float window_h = ImGui::GetWindowHeight();
@@ -379,8 +396,8 @@ void App::draw_windows(float scale) {
     ImGui::SetScrollY(0.0f);
   }
   ImGui::End();
-  draw_tour_card(state_, ctx_, panel_rect_, tour_navigation_);
-  draw_exercise_card(state_, ctx_, panel_rect_);
+  draw_tour_card(state_, ctx_, card_rect_, tour_navigation_);
+  draw_exercise_card(state_, ctx_, card_rect_);
 }
 
 namespace {

@@ -154,6 +154,7 @@ class App {
   std::uint64_t frames_unchanged_ = 0;
   int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)
   float panel_rect_[4] = {0, 0, 0, 0};  // the panel window in the last frame: x, y, w, h
+  float card_rect_[4] = {0, 0, 0, 0};   // the column of the tour's or the exercise's card (w 0: none)
 };
 
 }  // namespace attn::ui

@@ -35,4 +35,35 @@ inline void add_text(ImDrawList* dl, ImVec2 pos, ImU32 color, const char* text, 
   else ImGui::LogText("\n%s\n", text);
 }
 
+// `text` cut to `max_w` pixels, ending in an ellipsis when it was longer.
+inline std::string fit_text(const std::string& text, float max_w) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= max_w) return text;
+  const float dots = ImGui::CalcTextSize("\u2026").x;
+  std::string cut = text;
+  while (!cut.empty() && ImGui::CalcTextSize(cut.c_str()).x + dots > max_w) {
+    unsigned char last;
+    do {  // one whole UTF-8 character: its continuation bytes, then its lead
+      last = static_cast<unsigned char>(cut.back());
+      cut.pop_back();
+    } while (!cut.empty() && (last & 0xC0) == 0x80);
+  }
+  return cut + "\u2026";
+}
+
+// Text turned a quarter turn anticlockwise, its baseline's start at `bottom` (reads upwards).
+inline void add_upright_text(ImDrawList* dl, ImVec2 bottom, ImU32 col, const char* text) {
+  // Drawn level first (unclipped sideways, where the level text would lie), then its vertices
+  // are turned about `bottom`.
+  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+  dl->PushClipRect(ImVec2(-1e6f, clip_min.y), ImVec2(1e6f, clip_max.y), false);
+  const int first = dl->VtxBuffer.Size;
+  add_text(dl, bottom, col, text);
+  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
+    ImVec2& p = dl->VtxBuffer[i].pos;
+    const ImVec2 d(p.x - bottom.x, p.y - bottom.y);
+    p = ImVec2(bottom.x + d.y, bottom.y - d.x);
+  }
+  dl->PopClipRect();
+}
+
 }  // namespace attn::ui

@@ -137,8 +137,14 @@ void draw_answer_controls(AppState& state, UiContext& ctx, const ExerciseInfo& i
   if (info.kind == ExerciseKind::Choice) {
     const std::vector<std::string> options = exercise_choices(id, language());
     for (int k = 0; k < static_cast<int>(options.size()); ++k) {
-      const std::string label = options[k] + "##choice" + std::to_string(k);
+      // The option's text wraps beside its button (a narrow card); a click on either picks it.
+      const std::string label = "##choice" + std::to_string(k);
+      ImGui::BeginGroup();
       if (ImGui::RadioButton(label.c_str(), in.choice == k)) in.choice = k;
+      ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+      wrapped_text(options[k]);
+      ImGui::EndGroup();
+      if (ImGui::IsItemClicked()) in.choice = k;
       const ImVec2 min = ImGui::GetItemRectMin(), size = ImGui::GetItemRectSize();
       out.choice_boxes.push_back({min.x, min.y, size.x, size.y});
     }
@@ -151,7 +157,7 @@ void draw_answer_controls(AppState& state, UiContext& ctx, const ExerciseInfo& i
     ImGui::InputDouble("##exercise-number", &in.number, 0.0, 0.0, "%.6g");
     check = ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGuiKey_Enter);
     record_item(out.input_box);
-    ImGui::SameLine();
+    flow_button(tr(S::exercise_check));
   }
   ImGui::BeginDisabled(info.kind == ExerciseKind::Choice && in.choice < 0);
   check = ImGui::Button(tr(S::exercise_check)) || check;
@@ -189,13 +195,6 @@ void for_each_asked(const UiContext& ctx, Fn fn) {
     if (veil_covers(info.veil, id)) fn(p.x, p.y, p.w, p.h);
   for (const auto& [id, b] : ctx.exercise.asked)
     if (!ctx.placements.count(id) && !ctx.plots.count(id)) fn(b[0], b[1], b[2], b[3]);
-}
-
-// The boxes of what the shown exercise asks about: the card keeps off them where it can.
-std::vector<std::array<float, 4>> asked_boxes(const UiContext& ctx) {
-  std::vector<std::array<float, 4>> boxes;
-  for_each_asked(ctx, [&](float x, float y, float w, float h) { boxes.push_back({x, y, w, h}); });
-  return boxes;
 }
 
 }  // namespace
@@ -270,7 +269,7 @@ VeilGroup::~VeilGroup() {
   if (veiled(ctx_, id_)) cover_veiled(ctx_, ImGui::GetWindowDrawList(), id_, min, max);
 }
 
-void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]) {
+void draw_exercise_card(AppState& state, UiContext& ctx, const float column[4]) {
   ExerciseLayout& out = ctx.exercise;
   const int id = out.id;
   if (id < 1 || id > kExercises) return;
@@ -281,9 +280,8 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]) {
   }
   out.question = tr(texts(id).question);
 
-  // Placed where it hides less of the figure asked about (the card's size is the last frame's).
-  static float size[2] = {0.0f, 0.0f};
-  begin_corner_card("##exercise", panel, kAskYellow, ctx.dpi_scale, 0.97f, corner_card_left(panel, size, asked_boxes(ctx)));
+  // In the column beside the panel: it never hides the figure asked about.
+  begin_side_card("##exercise", column, kAskYellow, ctx.dpi_scale);
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::exercise_of), id, kExercises);
@@ -295,28 +293,28 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]) {
   draw_feedback(state, ctx, id);
   ImGui::Spacing();
   int next = id;
+  bool first = true;
+  const auto button = [&first](const char* label) {
+    if (!first) flow_button(label);
+    first = false;
+    return ImGui::Button(label);
+  };
   if (!state.exercise.revealed) {
-    if (ImGui::Button(tr(S::exercise_show))) reveal_exercise(state);
+    if (button(tr(S::exercise_show))) reveal_exercise(state);
     record_item(out.show_box);
-    ImGui::SameLine();
   }
-  if (id > 1) {
-    if (ImGui::Button(tr(S::exercise_previous))) next = id - 1;
-    ImGui::SameLine();
-  }
+  if (id > 1 && button(tr(S::exercise_previous))) next = id - 1;
   if (id < kExercises) {
-    if (ImGui::Button(tr(S::exercise_next))) next = id + 1;
+    if (button(tr(S::exercise_next))) next = id + 1;
     record_item(out.next_box);
-    ImGui::SameLine();
   }
-  if (ImGui::Button(tr(S::exercise_close))) next = 0;
+  if (button(tr(S::exercise_close))) next = 0;
   const int done = static_cast<int>(std::count_if(state.exercise.progress.begin(), state.exercise.progress.end(),
                                                   [](const ExerciseProgress& p) { return p.done; }));
   ImGui::TextDisabled(tr(S::exercise_done), done, kExercises);
   ImGui::PopTextWrapPos();
   record_window_end();
-  end_corner_card(out.box);
-  size[0] = out.box[2], size[1] = out.box[3];
+  end_side_card(out.box);
   state.settings.exercise = next;
 }
 

@@ -47,9 +47,9 @@ class VeilGroup {
 // (under the card, which may lie over a figure).
 void frame_asked(const UiContext& ctx);
 
-// After the panel: the card at the panel's lower right (`panel` = x, y, w, h), the frame
-// around the figure asked about, and the answer the learner gave this frame.
-void draw_exercise_card(AppState& state, UiContext& ctx, const float panel[4]);
+// After the panel: the card in the column beside it (`column` = x, y, w, h) and the answer
+// the learner gave this frame.
+void draw_exercise_card(AppState& state, UiContext& ctx, const float column[4]);
 
 // The reason for the right answer, read off the live figures, in the UI's language ("" when
 // the figures are not ready).

@@ -302,8 +302,13 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Each row: its titles' line, the heatmaps, and the gap under them.
   const float row_extra = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFontSize() * 0.3f + 2 * ImGui::GetStyle().ItemSpacing.y;
-  const float cell_w = (avail.x - 2 * gap) / 3.0f;
-  float cell_h = (avail.y - 3 * row_extra) / 3.0f - 1.0f;
+  // Three stages a row, or two in a narrow figure (a course page's), where a third of the
+  // width would leave a heatmap little room beside its labels and colour scale.
+  const int columns = avail.x >= ImGui::GetFontSize() * 30.0f ? 3 : 2;
+  const int rows = (9 + columns - 1) / columns;
+  const float cell_w = (avail.x - (columns - 1) * gap) / columns;
+  float cell_h = (avail.y - rows * row_extra) / rows - 1.0f;
+  if (columns == 2) cell_h = std::max(cell_h, cell_w * 0.7f);  // the panel scrolls
   auto spec_of = [&](const Stage& st) {
     HeatmapSpec spec;
     spec.id = std::string("pipeline/") + st.id;
@@ -325,7 +330,7 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
                                                           static_cast<int>(st.m->cols())));
   for (int i = 0; i < 9; ++i) {
     const Stage& st = stages[i];
-    if (i % 3) ImGui::SameLine();
+    if (i % columns) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(st.title);
     const HeatmapSpec spec = spec_of(st);
@@ -465,7 +470,7 @@ void draw_token_panel(AppState& state, UiContext& ctx) {
 void draw_learned_beside_random(AppState& state, UiContext& ctx, float tile) {
   Settings& s = state.settings;
   ImGui::Separator();
-  ImGui::Checkbox(tr(S::heads_random_beside), &s.lm.random_beside);
+  wrapped_checkbox(tr(S::heads_random_beside), &s.lm.random_beside);
   const Mat& random = state.lm.random_head;
   const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
   if (!s.lm.random_beside || random.rows() != state.trace.heads[head].weights.rows()) return;
@@ -489,11 +494,19 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
   const int heads = static_cast<int>(state.trace.heads.size());
   ImGui::TextUnformatted(tr(S::focus_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const int per_row = std::min(heads, 4);
-  const float tile = std::min((avail.x - 8) / per_row - ImGui::GetStyle().ItemSpacing.x, avail.y * 0.45f);
+  // As many heads a row as their readouts (a line each, wrapped at the tile) leave room for.
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float min_w = ImGui::CalcTextSize(tr(S::distance)).x + ImGui::GetFontSize() * 3.0f;
+  const int fit = std::max(1, static_cast<int>((avail.x - 8 + spacing) / (min_w + spacing)));
+  // Rows as even as they go: four heads where three fit are two rows of two, not three and one.
+  const int most = std::min({heads, 4, fit});
+  const int rows = (heads + most - 1) / most;
+  const int per_row = (heads + rows - 1) / rows;
+  const float tile = std::min((avail.x - 8) / per_row - spacing, avail.y * 0.45f);
   for (int hd = 0; hd < heads; ++hd) {
     if (hd % per_row) ImGui::SameLine();
     ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::max(tile, min_w));
     const HeadMetrics& m = state.head_metrics[hd];
     ImGui::TextColored(hd == s.head ? ImVec4(1.0f, 0.25f, 0.63f, 1.0f) : ImGui::GetStyle().Colors[ImGuiCol_Text], "%s %d",
                        tr(S::head), hd);
@@ -507,7 +520,8 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
     const float drawn_w = ImGui::GetItemRectSize().x;  // the heatmap as drawn (its last item spans it)
     hover_to_context(ctx, state, spec.id, "weights", hd, r);
     if (r.clicked) s.head = hd;
-    ImGui::Text("%s %.2f  %s %.2f", tr(S::entropy), m.mean_entropy, tr(S::max_weight), m.mean_max_weight);
+    ImGui::Text("%s %.2f", tr(S::entropy), m.mean_entropy);
+    ImGui::Text("%s %.2f", tr(S::max_weight), m.mean_max_weight);
     ImGui::Text("%s %.2f", tr(S::distance), m.mean_distance);
     {
       const std::string label_id = "heads/label/" + std::to_string(hd);
@@ -515,6 +529,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
       draw_lm_head_label(state, hd);
       ImGui::Dummy(ImVec2(drawn_w, 0.0f));  // as wide as the heatmap: a veil the label's width would tell it
     }
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
   if (state.computed_for.source == SceneSource::Language) draw_learned_beside_random(state, ctx, tile);

@@ -221,37 +221,6 @@ VisibleCells visible_cells(const gfx::HeatmapView& view, int rows, int cols) {
   return v;
 }
 
-// `text` cut to `max_w` pixels, ending in an ellipsis when it was longer.
-std::string fit_text(const std::string& text, float max_w) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= max_w) return text;
-  const float dots = ImGui::CalcTextSize("\u2026").x;
-  std::string cut = text;
-  while (!cut.empty() && ImGui::CalcTextSize(cut.c_str()).x + dots > max_w) {
-    unsigned char last;
-    do {  // one whole UTF-8 character: its continuation bytes, then its lead
-      last = static_cast<unsigned char>(cut.back());
-      cut.pop_back();
-    } while (!cut.empty() && (last & 0xC0) == 0x80);
-  }
-  return cut + "\u2026";
-}
-
-// Text turned a quarter turn anticlockwise, its baseline's start at `bottom` (reads upwards).
-void add_upright_text(ImDrawList* dl, ImVec2 bottom, ImU32 col, const char* text) {
-  // Drawn level first (unclipped sideways, where the level text would lie), then its vertices
-  // are turned about `bottom`.
-  const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
-  dl->PushClipRect(ImVec2(-1e6f, clip_min.y), ImVec2(1e6f, clip_max.y), false);
-  const int first = dl->VtxBuffer.Size;
-  add_text(dl, bottom, col, text);
-  for (int i = first; i < dl->VtxBuffer.Size; ++i) {
-    ImVec2& p = dl->VtxBuffer[i].pos;
-    const ImVec2 d(p.x - bottom.x, p.y - bottom.y);
-    p = ImVec2(bottom.x + d.y, bottom.y - d.x);
-  }
-  dl->PopClipRect();
-}
-
 // The room a label needs along its axis, in lines of the font: a row label, an upright
 // column label. A label whose cell is smaller is thinned (every step-th one drawn).
 constexpr float kRowLabelSpace = 1.0f, kUprightColLabelSpace = 1.05f;
@@ -338,8 +307,17 @@ void draw_colour_scale(ImDrawList* dl, const HeatmapSpec& spec, const HeatmapFra
     std::snprintf(hi_text, sizeof hi_text, "1");
     std::snprintf(lo_text, sizeof lo_text, "1e%d", static_cast<int>(std::lround(lo)));
   }
-  add_text(dl, ImVec2(bx + bw + f.font * 0.2f, f.hm_min.y), text_col, hi_text);
-  add_text(dl, ImVec2(bx + bw + f.font * 0.2f, f.hm_max.y - f.font), text_col, lo_text);
+  const float tx = bx + bw + f.font * 0.2f;
+  if (f.h >= f.font * 2.1f) {
+    add_text(dl, ImVec2(tx, f.hm_min.y), text_col, hi_text);
+    add_text(dl, ImVec2(tx, f.hm_max.y - f.font), text_col, lo_text);
+    return;
+  }
+  // A bar shorter than two lines: one label at its middle, "±hi" for a symmetric range.
+  char both[140];
+  if (range == WeightRange::Fixed && spec.colormap == Colormap::Diverging && lo == -hi) std::snprintf(both, sizeof both, "±%s", hi_text);
+  else std::snprintf(both, sizeof both, "[%s, %s]", lo_text, hi_text);
+  add_text(dl, ImVec2(tx, (f.hm_min.y + f.hm_max.y - f.font) * 0.5f), text_col, both);
 }
 
 // A veiled heatmap: its cells one flat colour with a grid where the cells are big enough to

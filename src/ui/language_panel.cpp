@@ -115,17 +115,17 @@ void break_section(AppState& state, UiContext& ctx, float width) {
   section_title(tr(S::lm_break_title));
   wrapped_text(tr(S::lm_break_note), width);
   bool scale = s.math.scale_kind != ScaleKind::None;
-  if (ImGui::Checkbox(tr(S::lm_scale), &scale)) s.math.scale_kind = scale ? ScaleKind::Default : ScaleKind::None;
+  if (wrapped_checkbox(tr(S::lm_scale), &scale)) s.math.scale_kind = scale ? ScaleKind::Default : ScaleKind::None;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   ImGui::SliderFloat(fitted(tr(S::lm_attention_temperature)), &s.math.temperature, lm::kMinAttentionTemperature, 4.0f,
                      "%.2f", ImGuiSliderFlags_Logarithmic);
-  ImGui::Checkbox(tr(S::lm_causal), &s.math.mask.causal);
+  wrapped_checkbox(tr(S::lm_causal), &s.math.mask.causal);
   bool finite = s.math.fill == MaskFill::Finite;
-  if (ImGui::Checkbox(tr(S::lm_fill), &finite)) {
+  if (wrapped_checkbox(tr(S::lm_fill), &finite)) {
     s.math.fill = finite ? MaskFill::Finite : MaskFill::NegInfinity;
     s.math.finite_fill = -1e9f;
   }
-  ImGui::Checkbox(tr(S::lm_half), &s.lm.half);
+  wrapped_checkbox(tr(S::lm_half), &s.lm.half);
   ImGui::TextUnformatted(tr(S::lm_ablate));
   for (int layer = 0; layer < m.config.layers; ++layer) {
     for (int h = 0; h < m.config.heads; ++h) {
@@ -134,7 +134,8 @@ void break_section(AppState& state, UiContext& ctx, float width) {
       bool off = at != s.lm.ablated.end();
       char label[32];
       std::snprintf(label, sizeof label, "%d.%d##ablate", layer, h);
-      if (h > 0) ImGui::SameLine();
+      if (h > 0)
+        flow_item(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x);
       if (ImGui::Checkbox(label, &off)) {
         if (off) s.lm.ablated.push_back(index);
         else s.lm.ablated.erase(at);
@@ -167,7 +168,7 @@ void heads_section(AppState& state) {
   const LmResults& r = state.lm;
   section_title(tr(S::lm_heads_title));
   wrapped_text(tr(S::lm_heads_note));
-  if (ImGui::BeginTable("lm/labels", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  if (begin_fitted_table("lm/labels", 3, static_cast<int>(r.labels.size()))) {
     for (S col : {S::lm_head, S::lm_label, S::lm_score}) ImGui::TableSetupColumn(tr(col));
     ImGui::TableHeadersRow();
     for (const lm::HeadLabel& h : r.labels) {
@@ -193,7 +194,7 @@ void heads_section(AppState& state) {
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.ablation_rise[a] > r.ablation_rise[b]; });
   const int heads = state.lm_scene->model.config.heads;
   const LmAblationProgress measuring = lm_ablation_progress(r, state.lm_scene->model.samples.size());
-  if (!ImGui::BeginTable("lm/ablation", 2, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
+  if (!begin_fitted_table("lm/ablation", 2, static_cast<int>(order.size()))) return;
   ImGui::TableSetupColumn(tr(S::lm_head));
   ImGui::TableSetupColumn(tr(S::lm_bits_rise));
   ImGui::TableHeadersRow();
@@ -242,17 +243,23 @@ void draw_language_panel(AppState& state, UiContext& ctx) {
     ImGui::TextColored(ImVec4(1.0f, 0.55f, 0.35f, 1.0f), tr(S::lm_unknown), list.c_str());
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::max(font * 20.0f, avail.x * 0.5f - font);
-  ImGui::BeginChild("lm/left", ImVec2(left_w, 0));
+  // Two columns, or (a narrow figure) one over the other, each scrolling.
+  const bool stacked = avail.x < font * 40.0f;
+  const float left_w = stacked ? avail.x : std::max(font * 20.0f, avail.x * 0.5f - font);
+  ImGui::BeginChild("lm/left", ImVec2(left_w, stacked ? font * 22.0f : 0.0f));
+  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
   const float inner = ImGui::GetContentRegionAvail().x;  // inside the child's padding and scrollbar
   wrapped_text(tr(S::lm_next_note), inner);
   top_bars(ctx, "lm/next", m.vocabulary, r.next, inner);
   generation_section(state, ctx, inner);
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("lm/right", ImVec2(0, 0));
+  if (!stacked) ImGui::SameLine();
+  ImGui::BeginChild("lm/right", ImVec2(0, stacked ? std::max(font * 18.0f, ImGui::GetContentRegionAvail().y) : 0.0f));
+  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
   break_section(state, ctx, ImGui::GetContentRegionAvail().x);
   heads_section(state);
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 

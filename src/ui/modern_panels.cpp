@@ -97,7 +97,10 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   if (!intro(S::positions_hint, f.ok, f.why)) return;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float font = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.x;
-  const float w = (avail.x - 2 * gap) / 3.0f, h = std::max(font * 6, (avail.y - font * 12) * 0.5f);
+  // Three figures a row, or two in a narrow figure (each keeps 11 em for its title and labels).
+  const int columns = avail.x >= 3 * font * 11.0f + 2 * gap ? 3 : 2;
+  // (A few pixels under the exact share: a heatmap's group runs a little past its size.)
+  const float w = (avail.x - (columns - 1) * gap) / columns - 4, h = std::max(font * 6, (avail.y - font * 12) * 0.5f);
   if (!show_error(f.why)) {
     ImGui::SetNextItemWidth(font * 10);
     schema_slider(tr(S::positions_shift), s.modern.shift, "modern.shift");
@@ -114,10 +117,10 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
     char title[200];
     std::snprintf(title, sizeof title, tr(S::positions_fixed), f.toeplitz_deviation);
     titled_heatmap(ctx, title, "positions/ropeFixed", f.rope_fixed, state.modern.version, Colormap::Diverging, nullptr, ImVec2(w, h));
-    ImGui::SameLine();
+    flow_item(w);
     titled_heatmap(ctx, tr(S::positions_rope_alone), "positions/ropeScores", f.rope_scores, state.modern.version,
                   Colormap::Diverging, &state.tokens, ImVec2(w, h), true, s.cursor);
-    ImGui::SameLine();
+    flow_item(w);
     std::snprintf(title, sizeof title, tr(S::positions_rope_long), f.shift);
     titled_heatmap(ctx, title, "positions/ropeLong", f.rope_long, state.modern.version, Colormap::Diverging, &f.long_tokens,
                   ImVec2(w, h));
@@ -134,13 +137,13 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   ImGui::TextWrapped(tr(S::positions_alibi_slopes), slopes.c_str());
   char title[200];
   std::snprintf(title, sizeof title, tr(S::positions_alibi_bias), head, f.alibi_slopes[head]);
-  const float h2 = std::max(font * 6, ImGui::GetContentRegionAvail().y - font * 3.5f);
+  const float h2 = std::max(columns == 3 ? font * 6 : w * 0.8f, ImGui::GetContentRegionAvail().y - font * 3.5f);
   titled_heatmap(ctx, title, "positions/alibiBias", f.alibi_bias, state.modern.version, Colormap::Diverging, &state.tokens,
                 ImVec2(w, h2));
-  ImGui::SameLine();
+  flow_item(w);
   titled_heatmap(ctx, tr(S::positions_alibi_weights), "positions/alibiWeights", f.alibi_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(w, h2), true, s.cursor);
-  ImGui::SameLine();
+  flow_item(w);
   // Score against distance: RoPE for fixed contents, past the sentence's end.
   ImGui::BeginGroup();
   wrapped_text(tr(S::positions_distance_title));
@@ -157,7 +160,7 @@ void draw_positions_panel(AppState& state, UiContext& ctx) {
   plot.include_zero_y = true;
   plot.references.push_back({true, static_cast<double>(state.tokens.size()), tr(S::positions_sentence_end)});
   if (rope.x.empty()) ImGui::TextUnformatted(tr(S::rope_needs_even));
-  else plot_widget(ctx, plot, ImVec2(w, std::max(font * 6, ImGui::GetContentRegionAvail().y - font * 2.6f)));
+  else plot_widget(ctx, plot, ImVec2(w, std::max(font * 8, ImGui::GetContentRegionAvail().y - font * 2.6f)));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
   ImGui::TextDisabled(tr(S::positions_alibi_past), f.alibi_slopes[head]);
   ImGui::PopTextWrapPos();
@@ -326,7 +329,7 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   ImGui::SetNextItemWidth(font * 8);
   ImGui::SliderInt(fitted(tr(S::flash_block_k)), &m.block_k, 1, std::max(1, n));
   same_line_or_wrap(tr(S::flash_causal), true);
-  ImGui::Checkbox(tr(S::flash_causal), &m.flash_causal);
+  wrapped_checkbox(tr(S::flash_causal), &m.flash_causal);
   if (!f.ok) {
     show_error(f.why);
     return;
@@ -356,7 +359,9 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
 
   const FlashStep& cur = f.result.steps[f.step];
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side = std::min(avail.x * 0.45f, avail.y - font * 2);
+  // The heatmap beside the tile's table, or (a narrow figure) above it.
+  const bool stacked = avail.x < font * 36.0f;
+  const float side = stacked ? std::min(avail.x * 0.7f, std::max(avail.y - font * 2, font * 12)) : std::min(avail.x * 0.45f, avail.y - font * 2);
   ImGui::BeginGroup();
   titled_heatmap(ctx, tr(S::flash_exact_weights), "flash/exactWeights", f.exact_weights, state.modern.version,
                 Colormap::Sequential, &state.tokens, ImVec2(side, side));
@@ -367,13 +372,13 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
   }
   outline_cells(ctx, "flash/exactWeights", cur.q_begin, cur.q_end, cur.k_begin, cur.k_end, kFocusPink);
   ImGui::EndGroup();
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   // The running statistics of the current query tile, beside the exact row maximum and sum.
   ImGui::BeginGroup();
   std::snprintf(line, sizeof line, tr(S::flash_tile_title), cur.q_tile, cur.q_begin, cur.q_end - 1, cur.k_tile, cur.k_begin,
                 cur.k_end - 1);
   wrapped_text(line);
-  if (ImGui::BeginTable("flash-rows", 6, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
+  if (begin_fitted_table("flash-rows", 6, cur.q_end - cur.q_begin)) {
     for (S col : {S::flash_col_row, S::flash_col_m, S::flash_col_l, S::flash_col_rescale, S::flash_col_exact_m, S::flash_col_exact_l})
       ImGui::TableSetupColumn(tr(col));
     ImGui::TableHeadersRow();

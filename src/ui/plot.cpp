@@ -1,6 +1,8 @@
 #include "ui/plot.h"
 #include "ui/drawn_text.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -107,6 +109,8 @@ struct PlotFrame {
   std::vector<double> xt, yt;
   std::vector<std::string> y_labels;
   std::vector<const PlotSeries*> named;  // in the legend
+  bool legend_below = false;             // under the axes (a narrow plot), else at their right
+  float upright_h = 0;                   // category labels turned upright (too many to fit level): their room
   ImU32 text = 0, grid = 0, axis = 0;
 
   float fx(const PlotSpec& spec, double v) const {
@@ -149,11 +153,28 @@ PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
       f.named.push_back(&s);
       legend_w = std::max(legend_w, ImGui::CalcTextSize(s.label.c_str()).x + f.font * 2.2f);
     }
-  legend_w = std::min(legend_w, size.x * 0.4f);
+  // A legend wider than 40% of a narrow plot goes under the x axis's title, a line an entry,
+  // rather than being cut at the plot's edge.
+  f.legend_below = legend_w > size.x * 0.4f;
+  if (f.legend_below) legend_w = 0;
+  const float below = f.legend_below ? f.font * 1.4f * static_cast<float>(f.named.size()) : 0.0f;
   const float left = y_label_w + f.font * 0.6f;
+  // Category labels that do not fit level side by side (long tokens, many of them) are
+  // turned upright rather than dropped, where the plot is tall enough to keep 4 lines of axes
+  // beside them; a shorter plot keeps them level and draws those that fit.
+  if (!spec.x_categories.empty()) {
+    const float axis_w = size.x - left - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f);
+    const float step = axis_w / static_cast<float>(spec.x_categories.size());
+    float widest = 0;
+    for (const std::string& c : spec.x_categories) widest = std::max(widest, ImGui::CalcTextSize(c.c_str()).x);
+    const float top = f.font * (spec.y_title.empty() ? 0.6f : 1.7f);
+    const float upright = std::min(widest, f.font * 5.0f);
+    if (widest + f.font * 0.4f > step && size.y - top - upright - f.font * 1.6f - below >= f.font * 4.0f) f.upright_h = upright;
+  }
+  const float x_labels = f.upright_h > 0 ? f.upright_h + f.font * 1.6f : f.font * 2.8f;
   // The y axis's title sits on a line of its own above the axes (ImGui draws no rotated text).
   f.lo = ImVec2(f.origin.x + left, f.origin.y + f.font * (spec.y_title.empty() ? 0.6f : 1.7f));
-  f.hi = ImVec2(f.origin.x + size.x - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f), f.origin.y + size.y - f.font * 2.8f);
+  f.hi = ImVec2(f.origin.x + size.x - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f), f.origin.y + size.y - x_labels - below);
   if (spec.equal_aspect && f.hi.x > f.lo.x && f.hi.y > f.lo.y) {
     // Widen the smaller data range so one unit has one length on both axes.
     const double sx = (f.hi.x - f.lo.x) / (f.x_hi - f.x_lo), sy = (f.hi.y - f.lo.y) / (f.y_hi - f.y_lo);
@@ -168,22 +189,29 @@ PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
     for (double v : f.yt) f.y_labels.push_back(tick_text(v, false));
   }
   // A short plot keeps every k-th y tick (counted from 0 where 0 is one), so labels stay a
-  // line and a third apart and at least 3 remain where 3 fit.
-  if (f.yt.size() > 3 && f.hi.y > f.lo.y) {
-    const float spacing = (f.hi.y - f.lo.y) / static_cast<float>(f.yt.size() - 1);
-    const std::size_t k = static_cast<std::size_t>(std::ceil(f.font * 1.3f / std::max(spacing, 1.0f)));
-    if (k > 1 && (f.yt.size() - 1) / k + 1 >= 3) {
+  // line and a third apart where 3 remain so, else just apart (never over each other, however
+  // few remain: a tiny plot keeps one or two).
+  if (f.yt.size() > 2 && f.hi.y > f.lo.y) {
+    const float spacing = std::max((f.hi.y - f.lo.y) / static_cast<float>(f.yt.size() - 1), 1.0f);
+    std::size_t k = static_cast<std::size_t>(std::ceil(f.font * 1.3f / spacing));
+    if ((f.yt.size() - 1) / k + 1 < 3) k = static_cast<std::size_t>(std::ceil(f.font * 1.05f / spacing));
+    if (k > 1) {
       std::size_t anchor = 0;
       for (std::size_t i = 0; i < f.yt.size(); ++i)
         if (f.yt[i] == 0.0) anchor = i;
+      // Counted from 0, unless another start keeps more ticks where 0's would keep under 3.
+      const auto kept_from = [&](std::size_t r) { return (f.yt.size() - r + k - 1) / k; };
+      std::size_t start = anchor % k;
+      for (std::size_t r = 0; r < k && r < f.yt.size(); ++r)
+        if (kept_from(start) < 3 && kept_from(r) > kept_from(start)) start = r;
       std::vector<double> kept;
       std::vector<std::string> labels;
       for (std::size_t i = 0; i < f.yt.size(); ++i)
-        if ((i + k - anchor % k) % k == 0) {
+        if (i % k == start) {
           kept.push_back(f.yt[i]);
           labels.push_back(f.y_labels[i]);
         }
-      if (kept.size() >= 3) {
+      if (!kept.empty()) {
         f.yt = std::move(kept);
         f.y_labels = std::move(labels);
       }
@@ -213,6 +241,16 @@ void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placemen
     const std::string label = categorical ? spec.x_categories[i] : tick_text(f.xt[i], spec.log_x);
     if (categorical) dl->AddLine(ImVec2(x, f.hi.y), ImVec2(x, f.hi.y + font * 0.25f), f.axis, f.px);
     else dl->AddLine(ImVec2(x, f.lo.y), ImVec2(x, f.hi.y), f.grid, f.px);
+    if (categorical && f.upright_h > 0) {
+      // Upright, reading upwards from under the axis; a line apart at least.
+      if (x - font * 0.5f < next_free) continue;
+      const std::string fitted = fit_text(label, f.upright_h);
+      const float w = ImGui::CalcTextSize(fitted.c_str()).x;
+      add_upright_text(dl, ImVec2(x - font * 0.5f, f.hi.y + font * 0.3f + w), f.text, fitted.c_str());
+      placement.x_ticks.push_back(label);
+      next_free = x + font * 0.55f;
+      continue;
+    }
     const float w = ImGui::CalcTextSize(label.c_str()).x;
     if (x - w * 0.5f < next_free) continue;
     add_text(dl, ImVec2(x - w * 0.5f, f.hi.y + font * 0.3f), f.text, label.c_str());
@@ -222,10 +260,36 @@ void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placemen
   dl->AddRect(f.lo, f.hi, f.axis, 0.0f, 0, f.px);
   if (!spec.x_title.empty()) {
     const float w = ImGui::CalcTextSize(spec.x_title.c_str()).x;
-    add_text(dl, ImVec2(0.5f * (f.lo.x + f.hi.x) - w * 0.5f, f.hi.y + font * 1.45f), f.text, spec.x_title.c_str());
+    const float title_y = f.hi.y + (f.upright_h > 0 ? f.upright_h + font * 0.5f : font * 1.45f);
+    add_text(dl, ImVec2(0.5f * (f.lo.x + f.hi.x) - w * 0.5f, title_y), f.text, spec.x_title.c_str());
   }
   if (!spec.y_title.empty()) add_text(dl, ImVec2(f.origin.x, f.origin.y + font * 0.2f), f.text, spec.y_title.c_str());
   dl->PopClipRect();
+}
+
+// A point's label at its right, else its left, above or below, wherever it stays within the
+// axes and covers no label placed before; where every side is taken the label is left out (the pointer's readout
+// names the point), so close points never print their names over each other.
+void place_label(ImDrawList* dl, std::vector<ImRect>& placed, const ImRect& axes, ImVec2 p, float px, ImU32 color,
+                 const std::string& text) {
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const float gap = 4.5f * px;
+  const ImVec2 tries[] = {{p.x + gap, p.y - size.y * 0.5f},
+                          {p.x - gap - size.x, p.y - size.y * 0.5f},
+                          {p.x - size.x * 0.5f, p.y - gap - size.y},
+                          {p.x - size.x * 0.5f, p.y + gap}};
+  for (const ImVec2& at : tries) {
+    // A little room around each label: letters of two labels never touch.
+    const ImRect box(ImVec2(at.x - gap * 0.5f, at.y - px), ImVec2(at.x + size.x + gap * 0.5f, at.y + size.y + px));
+    if (!axes.Contains(box)) continue;  // the axes clip it
+    const bool free = std::none_of(placed.begin(), placed.end(), [&](const ImRect& r) {
+      return box.Min.x < r.Max.x - 1 && r.Min.x < box.Max.x - 1 && box.Min.y < r.Max.y - 1 && r.Min.y < box.Max.y - 1;
+    });
+    if (!free) continue;
+    placed.push_back(box);
+    add_text(dl, at, color, text.c_str());
+    return;
+  }
 }
 
 // Reference lines, segments and series, clipped to the axes. Returns the point nearest the
@@ -252,6 +316,7 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
   const bool inside = mouse.x >= f.lo.x && mouse.x <= f.hi.x && mouse.y >= f.lo.y && mouse.y <= f.hi.y;
   int nearest = -1;
   float nearest_d2 = (font * 1.2f) * (font * 1.2f);
+  std::vector<ImRect> labels;  // the points' labels placed so far
   for (size_t si = 0; si < spec.series.size(); ++si) {
     const PlotSeries& s = spec.series[si];
     if (s.bars) {
@@ -285,8 +350,7 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
       const float r = 3.5f * px;
       if (s.points && s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
       else if (s.points) dl->AddCircleFilled(p, r, s.color);
-      if (i < s.point_labels.size() && !s.point_labels[i].empty())
-        add_text(dl, ImVec2(p.x + 4.5f * px, p.y - font * 0.55f), s.color, s.point_labels[i].c_str());
+      if (i < s.point_labels.size() && !s.point_labels[i].empty()) place_label(dl, labels, ImRect(f.lo, f.hi), p, px, s.color, s.point_labels[i]);
       const float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
       if (inside && d2 < nearest_d2) {
         nearest_d2 = d2;
@@ -301,9 +365,9 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
 }
 
 void draw_legend(const PlotFrame& f, PlotPlacement& placement) {
-  float ly = f.lo.y;
+  float ly = f.legend_below ? f.hi.y + (f.upright_h > 0 ? f.upright_h + f.font * 1.6f : f.font * 2.8f) : f.lo.y;
   for (const PlotSeries* s : f.named) {
-    const float lx = f.hi.x + f.font * 0.8f;
+    const float lx = f.legend_below ? f.lo.x : f.hi.x + f.font * 0.8f;
     f.dl->AddRectFilled(ImVec2(lx, ly + f.font * 0.3f), ImVec2(lx + f.font * 0.9f, ly + f.font * 0.9f), s->color);
     f.dl->PushClipRect(ImVec2(lx, ly), ImVec2(f.origin.x + f.size.x, ly + f.font * 2), true);
     add_text(f.dl, ImVec2(lx + f.font * 1.3f, ly), f.text, s->label.c_str());

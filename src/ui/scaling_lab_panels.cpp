@@ -32,7 +32,7 @@ namespace {
 // Lines and axes come from ui/plot.h; the histograms and the row's bars are drawn here.
 
 void bars(const char* title, const std::vector<float>& values, ImVec2 size, float lo, float hi, ImU32 col) {
-  ImGui::TextUnformatted(title);
+  wrapped_text(title, size.x);  // the title wraps over its bars (between hanzi too)
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), ImGui::GetColorU32(ImGuiCol_FrameBg));
@@ -134,7 +134,10 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
   const ScalingLabResults& r = state.scaling_lab;
   wrapped_text(tr(S::variance_hint));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float w = avail.x * 0.5f - 8, h = avail.y * 0.5f - ImGui::GetFontSize() * 2;
+  const float font = ImGui::GetFontSize();
+  // Side by side, or (a narrow figure) the plot over its readouts.
+  const bool stacked = avail.x < font * 36.0f;
+  const float w = stacked ? avail.x - 8 : avail.x * 0.5f - 8, h = stacked ? font * 12.0f : avail.y * 0.5f - font * 2;
   PlotSpec plot;
   plot.id = "variance/curve";
   plot.x_title = "d_k";
@@ -155,10 +158,11 @@ void draw_variance_panel(AppState& state, UiContext& ctx) {
   plot.references.push_back({false, 1.0, "y = 1"});
   {
     VeilGroup veil(ctx, "variance/curve");
-    ImGui::TextUnformatted(tr(S::variance_title));
-    plot_widget(ctx, plot, ImVec2(w, std::max(ImGui::GetFontSize() * 10, avail.y - ImGui::GetFontSize() * 2)));
+    wrapped_text(tr(S::variance_title), w);  // the title wraps over its plot
+    const float plot_h = stacked ? std::max(font * 14, avail.y * 0.6f) : std::max(font * 10, avail.y - font * 2);
+    plot_widget(ctx, plot, ImVec2(w, plot_h));
   }
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::SetNextItemWidth(w * 0.6f);
   schema_slider("d_k", l.dk, "lab.dk", "%d", ImGuiSliderFlags_Logarithmic);
@@ -278,14 +282,17 @@ void draw_stability_panel(AppState& state, UiContext& ctx) {
   ImGui::TextUnformatted(tr(S::stability_scores));
   for (size_t j = 0; j < l.row.size(); ++j) {
     ImGui::PushID(static_cast<int>(j));
-    if (j) ImGui::SameLine();
+    if (j) flow_item(ImGui::GetFontSize() * 5);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     // The whole range the state accepts: the panel is about overflow.
     const KeyRange range = key_range("lab.row");
     ImGui::DragFloat("##s", &l.row[j], 0.25f, static_cast<float>(range.min), static_cast<float>(range.max), "%.2f");
     ImGui::PopID();
   }
-  const float w = ImGui::GetContentRegionAvail().x / 4.0f - 8, h = ImGui::GetFontSize() * 6;
+  // Four a row where each gets 9 em, else two.
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float w = (avail_w / 4.0f - 8 >= ImGui::GetFontSize() * 9 ? avail_w / 4.0f : avail_w / 2.0f) - 8,
+              h = ImGui::GetFontSize() * 6;
   const struct {
     const char* name;
     const std::vector<float>* v;
@@ -295,7 +302,7 @@ void draw_stability_panel(AppState& state, UiContext& ctx) {
   {
   VeilGroup veil(ctx, "stability/forms");
   for (int i = 0; i < 4; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) flow_item(w);
     ImGui::BeginGroup();
     char title[64];
     std::snprintf(title, sizeof title, "%s: %s", forms[i].name, forms[i].overflow ? tr(S::overflow) : tr(S::fine));
@@ -310,13 +317,15 @@ void draw_stability_panel(AppState& state, UiContext& ctx) {
   } masks[] = {{tr(S::stability_last_inf), &r.masked_inf}, {tr(S::stability_last_finite), &r.masked_finite},
                {tr(S::stability_all_inf), &r.fully_inf}, {tr(S::stability_all_finite), &r.fully_finite}};
   for (int i = 0; i < 4; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) flow_item(w);
     ImGui::BeginGroup();
     bars(masks[i].name, *masks[i].v, ImVec2(w, h), 0.0f, 1.0f, kBlue);
     std::string nums;
     char buf[16];
     for (float x : *masks[i].v) std::snprintf(buf, sizeof buf, "%.2f ", x), nums += buf;
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     ImGui::TextUnformatted(nums.c_str());
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
 }
@@ -388,9 +397,11 @@ bool walk_matrix(UiContext& ctx, const char* id, const char* title, const Mat& m
 // The operation between two matrices, centred beside them: its text over an arrow.
 void walk_operation(const char* text, float matrix_h) {
   const float font = ImGui::GetFontSize();
-  ImGui::SameLine(0.0f, font * 0.6f);
-  ImGui::BeginGroup();
   const float w = std::max(ImGui::CalcTextSize(text).x, font * 2.5f);
+  // The arrow and the matrix after it (about as wide as the one before) start a new row
+  // where they would not fit on this one.
+  flow_item(w + font * 0.6f + ImGui::GetItemRectSize().x, font * 0.6f);
+  ImGui::BeginGroup();
   ImGui::Dummy(ImVec2(w, font * 0.4f + matrix_h * 0.5f - font));
   ImGui::TextUnformatted(text);
   const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -425,9 +436,9 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   hint_text(tr(S::walk_inputs));
   const float matrix_h = font * 2.4f * 2;
   walk_matrix(ctx, "walk/q", "Q", as_matrix(l.wq), Colormap::Diverging, l.wq.data(), "lab.wq");
-  ImGui::SameLine(0.0f, font * 2.0f);
+  flow_item(ImGui::GetItemRectSize().x, font * 2.0f);
   walk_matrix(ctx, "walk/k", "K", as_matrix(l.wk), Colormap::Diverging, l.wk.data(), "lab.wk");
-  ImGui::SameLine(0.0f, font * 2.0f);
+  flow_item(ImGui::GetItemRectSize().x, font * 2.0f);
   walk_matrix(ctx, "walk/v", "V", as_matrix(l.wv), Colormap::Diverging, l.wv.data(), "lab.wv");
   if (!w.status.ok) {
     ImGui::TextUnformatted(status_text(w.status).c_str());

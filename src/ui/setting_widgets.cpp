@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 
@@ -14,9 +15,9 @@ namespace attn::ui {
 void head_count_radios(int& heads, int shown, int d_model, std::initializer_list<int> choices, const char* id_suffix) {
   ImGui::TextUnformatted(tr(S::heads));
   for (int h : choices) {
-    ImGui::SameLine();
     char label[16];
     std::snprintf(label, sizeof label, "%d%s", h, id_suffix);
+    same_line_or_wrap(label, true);
     ImGui::BeginDisabled(d_model % h != 0);
     if (ImGui::RadioButton(label, shown == h)) heads = h;
     ImGui::EndDisabled();
@@ -79,41 +80,56 @@ void seed_field(std::uint64_t& seed) {
   if (ImGui::InputInt(fit_label(tr(S::seed), id, sizeof id), &shown)) seed = static_cast<std::uint64_t>(std::max(shown, 0));
 }
 
-void begin_corner_card(const char* name, const float panel[4], ImU32 border, float dpi_scale, float alpha, bool left) {
-  const float font = ImGui::GetFontSize();
-  const float w = std::min(font * 26.0f, panel[2] * 0.45f);
-  const float x = left ? panel[0] + font * 0.8f : panel[0] + panel[2] - font * 0.8f;
-  ImGui::SetNextWindowPos(ImVec2(x, panel[1] + panel[3] - font * 0.8f), ImGuiCond_Always, ImVec2(left ? 0.0f : 1.0f, 1.0f));
-  ImGui::SetNextWindowSize(ImVec2(w, 0.0f));
-  ImGui::SetNextWindowBgAlpha(alpha);
+void begin_side_card(const char* name, const float column[4], ImU32 border, float dpi_scale) {
+  ImGui::SetNextWindowPos(ImVec2(column[0], column[1]), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(column[2], column[3]), ImGuiCond_Always);
   ImGui::PushStyleColor(ImGuiCol_Border, ImGui::ColorConvertU32ToFloat4(border));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, std::max(1.0f, dpi_scale * 1.5f));
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
-                                 ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoFocusOnAppearing;
+                                 ImGuiWindowFlags_NoFocusOnAppearing;
   ImGui::Begin(name, nullptr, flags);
 }
 
-bool corner_card_left(const float panel[4], const float size[2], const std::vector<std::array<float, 4>>& avoid) {
-  const float font = ImGui::GetFontSize();
-  const float bottom = panel[1] + panel[3] - font * 0.8f, top = bottom - size[1];
-  const float right_x0 = panel[0] + panel[2] - font * 0.8f - size[0], left_x0 = panel[0] + font * 0.8f;
-  float right = 0.0f, left = 0.0f;
-  for (const auto& b : avoid) {
-    const float oy = std::min(bottom, b[1] + b[3]) - std::max(top, b[1]);
-    if (oy <= 0) continue;
-    right += std::max(0.0f, std::min(right_x0 + size[0], b[0] + b[2]) - std::max(right_x0, b[0])) * oy;
-    left += std::max(0.0f, std::min(left_x0 + size[0], b[0] + b[2]) - std::max(left_x0, b[0])) * oy;
-  }
-  return left < right;
-}
-
-void end_corner_card(float box[4]) {
+void end_side_card(float box[4]) {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   box[0] = pos.x, box[1] = pos.y, box[2] = size.x, box[3] = size.y;
   ImGui::End();
   ImGui::PopStyleVar();
   ImGui::PopStyleColor();
+}
+
+float side_card_width(float width) { return std::floor(std::min(ImGui::GetFontSize() * 24.0f, width * 0.38f)); }
+
+void flow_item(float width, float spacing) {
+  // Decided before moving: SameLine then NewLine would count the abandoned place on the
+  // line as content (a window wider than it shows).
+  const float gap = spacing < 0.0f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+  const float right = ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x;
+  if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
+}
+
+bool begin_fitted_table(const char* id, int columns, int rows, ImGuiTableFlags flags) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row_h = ImGui::GetFrameHeight() + style.CellPadding.y * 2;
+  const ImVec2 outer(0.0f, (rows + 1) * row_h + style.ScrollbarSize + style.CellPadding.y * 2);
+  return ImGui::BeginTable(id, columns, flags | ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit, outer);
+}
+
+bool wrapped_checkbox(const char* label, bool* value) {
+  ImGui::PushID(label);
+  bool changed = ImGui::Checkbox("##box", value);
+  ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
+  ImGui::BeginGroup();
+  ImGui::TextWrapped("%s", label);
+  ImGui::EndGroup();
+  if (ImGui::IsItemClicked()) *value = !*value, changed = true;
+  ImGui::PopID();
+  return changed;
+}
+
+void flow_button(const char* label) {
+  flow_item(ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2);
 }
 
 }  // namespace attn::ui

@@ -40,15 +40,32 @@ const char* fitted(const char* label);
 // A hint under or beside a control: the disabled text colour, wrapped at the window's edge.
 void hint_text(const char* text);
 
-// A card over the panel at its lower right, or its lower left with `left` (the tour's step, an
-// exercise): a window `name`, as wide as 26 em (at most 45% of the panel, `panel` = x, y, w,
-// h), framed in `border`. end_corner_card ends it and gives its box (x, y, w, h).
-void begin_corner_card(const char* name, const float panel[4], ImU32 border, float dpi_scale, float alpha, bool left = false);
+// A card in the column beside the panel (the tour's step, an exercise): a window `name`
+// filling `column` (x, y, w, h), framed in `border`, scrolling if its text is taller. It never
+// covers the figure it speaks of. end_side_card ends it and gives its box (x, y, w, h).
+void begin_side_card(const char* name, const float column[4], ImU32 border, float dpi_scale);
+void end_side_card(float box[4]);
 
-// Whether such a card, `size` (w, h) large, covers less of the boxes `avoid` (x, y, w, h each:
-// what the card speaks of) at the panel's lower left than at its lower right.
-bool corner_card_left(const float panel[4], const float size[2], const std::vector<std::array<float, 4>>& avoid);
-void end_corner_card(float box[4]);
+// The width of that column beside a panel area `width` wide: 24 em, at most 38% of it.
+float side_card_width(float width);
+
+// Before an item `width` wide after the first of a row: on the same line (`spacing` after the
+// last, -1: the style's) when it fits there, else on the next; rows of figures wrap instead of
+// running past the window's edge.
+void flow_item(float width, float spacing = -1.0f);
+
+// A table of `rows` rows under its header whose columns fit their numbers, unwrapped: wider
+// than the window (a narrow figure), it scrolls sideways instead of being cut or wrapping a
+// number digit by digit. Ends with ImGui::EndTable as any table.
+bool begin_fitted_table(const char* id, int columns, int rows, ImGuiTableFlags flags = ImGuiTableFlags_Borders);
+
+// A checkbox whose label wraps at the window's edge (a narrow column); a click on the label
+// toggles it too.
+bool wrapped_checkbox(const char* label, bool* value);
+
+// Before a button after the first of a row: on the same line when `label` fits there, else on
+// the next (a narrow card's buttons wrap instead of running past its edge).
+void flow_button(const char* label);
 
 // The seed as a non-negative int field (the generator takes 64 bits; the field shows 31).
 void seed_field(std::uint64_t& seed);

@@ -40,7 +40,7 @@ bool element_box(const UiContext& ctx, const std::string& id, float box[4]) {
 
 }  // namespace
 
-void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool navigation) {
+void draw_tour_card(AppState& state, UiContext& ctx, const float column[4], bool navigation) {
   TourLayout& out = ctx.tour;
   out = TourLayout();
   int& step = state.settings.tour;
@@ -61,12 +61,8 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
                                             kTourYellow, font * 0.3f, 0, thick);
   }
 
-  // The card: at the panel's lower right, or left where it would cover less of the element
-  // (the card's size is the last frame's).
-  static float size[2] = {0.0f, 0.0f};
-  std::vector<std::array<float, 4>> avoid;
-  if (out.highlight_box[2] > 0) avoid.push_back({out.highlight_box[0], out.highlight_box[1], out.highlight_box[2], out.highlight_box[3]});
-  begin_corner_card("##tour", panel, kTourYellow, ctx.dpi_scale, 0.96f, corner_card_left(panel, size, avoid));
+  // The card: in the column beside the panel, so it covers nothing the step speaks of.
+  begin_side_card("##tour", column, kTourYellow, ctx.dpi_scale);
   record_window_begin();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
@@ -89,20 +85,19 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool 
     if (ImGui::Button(tr(S::tour_back))) next = step - 1;
     record(out.back_box);
     ImGui::EndDisabled();
-    ImGui::SameLine();
     if (step < kTourSteps) {
+      flow_button(tr(S::tour_next));
       if (ImGui::Button(tr(S::tour_next))) next = step + 1;
       record(out.next_box);
-      ImGui::SameLine();
     }
+    flow_button(tr(S::tour_end));
     if (ImGui::Button(tr(S::tour_end))) next = 0;
     ImGui::PushTextWrapPos(0.0f);
     hint_text(tr(S::tour_keys));
     ImGui::PopTextWrapPos();
   }
   record_window_end();
-  end_corner_card(out.box);
-  size[0] = out.box[2], size[1] = out.box[3];
+  end_side_card(out.box);
   step = next;
 }
 

@@ -8,8 +8,8 @@
 
 namespace attn::ui {
 
-// `panel` is the panel window's rectangle (x, y, w, h); `navigation` false leaves out Back and
-// Next (an embed that shows one step).
-void draw_tour_card(AppState& state, UiContext& ctx, const float panel[4], bool navigation);
+// The step's card in `column` (x, y, w, h), the room beside the panel window; `navigation`
+// false leaves out Back and Next (an embed that shows one step).
+void draw_tour_card(AppState& state, UiContext& ctx, const float column[4], bool navigation);
 
 }  // namespace attn::ui

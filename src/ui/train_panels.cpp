@@ -131,9 +131,9 @@ void training_settings(TrainSettings& s) {
   ImGui::SliderInt(fitted(tr(S::train_layers)), &s.layers, 1, train::kMaxLayers);
   head_count_radios(s.heads, s.heads, s.d_model, {1, 2, 4}, "##th");
   int d_model = s.d_model / 8;
-  if (ImGui::SliderInt(fitted(tr(S::d_model)), &d_model, 1, train::kMaxDModel / 8, "")) s.d_model = d_model * 8;
-  ImGui::SameLine();
-  ImGui::Text("%d", s.d_model);
+  char shown[16];  // the slider steps by 8 and shows d_model itself
+  std::snprintf(shown, sizeof shown, "%d", s.d_model);
+  if (ImGui::SliderInt(fitted(tr(S::d_model)), &d_model, 1, train::kMaxDModel / 8, shown)) s.d_model = d_model * 8;
   if (s.d_model % s.heads != 0) s.heads = 1;
   seed_field(s.seed);
   ImGui::PopItemWidth();
@@ -172,14 +172,18 @@ void model_file_row(TrainState& t, UiContext& ctx) {
 }
 
 // Controls: task, architecture, seed, run buttons, figures.
-void training_controls(TrainState& t, UiContext& ctx, float left_w) {
-  ImGui::BeginChild("train-controls", ImVec2(left_w, ImGui::GetFontSize() * 23.0f));
+void training_controls(TrainState& t, UiContext& ctx, float left_w, float height) {
+  ImGui::BeginChild("train-controls", ImVec2(left_w, height));
+  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.0f);  // room for the sliders' labels in a narrow column
   training_settings(t.settings);
   run_buttons(t.settings.running, false, train_reset, t, "run");
   ImGui::Separator();
   training_figures(t.run);
   if (ctx.model_files_on_disk) model_file_row(t, ctx);
   error_line(t.run.error);
+  ImGui::PopItemWidth();
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 
@@ -188,7 +192,9 @@ void training_controls(TrainState& t, UiContext& ctx, float left_w) {
 void training_curves(UiContext& ctx, const TrainRun& r, float width) {
   const float font = ImGui::GetFontSize();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const float plot_w = (width - gap) * 0.5f;
+  // Side by side, or one over the other where half the width would cut their legends.
+  const bool stacked = (width - gap) * 0.5f < font * 16.0f;
+  const float plot_w = stacked ? width : (width - gap) * 0.5f;
   ImGui::BeginGroup();
   if (r.trainer.steps() == 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
@@ -200,7 +206,7 @@ void training_curves(UiContext& ctx, const TrainRun& r, float width) {
   loss_range({&r.loss_plot}, lo, hi);
   plot_widget(ctx, curve_spec("train-loss", tr(S::train_loss_curve), {{&r.loss_plot, kLossBlue, tr(S::train_loss)}}, x_max, true, lo, hi),
               ImVec2(plot_w, font * 11.0f));
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   CurvePlot held;
   for (const HeldOutPoint& p : r.held_out) {
     held.step.push_back(static_cast<float>(p.step));
@@ -268,12 +274,15 @@ void probe_heads(const TrainRun& r, UiContext& ctx) {
 
 void draw_training_panel(AppState& state, UiContext& ctx) {
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float left_w = std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f);
-  training_controls(state.train, ctx, left_w);
-  ImGui::SameLine();
-  // Right of the controls: the curves, and under them every head on the probe sequence.
+  const float font = ImGui::GetFontSize();
+  // The controls at the left, or (a narrow figure) in a scrolling strip above the rest.
+  const bool stacked = avail.x < font * 36.0f;
+  const float left_w = stacked ? avail.x : std::min(font * 22.0f, avail.x * 0.4f);
+  training_controls(state.train, ctx, left_w, font * (stacked ? 11.0f : 23.0f));
+  if (!stacked) ImGui::SameLine();
+  // Right of the controls (or under them): the curves, and under them every head on the probe sequence.
   ImGui::BeginGroup();
-  training_curves(ctx, state.train.run, avail.x - left_w - ImGui::GetStyle().ItemSpacing.x);
+  training_curves(ctx, state.train.run, stacked ? avail.x : avail.x - left_w - ImGui::GetStyle().ItemSpacing.x);
   probe_heads(state.train.run, ctx);
   ImGui::EndGroup();
 }

@@ -57,11 +57,14 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   MaskSettings& mask = s.math.mask;
   const int n = static_cast<int>(state.tokens.size());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float controls_w = std::min(avail.x * 0.34f, ImGui::GetFontSize() * 26.0f);
-
-  // Controls on the left.
-  ImGui::BeginChild("mask-controls", ImVec2(controls_w, avail.y), false);
-  ImGui::Checkbox(tr(S::mask_causal), &mask.causal);
+  const float font = ImGui::GetFontSize();
+  // Controls on the left; in a narrow figure (a course page's), above the heatmaps in a
+  // scrolling strip, so the heatmaps keep a readable size.
+  const bool stacked = avail.x < font * 30.0f;
+  const float controls_w = stacked ? avail.x : std::min(avail.x * 0.34f, font * 26.0f);
+  ImGui::BeginChild("mask-controls", ImVec2(controls_w, stacked ? font * 10.0f : avail.y), false);
+  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  wrapped_checkbox(tr(S::mask_causal), &mask.causal);
   ImGui::SliderInt(fitted(tr(S::mask_window)), &mask.window, 0, std::max(1, n));
   ImGui::SliderInt(fitted(tr(S::mask_stride)), &mask.stride, 0, std::max(1, n));
   ImGui::SliderInt(fitted(tr(S::mask_block)), &mask.block, 0, std::max(1, n));
@@ -76,12 +79,12 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   ImGui::BeginDisabled(state.mask_history.undo_steps() == 0);
   if (ImGui::Button(tr(S::mask_undo))) state.mask_history.undo(mask);
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  flow_button(tr(S::mask_redo));
   ImGui::BeginDisabled(state.mask_history.redo_steps() == 0);
   if (ImGui::Button(tr(S::mask_redo))) state.mask_history.redo(mask);
   ImGui::EndDisabled();
   ImGui::Text(tr(S::mask_painted_count), static_cast<int>(mask.painted.size()));
-  ImGui::SameLine();
+  flow_button(tr(S::mask_clear_painted));
   ImGui::BeginDisabled(mask.painted.empty());
   if (ImGui::SmallButton(tr(S::mask_clear_painted))) mask.painted.clear();
   ImGui::EndDisabled();
@@ -105,17 +108,18 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
       }
   }
   hint_text(tr(S::mask_neg_inf_legend));
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
 
-  // The mask (paintable), the masked scores and the weights on the right.
+  // The mask (paintable), the masked scores and the weights on the right (or below).
   ImGui::BeginGroup();
   const VariantResults& r = state.variants;
   if (!head || r.mask_allowed.size() == 0) {
     ImGui::TextUnformatted(state.trace.status.ok ? tr(S::no_results) : status_text(state.trace.status).c_str());
   } else {
-    const float w = (avail.x - controls_w - ImGui::GetStyle().ItemSpacing.x * 2) * 0.5f;
-    const float h = (avail.y - ImGui::GetFontSize() * 3.0f) * 0.5f;
+    const float w = ((stacked ? avail.x : avail.x - controls_w) - ImGui::GetStyle().ItemSpacing.x * 2) * 0.5f;
+    const float h = stacked ? std::max(w, font * 10.0f) : (avail.y - font * 3.0f) * 0.5f;
     const HeatmapResult hit = titled_heatmap(ctx, tr(S::mask_allowed), "mask/allowed", r.mask_allowed, state.revision,
                                              Colormap::Sequential, &state.tokens, ImVec2(w, h), false);
     // Painting: press on a cell starts a stroke; dragging paints the line from the last cell.

@@ -68,9 +68,9 @@ test('the single-file page opens from disk (file://) alone, under its CSP, and d
     // so in its card (rather than waiting for a model that never comes).
     await page.evaluate(() => window.attnlab.setState({ tour: 8, language: 'en' }));
     let drawn = '';
-    for (let k = 0; k < 20 && !/This page carries no language model/.test(drawn); k++)
+    for (let k = 0; k < 20 && !/This\s+page\s+carries\s+no\s+language\s+model/.test(drawn); k++)
       drawn = await page.evaluate(() => window.attnlab.drawnText());
-    assert.match(drawn, /This page carries no language model \(it is the offline\s+single-file page\)/);  // wrapped in the card
+    assert.match(drawn, /This\s+page\s+carries\s+no\s+language\s+model\s+\(it\s+is\s+the\s+offline\s+single-file\s+page\)/);  // wrapped in the card
     assert.equal(await page.evaluate(() => window.attnlab.getState().source), 'generated');
     // Its notice instead of "loading", wrapped in the controls: any space may be a line break.
     assert.match(drawn, new RegExp('this page carries no language model, so its scene cannot open here'.replace(/ /g, '\\s+')));
