@@ -378,6 +378,7 @@ void App::draw_windows(float scale) {
   panel_rect_[1] = ImGui::GetWindowPos().y;
   panel_rect_[2] = ImGui::GetWindowSize().x;
   panel_rect_[3] = ImGui::GetWindowSize().y;
+  scroll_to_spoken_of();
   record_window_begin();
   // Every line of text wraps at the window's edge rather than running past it (a narrow
   // figure on a course page).
@@ -398,6 +399,39 @@ void App::draw_windows(float scale) {
   ImGui::End();
   draw_tour_card(state_, ctx_, card_rect_, tour_navigation_);
   draw_exercise_card(state_, ctx_, card_rect_);
+}
+
+// A tour step's framed element, or the topmost block an exercise asks about, scrolled into
+// view in the first frames after the step or the exercise opens (a narrow figure may put it
+// below the fold); the learner may scroll away after. Reads the last frame's boxes, so it runs before this
+// frame's panel replaces them.
+void App::scroll_to_spoken_of() {
+  const int step = state_.settings.tour, exercise = state_.settings.exercise;
+  const int key = step > 0 ? step : exercise > 0 ? 1000 + exercise : 0;
+  if (key != scrolled_for_) scrolled_for_ = key, scroll_frames_ = key ? 60 : 0;
+  ctx_.scroll_to_asked = scroll_frames_ > 0;
+  if (scroll_frames_ == 0) return;
+  // (A block out of view may be empty: ImGui skips a table it clips. Its place still counts.)
+  std::array<float, 4> box{0, 0, 0, 0};
+  bool found = false;
+  if (step > 0 && ctx_.tour.step == step && ctx_.tour.highlight_box[2] > 0) {
+    box = {ctx_.tour.highlight_box[0], ctx_.tour.highlight_box[1], ctx_.tour.highlight_box[2], ctx_.tour.highlight_box[3]};
+    found = true;
+  }
+  if (exercise > 0 && ctx_.exercise.id == exercise)
+    for (const auto* blocks : {&ctx_.exercise.asked, &ctx_.exercise.veiled})  // panels' blocks, veiled heatmaps
+      for (const auto& [id, b] : *blocks)
+        if (!found || b[1] < box[1]) box = b, found = true;
+  if (!found) return;  // not drawn yet (or the step frames nothing)
+  // Until it is in view (a scrolling part of the panel may move it first, the panel may still
+  // be growing its scrollbar), for a second or so at most.
+  const float top = box[1] - ImGui::GetWindowPos().y, bottom = top + std::min(box[3], ImGui::GetWindowHeight() * 0.5f);
+  if (top >= 0 && bottom <= ImGui::GetWindowHeight()) {
+    scroll_frames_ = 0;  // in view: the learner's from here
+    return;
+  }
+  --scroll_frames_;
+  ImGui::SetScrollY(std::max(0.0f, ImGui::GetScrollY() + top - ImGui::GetFontSize() * 1.5f));
 }
 
 namespace {

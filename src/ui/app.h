@@ -111,6 +111,7 @@ class App {
   void draw_navigation();
   void draw_panels();
   void draw_random_note();
+  void scroll_to_spoken_of();
   void render_frame();
   static constexpr int kCtrlKey = 1 << 20;  // or-ed into a queued key pressed with Ctrl
   std::vector<int> pending_keys_;
@@ -155,6 +156,8 @@ class App {
   int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)
   float panel_rect_[4] = {0, 0, 0, 0};  // the panel window in the last frame: x, y, w, h
   float card_rect_[4] = {0, 0, 0, 0};   // the column of the tour's or the exercise's card (w 0: none)
+  int scrolled_for_ = 0;   // the tour step (or 1000 + the exercise) whose element is scrolled into view
+  int scroll_frames_ = 0;  // frames left to do it in
 };
 
 }  // namespace attn::ui

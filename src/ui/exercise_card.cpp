@@ -265,7 +265,12 @@ VeilGroup::~VeilGroup() {
   ImGui::EndGroup();
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   const int id = ctx_.exercise.id;
-  if (id >= 1 && veil_covers(exercise_info(id).veil, id_)) ctx_.exercise.asked[id_] = {min.x, min.y, max.x - min.x, max.y - min.y};
+  if (id >= 1 && veil_covers(exercise_info(id).veil, id_)) {
+    ctx_.exercise.asked[id_] = {min.x, min.y, max.x - min.x, max.y - min.y};
+    // In a scrolling part of the panel (a child window), that part scrolls to it first.
+    if (ctx_.scroll_to_asked && (ImGui::GetCurrentWindow()->Flags & ImGuiWindowFlags_ChildWindow))
+      ImGui::SetScrollFromPosY(min.y - ImGui::GetWindowPos().y, 0.1f);
+  }
   if (veiled(ctx_, id_)) cover_veiled(ctx_, ImGui::GetWindowDrawList(), id_, min, max);
 }
 

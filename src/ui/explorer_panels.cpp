@@ -502,7 +502,7 @@ void draw_heads_panel(AppState& state, UiContext& ctx) {
   const int most = std::min({heads, 4, fit});
   const int rows = (heads + most - 1) / most;
   const int per_row = (heads + rows - 1) / rows;
-  const float tile = std::min((avail.x - 8) / per_row - spacing, avail.y * 0.45f);
+  const float tile = std::min((avail.x - 8) / per_row - spacing, avail.y * (rows == 1 ? 0.45f : 0.3f));
   for (int hd = 0; hd < heads; ++hd) {
     if (hd % per_row) ImGui::SameLine();
     ImGui::BeginGroup();

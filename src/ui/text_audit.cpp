@@ -133,7 +133,11 @@ std::vector<TextFault> audit_text(const ImDrawData& data, size_t limit) {
   for (int l = 0; l < data.CmdListsCount; ++l) {
     const ImDrawList& list = *data.CmdLists[l];
     owners[l] = list._OwnerName ? ImGui::FindWindowByName(list._OwnerName) : nullptr;
-    lists[l] = list_glyphs(list, index, owners[l] && owners[l]->ScrollbarY, out, limit);
+    // Scrolling: the list's window or one it is nested in (a table inside a scrolling column).
+    bool scrolls = false;
+    for (const ImGuiWindow* w = owners[l]; w; w = (w->Flags & ImGuiWindowFlags_ChildWindow) ? w->ParentWindow : nullptr)
+      scrolls = scrolls || w->ScrollbarY;
+    lists[l] = list_glyphs(list, index, scrolls, out, limit);
     find_overlaps(lists[l], list._OwnerName, out, limit);
   }
   // Glyphs under a window drawn later (a card, a popup) that is not their own window's child.

@@ -146,6 +146,9 @@ struct UiContext {
   std::vector<NavItem> nav;                              // this frame's chapter and panel buttons
   TourLayout tour;                                       // this frame's tour card
   ExerciseLayout exercise;                               // this frame's exercise card and veils
+  // The first frames of a tour step or an exercise: what it speaks of is scrolled into view,
+  // in a scrolling part of the panel too (App::scroll_to_spoken_of, VeilGroup).
+  bool scroll_to_asked = false;
   // This frame's line saying the projections are random (empty text: none), for layout().
   struct Note {
     std::string text;

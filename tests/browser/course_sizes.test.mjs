@@ -4,8 +4,8 @@
 // read back by layout().textFaults (ui/text_audit.h): no glyph cut by its window's or its
 // figure's edge, no two strings over each other (stacked ticks, crowded point labels), nothing
 // under the step's card (it has a column of its own) and no window whose content runs past its
-// edge. The token view of the README's first snippet (900 x 420) is held to the same.
-// Screenshots: build/test-artifacts/course-size-*.png.
+// edge; and what the card speaks of is in view. The token view of the README's first snippet
+// (900 x 420) is held to the same. Screenshots: build/test-artifacts/course-size-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, serveDist, watchErrors } from '../support/browser.mjs';
@@ -70,10 +70,18 @@ for (const { width, height, lang, dpr } of sizes) {
         for (const [id, r] of [...Object.entries(layout.heatmaps), ...Object.entries(layout.plots)])
           assert.ok(r.x + r.w <= card.x + 0.5, `${what}: ${id} ends at ${r.x + r.w}, left of the card at ${card.x}`);
         assert.equal(layout.controls, false, `${what}: the scene's controls fold for the card in a narrow page`);
+        // What the card speaks of is in view: the step's framed element, the exercise's veiled
+        // block nearest the top (scrolled to when it opens, if the figure is taller than the page).
+        const spoken = state.tour ? (layout.tour.highlight ? [layout.tour.highlightBox] : [])
+          : Object.values(layout.exercise.veiled ?? {});
+        if (spoken.length) {
+          const top = Math.min(...spoken.map((b) => b.y));
+          assert.ok(top >= 0 && top < height - 20, `${what}: what the card speaks of starts in view (y = ${top})`);
+        }
         assert.deepEqual(layout.textFaults, [], `${what}: ${describe(layout.textFaults)}`);
         assert.equal((await page.evaluate(() => window.attnlab.getState())).language, lang, `${what}: in ${lang}`);
         if (lang === 'zh') assert.equal(layout.missingGlyphs, 0, `${what}: every glyph in the fonts`);
-        if ([3, 11].includes(state.tour) || [2, 11].includes(state.exercise))
+        if ([3, 11, 12].includes(state.tour) || [2, 11, 13].includes(state.exercise))
           await screenshot(page, `course-size-${width}x${height}-${lang}-${state.tour ? `tour${state.tour}` : `exercise${state.exercise}`}.png`);
       }
       assert.deepEqual(errors, []);

@@ -193,6 +193,72 @@ test('exercises in English at DPR 1: typed and clicked answers, wrong then right
   await page.close();
 });
 
+// One answer through the card, as a learner gives it: typed, picked or clicked. Returns the
+// 'answer' event it raised ({exercise, correct, attempts}).
+async function answerInCard(page, info, value) {
+  const count = await page.evaluate(() => window.__answers.length);
+  const x = await exercise(page);
+  if (info.kind === 'number') {
+    await typeAnswer(page, String(value));
+  } else if (info.kind === 'choice') {
+    await page.mouse.click(...centre(x.choiceBoxes[value]));
+    await frames(page, 2);
+    await page.mouse.click(...centre((await exercise(page)).checkBox));
+  } else {
+    const h = await page.evaluate((id) => window.attnlab.layout().heatmaps[id], x.answerOn);
+    await page.mouse.click(h.x + (value.col - h.viewX0 + 0.5) * h.w / h.viewW, h.y + (value.row - h.viewY0 + 0.5) * h.h / h.viewH);
+  }
+  await waitFor(page, (n) => window.__answers.length > n, count);
+  return page.evaluate(() => window.__answers.at(-1));
+}
+
+// A value of the exercise's form that is not among the accepted ones.
+function wrongValue(info, expected) {
+  if (info.kind === 'number') return Number((expected + 10 * info.tolerance.absolute + 1).toFixed(3));
+  if (info.kind === 'choice') return (expected + 1) % info.choices.length;
+  const taken = new Set(expected.map((c) => `${c.row},${c.col}`));
+  for (const c of [{ row: 0, col: 1 }, { row: 1, col: 0 }, { row: 2, col: 0 }, { row: 0, col: 0 }])
+    if (!taken.has(`${c.row},${c.col}`)) return c;
+  return null;
+}
+
+test('every exercise answered in its card: wrong in English, then right in Chinese, each graded as the figures say', async () => {
+  await suite.ready;
+  const { page, errors } = await suite.openLab('?lang=en#v=4&exercise=1');
+  await page.evaluate(() => { window.__answers = []; window.attnlab.on('answer', (a) => window.__answers.push(a)); });
+  const list = await page.evaluate(() => window.attnlab.exercises());
+  // What each exercise accepts, asked of the page (the grading reads its live figures).
+  const open = async (id) => {
+    await page.evaluate((n) => window.attnlab.setState({ exercise: n }), id);
+    await page.evaluate(() => window.attnlab.ready);
+    await frames(page, 4);
+    const probe = list.find((e) => e.id === id).kind === 'number' ? 1e6 : list.find((e) => e.id === id).kind === 'choice' ? 0 : { row: 0, col: 0 };
+    const r = await page.evaluate((v) => window.attnlab.answer(v), probe);
+    await frames(page, 2);
+    return r.expected;
+  };
+  for (const [lang, right] of [['en', false], ['zh', true]]) {
+    await page.evaluate((l) => window.attnlab.setState({ language: l }), lang);
+    if (lang === 'zh') await waitFor(page, () => window.attnlab.layout().cjkFont);
+    for (const info of list) {
+      const expected = await open(info.id);
+      const value = right ? (info.kind === 'cell' ? expected[0] : info.kind === 'number' ? Number(expected.toFixed(4)) : expected) : wrongValue(info, expected);
+      assert.ok(value !== null, `exercise ${info.id}: a value to give`);
+      const event = await answerInCard(page, info, value);
+      assert.equal(event.exercise, info.id);
+      assert.equal(event.correct, right, `exercise ${info.id} in ${lang}: ${JSON.stringify(value)} graded ${event.correct}, expected ${JSON.stringify(expected)}`);
+      const x = await exercise(page);
+      assert.ok(x.feedback.length > 10, `exercise ${info.id} in ${lang}: the card says why`);
+      if (lang === 'zh') assert.match(x.feedback + x.question, /[\u4e00-\u9fff]/, `exercise ${info.id}: in Chinese`);
+      else assert.doesNotMatch(x.question, /[\u4e00-\u9fff]{2}/, `exercise ${info.id}: in English`);
+    }
+  }
+  const progress = await page.evaluate(() => window.attnlab.exerciseProgress());
+  assert.equal(progress.filter((p) => p.done).length, list.length, 'every exercise done');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('exercises in Chinese at DPR 2: the question, options and verdict in Chinese; the mask cell answered by a click', async () => {
   await suite.ready;
   const browser = await openBrowser({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 2 });
