@@ -198,6 +198,7 @@ void fix_trained_scene(AppState& state) {
 void fix_lm_scene(AppState& state) {
   if (state.settings.source != SceneSource::Language) return;
   if (!state.lm_scene) {
+    state.lm_wanted_layer = state.settings.layer;
     state.settings.source = state.has_results ? state.computed_for.source : SceneSource::Generated;
     state.lm_wanted = true;
     state.notice = Status::error(state.lm_unavailable ? msg::app_lm_unavailable : msg::app_lm_loading);
@@ -231,6 +232,14 @@ bool refresh_lm_scene(AppState& state) {
 }
 
 }  // namespace
+
+void enter_wanted_lm_scene(AppState& state) {
+  if (!state.lm_wanted || !state.lm_scene) return;
+  state.lm_wanted = false;
+  state.notice = Status::success();
+  state.settings.source = SceneSource::Language;
+  state.settings.layer = state.lm_wanted_layer;  // the model's shape clamps it on the next update
+}
 
 namespace {
 

@@ -148,6 +148,7 @@ struct AppState {
   std::shared_ptr<const LmScene> lm_scene;  // the language model, once loaded
   LmResults lm;                // what the language-model scene computed
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
+  int lm_wanted_layer = 0;     // ... and the layer it asked for (the waiting scene has one layer)
   bool lm_unavailable = false; // the page cannot fetch the model (the offline single-file pages)
 
   // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.
@@ -167,6 +168,10 @@ struct AppState {
 
 // Recomputes the results when a scene setting changed. Returns true if it did.
 bool update_results(AppState& state);
+
+// The language model arrived for a scene asked for before it: the scene opens, on the layer the
+// link or setState named (the scene waited on the previous one, which had a single layer).
+void enter_wanted_lm_scene(AppState& state);
 
 // The model view's grid: the layers and heads of the shown scene's model (an imported file's
 // or the language model's); 0 x 0 when the scene has none.

@@ -338,11 +338,7 @@ std::string load_language_model(val bytes, const std::string& name) {
   const std::vector<std::uint8_t> data = bytes_of(bytes);
   attn::AppState& state = g_app->state();
   const attn::Status st = attn::load_lm_scene(state.lm_scene, data.data(), data.size(), name);
-  if (st.ok && state.lm_wanted) {
-    state.lm_wanted = false;
-    state.notice = attn::Status::success();
-    state.settings.source = attn::SceneSource::Language;
-  }
+  if (st.ok) attn::enter_wanted_lm_scene(state);
   return attn::bindings::refused(st);
 }
 

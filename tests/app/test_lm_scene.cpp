@@ -54,6 +54,26 @@ TEST_CASE("language scene: waits for its model, then shows the model's weights",
   REQUIRE(state.lm.bits_now[0] == state.lm.bits_base[0]);
 }
 
+TEST_CASE("language scene: a link's layer survives the wait for the model", "[lm][app]") {
+  attn::AppState state;
+  attn::update_results(state);
+  REQUIRE(attn::apply_state_json(state, R"({"source": "language", "sentence": "The cat", "layer": 1, "panel": "heads"})").ok);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Generated);  // waiting, on the one-layer scene
+  REQUIRE(state.settings.layer == 0);
+  const std::vector<std::uint8_t> bytes = tiny_model_file();
+  REQUIRE(attn::load_lm_scene(state.lm_scene, bytes.data(), bytes.size(), "tiny").ok);
+  attn::enter_wanted_lm_scene(state);
+  attn::update_results(state);
+  REQUIRE(state.settings.source == attn::SceneSource::Language);
+  REQUIRE(state.settings.layer == 1);
+  REQUIRE_FALSE(state.lm_wanted);
+  // Layer 1's weights, as the model computes them.
+  lm::TextAttention direct;
+  REQUIRE(lm::text_attention(state.lm_scene->model, state.settings.sentence, lm::RunOptions{}, direct).ok);
+  REQUIRE((state.trace.heads[0].weights - direct.trace.weights[2]).cwiseAbs().maxCoeff() < 1e-5f);
+}
+
 TEST_CASE("language scene: the model view's grid is every layer and head of the model", "[lm][app]") {
   attn::AppState state;
   const std::vector<std::uint8_t> bytes = tiny_model_file();
