@@ -338,10 +338,7 @@ void App::draw_windows(float scale) {
   const bool relevant = controls_pinned_ || panel_uses_scene_controls(state_.settings.panel);
   // A tour step's or an exercise's card takes a column at the right, so it covers nothing; in
   // a window narrower than 1100 CSS px (a course page's figure) the controls fold for it.
-  const int exercise = state_.settings.exercise;
-  const bool card = (state_.settings.tour >= 1 && state_.settings.tour <= kTourSteps) ||
-                    (exercise >= 1 && exercise <= kExercises &&
-                     to_string(state_.settings.panel) == std::string(exercise_info(exercise).panel));
+  const bool card = (state_.settings.tour >= 1 && state_.settings.tour <= kTourSteps) || exercise_card_shown(state_.settings);
   const bool room = vp->WorkSize.x >= 1100.0f * scale;
   const bool controls = !present && show_controls_ && relevant && (!card || room);
   controls_drawn_ = controls;
@@ -403,8 +400,8 @@ void App::draw_windows(float scale) {
 
 // A tour step's framed element, or the topmost block an exercise asks about, scrolled into
 // view in the first frames after the step or the exercise opens (a narrow figure may put it
-// below the fold); the learner may scroll away after. Reads the last frame's boxes, so it runs before this
-// frame's panel replaces them.
+// below the fold); the learner may scroll away after. Reads the last frame's boxes, so it runs
+// before this frame's panel replaces them.
 void App::scroll_to_spoken_of() {
   const int step = state_.settings.tour, exercise = state_.settings.exercise;
   const int key = step > 0 ? step : exercise > 0 ? 1000 + exercise : 0;

@@ -229,13 +229,17 @@ std::string exercise_explanation(const AppState& state, int id) {
   return e.ready ? with_facts(tr(texts(id).why), e.facts) : std::string();
 }
 
+bool exercise_card_shown(const Settings& s) {
+  // (A link may name an exercise and another panel: no card then.)
+  return s.exercise >= 1 && s.exercise <= kExercises && to_string(s.panel) == std::string(exercise_info(s.exercise).panel);
+}
+
 void begin_exercise_frame(const AppState& state, UiContext& ctx) {
   ExerciseLayout& out = ctx.exercise;
   out = ExerciseLayout();
+  if (!exercise_card_shown(state.settings)) return;
   const int id = state.settings.exercise;
-  if (id < 1 || id > kExercises) return;
   const ExerciseInfo& info = exercise_info(id);
-  if (to_string(state.settings.panel) != std::string(info.panel)) return;  // a link naming another panel
   out.id = id;
   if (!state.exercise.revealed) out.veil = info.veil;
   if (info.kind == ExerciseKind::Cell && !state.exercise.revealed) out.answer_on = info.answer_on;
@@ -288,7 +292,6 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float column[4]) 
   // In the column beside the panel: it never hides the figure asked about.
   begin_side_card("##exercise", column, kAskYellow, ctx.dpi_scale);
   record_window_begin();
-  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::exercise_of), id, kExercises);
   wrapped_text(out.question);
   ImGui::Separator();
@@ -317,7 +320,6 @@ void draw_exercise_card(AppState& state, UiContext& ctx, const float column[4]) 
   const int done = static_cast<int>(std::count_if(state.exercise.progress.begin(), state.exercise.progress.end(),
                                                   [](const ExerciseProgress& p) { return p.done; }));
   ImGui::TextDisabled(tr(S::exercise_done), done, kExercises);
-  ImGui::PopTextWrapPos();
   record_window_end();
   end_side_card(out.box);
   state.settings.exercise = next;

@@ -19,6 +19,9 @@
 
 namespace attn::ui {
 
+// Whether the settings show an exercise's card: an exercise on its own panel.
+bool exercise_card_shown(const Settings& s);
+
 // Before the panel is drawn: what the shown exercise veils this frame (nothing once revealed
 // or answered right) and the heatmap whose click answers it.
 void begin_exercise_frame(const AppState& state, UiContext& ctx);

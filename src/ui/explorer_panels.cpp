@@ -194,9 +194,7 @@ void positional_controls(Settings& s) {
     ImGui::EndCombo();
   }
   if (positional_info(s.positional).even_dk && odd_dk) s.positional = Positional::None;
-  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", tr(notes[static_cast<int>(s.positional)]));
-  ImGui::PopTextWrapPos();
   if (positional_info(s.positional).inside == PositionalKind::Rope) {
     schema_slider(tr(S::rope_base), s.rope_base, "ropeBase", "%.0f", ImGuiSliderFlags_Logarithmic);
     int pairing = s.rope_pairing == RopePairing::Interleaved ? 1 : 0;
@@ -227,11 +225,7 @@ void model_section(Settings& s) {
   seed_field(s.seed);
   ImGui::EndDisabled();
   if (locked && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why);
-  if (locked) {
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", why);
-    ImGui::PopTextWrapPos();
-  }
+  if (locked) ImGui::TextDisabled("%s", why);
 }
 
 void compare_section(Settings& s) {

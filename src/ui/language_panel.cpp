@@ -246,21 +246,17 @@ void draw_language_panel(AppState& state, UiContext& ctx) {
   // Two columns, or (a narrow figure) one over the other, each scrolling.
   const bool stacked = avail.x < font * 40.0f;
   const float left_w = stacked ? avail.x : std::max(font * 20.0f, avail.x * 0.5f - font);
-  ImGui::BeginChild("lm/left", ImVec2(left_w, stacked ? font * 22.0f : 0.0f));
-  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  begin_wrapped_child("lm/left", ImVec2(left_w, stacked ? font * 22.0f : 0.0f));
   const float inner = ImGui::GetContentRegionAvail().x;  // inside the child's padding and scrollbar
   wrapped_text(tr(S::lm_next_note), inner);
   top_bars(ctx, "lm/next", m.vocabulary, r.next, inner);
   generation_section(state, ctx, inner);
-  ImGui::PopTextWrapPos();
-  ImGui::EndChild();
+  end_wrapped_child();
   if (!stacked) ImGui::SameLine();
-  ImGui::BeginChild("lm/right", ImVec2(0, stacked ? std::max(font * 18.0f, ImGui::GetContentRegionAvail().y) : 0.0f));
-  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  begin_wrapped_child("lm/right", ImVec2(0, stacked ? std::max(font * 18.0f, ImGui::GetContentRegionAvail().y) : 0.0f));
   break_section(state, ctx, ImGui::GetContentRegionAvail().x);
   heads_section(state);
-  ImGui::PopTextWrapPos();
-  ImGui::EndChild();
+  end_wrapped_child();
 }
 
 }  // namespace attn::ui

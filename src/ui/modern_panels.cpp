@@ -400,10 +400,8 @@ void draw_flash_panel(AppState& state, UiContext& ctx) {
     }
     ImGui::EndTable();
   }
-  ImGui::PushTextWrapPos(0.0f);
   hint_text(tr(S::flash_columns));
   hint_text(tr(S::flash_rule));
-  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
 

@@ -111,6 +111,7 @@ struct PlotFrame {
   std::vector<const PlotSeries*> named;  // in the legend
   bool legend_below = false;             // under the axes (a narrow plot), else at their right
   float upright_h = 0;                   // category labels turned upright (too many to fit level): their room
+  float x_labels_h = 0;                  // under the axes: tick labels and the x title
   ImU32 text = 0, grid = 0, axis = 0;
 
   float fx(const PlotSpec& spec, double v) const {
@@ -158,23 +159,23 @@ PlotFrame plot_frame(const UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
   f.legend_below = legend_w > size.x * 0.4f;
   if (f.legend_below) legend_w = 0;
   const float below = f.legend_below ? f.font * 1.4f * static_cast<float>(f.named.size()) : 0.0f;
-  const float left = y_label_w + f.font * 0.6f;
+  const float left = y_label_w + f.font * 0.6f, right = legend_w > 0 ? legend_w + f.font : f.font * 0.8f;
+  // The y axis's title sits on a line of its own above the axes (ImGui draws no rotated text).
+  const float top = f.font * (spec.y_title.empty() ? 0.6f : 1.7f);
   // Category labels that do not fit level side by side (long tokens, many of them) are
   // turned upright rather than dropped, where the plot is tall enough to keep 4 lines of axes
   // beside them; a shorter plot keeps them level and draws those that fit.
   if (!spec.x_categories.empty()) {
-    const float axis_w = size.x - left - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f);
+    const float axis_w = size.x - left - right;
     const float step = axis_w / static_cast<float>(spec.x_categories.size());
     float widest = 0;
     for (const std::string& c : spec.x_categories) widest = std::max(widest, ImGui::CalcTextSize(c.c_str()).x);
-    const float top = f.font * (spec.y_title.empty() ? 0.6f : 1.7f);
     const float upright = std::min(widest, f.font * 5.0f);
     if (widest + f.font * 0.4f > step && size.y - top - upright - f.font * 1.6f - below >= f.font * 4.0f) f.upright_h = upright;
   }
-  const float x_labels = f.upright_h > 0 ? f.upright_h + f.font * 1.6f : f.font * 2.8f;
-  // The y axis's title sits on a line of its own above the axes (ImGui draws no rotated text).
-  f.lo = ImVec2(f.origin.x + left, f.origin.y + f.font * (spec.y_title.empty() ? 0.6f : 1.7f));
-  f.hi = ImVec2(f.origin.x + size.x - (legend_w > 0 ? legend_w + f.font : f.font * 0.8f), f.origin.y + size.y - x_labels - below);
+  f.x_labels_h = f.upright_h > 0 ? f.upright_h + f.font * 1.6f : f.font * 2.8f;
+  f.lo = ImVec2(f.origin.x + left, f.origin.y + top);
+  f.hi = ImVec2(f.origin.x + size.x - right, f.origin.y + size.y - f.x_labels_h - below);
   if (spec.equal_aspect && f.hi.x > f.lo.x && f.hi.y > f.lo.y) {
     // Widen the smaller data range so one unit has one length on both axes.
     const double sx = (f.hi.x - f.lo.x) / (f.x_hi - f.x_lo), sy = (f.hi.y - f.lo.y) / (f.y_hi - f.y_lo);
@@ -268,8 +269,9 @@ void draw_axes(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placemen
 }
 
 // A point's label at its right, else its left, above or below, wherever it stays within the
-// axes and covers no label placed before; where every side is taken the label is left out (the pointer's readout
-// names the point), so close points never print their names over each other.
+// axes and covers no label placed before; where every side is taken the label is left out
+// (the pointer's readout names the point), so close points never print their names over each
+// other.
 void place_label(ImDrawList* dl, std::vector<ImRect>& placed, const ImRect& axes, ImVec2 p, float px, ImU32 color,
                  const std::string& text) {
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
@@ -350,7 +352,8 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
       const float r = 3.5f * px;
       if (s.points && s.square) dl->AddRectFilled(ImVec2(p.x - r, p.y - r), ImVec2(p.x + r, p.y + r), s.color);
       else if (s.points) dl->AddCircleFilled(p, r, s.color);
-      if (i < s.point_labels.size() && !s.point_labels[i].empty()) place_label(dl, labels, ImRect(f.lo, f.hi), p, px, s.color, s.point_labels[i]);
+      if (i < s.point_labels.size() && !s.point_labels[i].empty())
+        place_label(dl, labels, ImRect(f.lo, f.hi), p, px, s.color, s.point_labels[i]);
       const float d2 = (p.x - mouse.x) * (p.x - mouse.x) + (p.y - mouse.y) * (p.y - mouse.y);
       if (inside && d2 < nearest_d2) {
         nearest_d2 = d2;
@@ -365,7 +368,7 @@ int draw_data(const PlotFrame& f, const PlotSpec& spec, PlotPlacement& placement
 }
 
 void draw_legend(const PlotFrame& f, PlotPlacement& placement) {
-  float ly = f.legend_below ? f.hi.y + (f.upright_h > 0 ? f.upright_h + f.font * 1.6f : f.font * 2.8f) : f.lo.y;
+  float ly = f.legend_below ? f.hi.y + f.x_labels_h : f.lo.y;
   for (const PlotSeries* s : f.named) {
     const float lx = f.legend_below ? f.lo.x : f.hi.x + f.font * 0.8f;
     f.dl->AddRectFilled(ImVec2(lx, ly + f.font * 0.3f), ImVec2(lx + f.font * 0.9f, ly + f.font * 0.9f), s->color);

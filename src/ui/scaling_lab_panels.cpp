@@ -459,9 +459,7 @@ void draw_walkthrough_panel(AppState& state, UiContext& ctx) {
   walk_matrix(ctx, "walk/output", tr(S::walk_output), w.output, Colormap::Diverging, nullptr, "");
   ImGui::Spacing();
   ImGui::Text(tr(S::walk_row_sums), w.weights.row(0).sum(), w.weights.row(1).sum());
-  ImGui::PushTextWrapPos(0.0f);
   hint_text(tr(S::walk_reading));
-  ImGui::PopTextWrapPos();
 }
 
 }  // namespace attn::ui

@@ -29,8 +29,7 @@ void same_line_or_wrap(const char* label, bool radio) {
   const char* end = std::strstr(label, "##");
   float w = ImGui::CalcTextSize(label, end).x;
   if (radio) w += ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + w <= right) ImGui::SameLine();
+  flow_item(w);
 }
 
 bool choice_row(const char* title, int& value, std::initializer_list<const char*> choices) {
@@ -89,9 +88,11 @@ void begin_side_card(const char* name, const float column[4], ImU32 border, floa
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse |
                                  ImGuiWindowFlags_NoFocusOnAppearing;
   ImGui::Begin(name, nullptr, flags);
+  ImGui::PushTextWrapPos(0.0f);  // its text wraps at its edge
 }
 
 void end_side_card(float box[4]) {
+  ImGui::PopTextWrapPos();
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   box[0] = pos.x, box[1] = pos.y, box[2] = size.x, box[3] = size.y;
   ImGui::End();
@@ -121,11 +122,21 @@ bool wrapped_checkbox(const char* label, bool* value) {
   bool changed = ImGui::Checkbox("##box", value);
   ImGui::SameLine(0.0f, ImGui::GetStyle().ItemInnerSpacing.x);
   ImGui::BeginGroup();
-  ImGui::TextWrapped("%s", label);
+  wrapped_text(label);  // between hanzi too
   ImGui::EndGroup();
   if (ImGui::IsItemClicked()) *value = !*value, changed = true;
   ImGui::PopID();
   return changed;
+}
+
+void begin_wrapped_child(const char* id, ImVec2 size) {
+  ImGui::BeginChild(id, size);
+  ImGui::PushTextWrapPos(0.0f);
+}
+
+void end_wrapped_child() {
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
 }
 
 void flow_button(const char* label) {

@@ -4,9 +4,6 @@
 
 #include <imgui.h>
 
-#include <array>
-#include <vector>
-
 #include <cstdint>
 #include <initializer_list>
 
@@ -41,8 +38,9 @@ const char* fitted(const char* label);
 void hint_text(const char* text);
 
 // A card in the column beside the panel (the tour's step, an exercise): a window `name`
-// filling `column` (x, y, w, h), framed in `border`, scrolling if its text is taller. It never
-// covers the figure it speaks of. end_side_card ends it and gives its box (x, y, w, h).
+// filling `column` (x, y, w, h), framed in `border`, its text wrapped at its edge and
+// scrolling if taller. It never covers the figure it speaks of. end_side_card ends it and
+// gives its box (x, y, w, h).
 void begin_side_card(const char* name, const float column[4], ImU32 border, float dpi_scale);
 void end_side_card(float box[4]);
 
@@ -58,6 +56,11 @@ void flow_item(float width, float spacing = -1.0f);
 // than the window (a narrow figure), it scrolls sideways instead of being cut or wrapping a
 // number digit by digit. Ends with ImGui::EndTable as any table.
 bool begin_fitted_table(const char* id, int columns, int rows, ImGuiTableFlags flags = ImGuiTableFlags_Borders);
+
+// A scrolling part of a panel (ImGui::BeginChild) whose text wraps at its edge, as the panel's
+// own window does (App::draw_windows); end_wrapped_child ends it.
+void begin_wrapped_child(const char* id, ImVec2 size);
+void end_wrapped_child();
 
 // A checkbox whose label wraps at the window's edge (a narrow column); a click on the label
 // toggles it too.

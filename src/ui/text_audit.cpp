@@ -38,9 +38,10 @@ struct GlyphIndex {
   }
 };
 
-bool is_quad(const ImDrawIdx* idx, unsigned base) {
+// Two triangles over four vertices in order, as ImGui writes a rectangle (and a glyph).
+bool is_quad(const ImDrawIdx* idx) {
   const unsigned a = idx[0];
-  return idx[1] == a + 1 && idx[2] == a + 2 && idx[3] == a && idx[4] == a + 2 && idx[5] == a + 3 && a + 3 >= base;
+  return idx[1] == a + 1 && idx[2] == a + 2 && idx[3] == a && idx[4] == a + 2 && idx[5] == a + 3;
 }
 
 void fault(std::vector<TextFault>& out, size_t limit, const char* kind, const char* window, float x0, float y0, float x1,
@@ -59,7 +60,7 @@ std::vector<Glyph> list_glyphs(const ImDrawList& list, const GlyphIndex& index, 
     if (cmd.UserCallback) continue;
     const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
     for (unsigned i = 0; i + 6 <= cmd.ElemCount;) {
-      if (!is_quad(idx + i, 0)) {
+      if (!is_quad(idx + i)) {
         i += 3;
         continue;
       }

@@ -64,7 +64,6 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float column[4], bool
   // The card: in the column beside the panel, so it covers nothing the step speaks of.
   begin_side_card("##tour", column, kTourYellow, ctx.dpi_scale);
   record_window_begin();
-  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::tour_step_of), step, kTourSteps);
   wrapped_text(out.title);
   ImGui::Separator();
@@ -72,7 +71,6 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float column[4], bool
   // A step of the language model's scene on a page that cannot fetch the model says so.
   if (state.lm_unavailable && std::string_view(s.patch).find(R"("source": "language")") != std::string_view::npos)
     hint_text(tr(S::lm_unavailable));
-  ImGui::PopTextWrapPos();
   int next = step;
   if (navigation) {
     ImGui::Spacing();
@@ -92,9 +90,7 @@ void draw_tour_card(AppState& state, UiContext& ctx, const float column[4], bool
     }
     flow_button(tr(S::tour_end));
     if (ImGui::Button(tr(S::tour_end))) next = 0;
-    ImGui::PushTextWrapPos(0.0f);
     hint_text(tr(S::tour_keys));
-    ImGui::PopTextWrapPos();
   }
   record_window_end();
   end_side_card(out.box);

@@ -137,9 +137,7 @@ void training_settings(TrainSettings& s) {
   if (s.d_model % s.heads != 0) s.heads = 1;
   seed_field(s.seed);
   ImGui::PopItemWidth();
-  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", task_scored(s.task));
-  ImGui::PopTextWrapPos();
 }
 
 // Where the run stands: steps, rates, the last loss and held-out accuracy.
@@ -152,9 +150,7 @@ void training_figures(const TrainRun& r) {
   if (!r.held_out.empty())
     ImGui::Text("%s %.1f%% (%s %lld)", tr(S::train_held_out), 100.0 * r.held_out.back().accuracy, tr(S::train_at_step),
                 static_cast<long long>(r.held_out.back().step));
-  ImGui::PushTextWrapPos(0.0f);
   hint_text(tr(S::train_slice_note));
-  ImGui::PopTextWrapPos();
 }
 
 // The desktop: a path to save the run to or load one from (the web page has buttons).
@@ -173,8 +169,7 @@ void model_file_row(TrainState& t, UiContext& ctx) {
 
 // Controls: task, architecture, seed, run buttons, figures.
 void training_controls(TrainState& t, UiContext& ctx, float left_w, float height) {
-  ImGui::BeginChild("train-controls", ImVec2(left_w, height));
-  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  begin_wrapped_child("train-controls", ImVec2(left_w, height));
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 5.0f);  // room for the sliders' labels in a narrow column
   training_settings(t.settings);
   run_buttons(t.settings.running, false, train_reset, t, "run");
@@ -183,8 +178,7 @@ void training_controls(TrainState& t, UiContext& ctx, float left_w, float height
   if (ctx.model_files_on_disk) model_file_row(t, ctx);
   error_line(t.run.error);
   ImGui::PopItemWidth();
-  ImGui::PopTextWrapPos();
-  ImGui::EndChild();
+  end_wrapped_child();
 }
 
 // Curves side by side: loss per step (log scale) and accuracy (batch, and held-out on fresh
@@ -240,9 +234,7 @@ void probe_heads(const TrainRun& r, UiContext& ctx) {
   if (p.layers == 0) return;
   const float font = ImGui::GetFontSize();
   ImGui::Text("%s (%s %lld)", tr(S::train_probe), tr(S::train_at_step), static_cast<long long>(r.probe_step));
-  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(tr(S::train_thresholds), train::kPreviousTokenThreshold, train::kInductionThreshold);
-  ImGui::PopTextWrapPos();
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const float cell_w = (rest.x - gap * (p.heads - 1)) / p.heads;

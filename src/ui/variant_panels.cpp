@@ -62,8 +62,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
   // scrolling strip, so the heatmaps keep a readable size.
   const bool stacked = avail.x < font * 30.0f;
   const float controls_w = stacked ? avail.x : std::min(avail.x * 0.34f, font * 26.0f);
-  ImGui::BeginChild("mask-controls", ImVec2(controls_w, stacked ? font * 10.0f : avail.y), false);
-  ImGui::PushTextWrapPos(0.0f);  // text wraps at the child's edge
+  begin_wrapped_child("mask-controls", ImVec2(controls_w, stacked ? font * 10.0f : avail.y));
   wrapped_checkbox(tr(S::mask_causal), &mask.causal);
   ImGui::SliderInt(fitted(tr(S::mask_window)), &mask.window, 0, std::max(1, n));
   ImGui::SliderInt(fitted(tr(S::mask_stride)), &mask.stride, 0, std::max(1, n));
@@ -108,8 +107,7 @@ void draw_mask_panel(AppState& state, UiContext& ctx) {
       }
   }
   hint_text(tr(S::mask_neg_inf_legend));
-  ImGui::PopTextWrapPos();
-  ImGui::EndChild();
+  end_wrapped_child();
   if (!stacked) ImGui::SameLine();
 
   // The mask (paintable), the masked scores and the weights on the right (or below).
