@@ -27,17 +27,17 @@ add_library(attnlab_core_nosimd STATIC ${ATTNLAB_CORE_SRC})
 target_include_directories(attnlab_core_nosimd PUBLIC src)
 target_link_libraries(attnlab_core_nosimd PUBLIC attnlab_eigen zlib PRIVATE fast_float)  # as cmake/libraries.cmake
 target_compile_options(attnlab_core_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS} ${ATTNLAB_CORE_FLAGS})
-set_target_properties(attnlab_core_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+set_target_properties(attnlab_core_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ATTNLAB_UNITY_BATCH_SIZE})
 
 add_library(attnlab_files_nosimd STATIC ${ATTNLAB_FILES_SRC})
 target_link_libraries(attnlab_files_nosimd PUBLIC attnlab_core_nosimd attnlab_syshdr PRIVATE stb_image_write)
 target_compile_options(attnlab_files_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
-set_target_properties(attnlab_files_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+set_target_properties(attnlab_files_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ATTNLAB_UNITY_BATCH_SIZE})
 
 add_library(attnlab_state_nosimd STATIC ${ATTNLAB_STATE_SRC})
 target_link_libraries(attnlab_state_nosimd PUBLIC attnlab_files_nosimd)
 target_compile_options(attnlab_state_nosimd PRIVATE ${ATTNLAB_WARNINGS} ${ATTNLAB_SCALAR_MATH_FLAGS})
-set_target_properties(attnlab_state_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+set_target_properties(attnlab_state_nosimd PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ATTNLAB_UNITY_BATCH_SIZE})
 
 # A twin of `target` (same sources, compile and link options, libraries and unity build,
 # written beside it): attnlab_twin(target twin [EXPORT_NAME name] [NO_SIMD] [NO_LIBRARIES] [EXTRA_SOURCES ...]).
