@@ -5,13 +5,25 @@
 //                                              file (suite.page), which must end the file
 //                                              with no console error
 //   await suite.ready                          in a before() hook of the file: the above done
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, serveDist } from './browser.mjs';
 import { openLab } from './lab.mjs';
 
 export function labSuite({ viewport = { width: 1400, height: 900 }, sharedPage = false, deviceScaleFactor = 1 } = {}) {
-  const suite = { openLab: (query = '') => openLab(suite.browser, suite.url, query) };
+  // The pages a test opened with suite.openLab are closed when it ends: one it leaves open
+  // would go on drawing (and costing CPU) until the file's last test.
+  const opened = [];
+  const suite = {
+    openLab: async (query = '') => {
+      const lab = await openLab(suite.browser, suite.url, query);
+      opened.push(lab.page);
+      return lab;
+    },
+  };
+  afterEach(async () => {
+    for (const page of opened.splice(0)) await page.close().catch(() => {});
+  });
   // The file's own before() hooks may run alongside this one (node:test starts a file's
   // top-level hooks together): they wait for `suite.ready`.
   let ready;
@@ -21,7 +33,7 @@ export function labSuite({ viewport = { width: 1400, height: 900 }, sharedPage =
     try {
       ({ server: suite.server, url: suite.url } = await serveDist());
       suite.browser = await openBrowser({ viewport, deviceScaleFactor });
-      if (sharedPage) ({ page: suite.page, errors: suite.errors } = await suite.openLab());
+      if (sharedPage) ({ page: suite.page, errors: suite.errors } = await openLab(suite.browser, suite.url));
       ready.resolve(suite);
     } catch (error) {
       ready.reject(error);
