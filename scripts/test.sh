@@ -8,8 +8,8 @@
 #   5 fuzz     each libFuzzer target of tests/fuzz (build/asan): its corpus, then a fixed
 #              number of runs from a fixed seed (deterministic; a crash or a broken
 #              invariant fails it, one test per target)
-#   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), after the
-#              builds; 3, 4 and 5 run beside it in a lane of their own at the lowest priority
+#   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), right after
+#              the builds; 1 to 5 run beside it in a lane of their own at the lowest priority
 # The last line is "N passed, N failed" over all suites, a Catch2 suite counted by its test
 # cases; the exit code is 0 only if nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
 # seconds each step took (builds included), so the cost of a suite is on record.
@@ -76,42 +76,42 @@ rm -f "$asan_status"
 (nice -n 19 bash scripts/build.sh asan >"$logs/asan-build.log" 2>&1; echo $? >"$asan_status") &
 asan_build=$!
 
+# The Catch2 suites of the two builds run in the lane below, beside the browser suite, which
+# needs only the web build and so starts as soon as it is done.
 echo "== build native"
-if bash scripts/build.sh native; then
-  echo "== 1 native Catch2 tests"
-  run_catch2 "$logs/native.log" build/native/attnlab_tests
-  count_catch2 "$logs/native.log"
-else
-  echo "native build failed"; failed=$((failed + 1))
-fi
+native_built=0
+if bash scripts/build.sh native; then native_built=1; else echo "native build failed"; failed=$((failed + 1)); fi
 lap native
 
 echo "== build web"
-if bash scripts/build.sh web; then
-  echo "== 2 wasm Catch2 tests (Node)"
-  # The two binaries side by side, one on each core; the relaxed-SIMD one runs its kernels'
-  # tests ("[kernels]", cmake/targets/site.cmake) where the engine has relaxed SIMD.
-  run_catch2 "$logs/wasm-relaxed.log" node --experimental-wasm-relaxed-simd --no-experimental-fetch \
-    build/web/attnlab_tests_relaxed.js "[kernels]" &
-  relaxed=$!
-  run_catch2 "$logs/wasm.log" node --no-experimental-fetch build/web/attnlab_tests.js
-  wait "$relaxed"  # that job only: a bare wait would wait for the sanitizer build too, and forget its status
-  count_catch2 "$logs/wasm.log"
-  count_catch2 "$logs/wasm-relaxed.log"
-else
-  echo "web build failed"; failed=$((failed + 1))
-fi
+web_built=0
+if bash scripts/build.sh web; then web_built=1; else echo "web build failed"; failed=$((failed + 1)); fi
 lap web
 
 # The rest runs in two lanes. The browser suite keeps both cores only about three quarters of
-# its time (it waits on pages, frames and timers), so the lane of the node suite, the
-# sanitizer build's remainder, its tests and the fuzz targets runs beside it at the lowest
-# priority, on what the browser leaves. Each lane writes its own logs; the counts are added
-# once both are done.
+# its time (it waits on pages, frames and timers), so the lane of the Catch2 suites, the node
+# suite, the sanitizer build's remainder, its tests and the fuzz targets runs beside it at the
+# lowest priority, on what the browser leaves. Each lane writes its own logs; the counts are
+# added once both are done.
 lane_log="$logs/background-lane.log"
 (
   renice -n 19 -p "$BASHPID" >/dev/null  # the lane and everything it starts
   lane_started=$SECONDS
+  if [ "$native_built" = 1 ]; then
+    echo "== 1 native Catch2 tests"
+    run_catch2 "$logs/native.log" build/native/attnlab_tests
+  fi
+  if [ "$web_built" = 1 ]; then
+    echo "== 2 wasm Catch2 tests (Node)"
+    # The two binaries side by side; the relaxed-SIMD one runs its kernels' tests ("[kernels]",
+    # cmake/targets/site.cmake) where the engine has relaxed SIMD.
+    run_catch2 "$logs/wasm-relaxed.log" node --experimental-wasm-relaxed-simd --no-experimental-fetch \
+      build/web/attnlab_tests_relaxed.js "[kernels]" &
+    relaxed=$!
+    run_catch2 "$logs/wasm.log" node --no-experimental-fetch build/web/attnlab_tests.js
+    wait "$relaxed"  # that job only: a bare wait would wait for the sanitizer build too, and forget its status
+  fi
+  echo "catch2 $((SECONDS - lane_started))s"
   echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
   node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs >"$logs/node.log" 2>&1
   echo "node $((SECONDS - lane_started))s"
@@ -151,7 +151,10 @@ lap browser
 wait "$lane"
 lap lane-after-browser
 cat "$lane_log"
-# The lane's counts: the node suite, the sanitizer tests, one test per fuzz target.
+# The lane's counts: the Catch2 suites of the builds, the node suite, the sanitizer tests, one
+# test per fuzz target.
+[ "$native_built" = 1 ] && count_catch2 "$logs/native.log"
+if [ "$web_built" = 1 ]; then count_catch2 "$logs/wasm.log"; count_catch2 "$logs/wasm-relaxed.log"; fi
 count_node "$logs/node.log"
 if [ -f build/asan/attnlab_tests ] && grep -q '^asan-build ' "$lane_log"; then
   count_catch2 "$logs/asan.log"
@@ -163,7 +166,7 @@ if [ -f build/asan/attnlab_tests ] && grep -q '^asan-build ' "$lane_log"; then
 else
   failed=$((failed + 1))
 fi
-timings="$timings (lane: $(grep -Eo '^(node|asan-build|asan\+fuzz) [0-9]+s' "$lane_log" | tr '\n' ' ' | sed 's/ $//'))"
+timings="$timings (lane: $(grep -Eo '^(catch2|node|asan-build|asan\+fuzz) [0-9]+s' "$lane_log" | tr '\n' ' ' | sed 's/ $//'))"
 
 echo "seconds per step (builds included):$timings, total $SECONDS s"
 echo "$passed passed, $failed failed"

@@ -50,7 +50,7 @@ async function assertStep(page, steps, k, lang) {
   return tour;
 }
 
-test('the tour: every step by its link and by the arrow keys, in English and Chinese; the nav offers it', async () => {
+test('the tour: every step by its link in English and Chinese and by the arrow keys; the nav offers it', async () => {
   await suite.ready;
   for (const lang of ['en', 'zh']) {
     const { page, errors } = await suite.openLab(`?lang=${lang}`);
@@ -84,10 +84,13 @@ test('the tour: every step by its link and by the arrow keys, in English and Chi
         assert.ok(learned > 0.5 && random < 0.3, `${lang}: previous-character weight learned ${learned}, random ${random}`);
       }
     }
-    // By the keys: from step 1, the right arrow walks to the end; the left arrow comes back.
-    await page.evaluate(() => window.attnlab.setState({ tour: 1 }));
+    // By the keys: the right arrow walks to the end; the left arrow comes back. The keys do not
+    // depend on the language and the links above showed every Chinese step, so in Chinese the
+    // walk starts two steps before the end.
+    const first = lang === 'en' ? 1 : steps.length - 2;
+    await page.evaluate((n) => window.attnlab.setState({ tour: n }), first);
     await page.click('#canvas', { position: { x: 1270, y: 300 } });
-    for (let k = 2; k <= steps.length; k++) {
+    for (let k = first + 1; k <= steps.length; k++) {
       await page.keyboard.press('ArrowRight');
       await waitFor(page, (n) => window.attnlab.getState().tour === n, k);
       await assertStep(page, steps, k, lang);
