@@ -143,7 +143,7 @@ lane_log="$logs/background-lane.log"
 ) >"$lane_log" 2>&1 &
 lane=$!
 
-echo "== 6 browser tests (headless Chromium), beside the lane of 3, 4 and 5 (log: $lane_log)"
+echo "== 6 browser tests (headless Chromium), beside the lane of 1 to 5 (log: $lane_log)"
 node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
 lap browser
