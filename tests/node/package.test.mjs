@@ -24,11 +24,35 @@ fs.writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'cou
 const install = run('npm', ['install', '--install-links', '--offline', '--no-audit', '--no-fund', '--loglevel=error', distDir], scratch);
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
 
-// Compiles `source` as tests/types/example.ts in the scratch project; returns tsc's result.
-function compile(source) {
-  fs.writeFileSync(path.join(scratch, 'example.ts'), source);
-  fs.writeFileSync(path.join(scratch, 'tsconfig.json'), tsconfig);
-  return run(process.execPath, [tsc, '-p', 'tsconfig.json'], scratch);
+// The course author's script and its misspelled copies, compiled together in one tsc program
+// (loading TypeScript's own libraries is most of a run, and six runs took about 30 s): each
+// copy is a module of its own (example-NAME.ts), so an error in one names that file only.
+// Misspelled copies are added below, before the first test asks for the result.
+const variants = new Map([['ok', example]]);
+function misspelled(name, from, to) {
+  assert.ok(example.includes(from), `the example has no '${from}'`);
+  variants.set(name, example.replace(from, to));
+}
+let checked = null;
+// tsc's messages for each variant ('' for one that compiles) and its exit status.
+function typeCheck() {
+  if (checked) return checked;
+  const files = [...variants.keys()].map((name) => `example-${name}.ts`);
+  for (const [name, source] of variants) fs.writeFileSync(path.join(scratch, `example-${name}.ts`), source);
+  fs.writeFileSync(path.join(scratch, 'tsconfig.json'), JSON.stringify({ ...JSON.parse(tsconfig), files }));
+  const result = run(process.execPath, [tsc, '-p', 'tsconfig.json'], scratch);
+  const messages = new Map([...variants.keys()].map((name) => [name, '']));
+  // An error starts with its file, "example-NAME.ts(line,col): error TS...", and may go on in
+  // indented lines (an overload's reasons).
+  let current = null;
+  for (const line of result.stdout.split('\n')) {
+    const m = /^example-([\w-]+)\.ts\(/.exec(line);
+    if (m) current = messages.has(m[1]) ? m[1] : null;
+    else if (!/^\s/.test(line)) current = null;
+    if (current) messages.set(current, messages.get(current) + line + '\n');
+  }
+  checked = { status: result.status, stdout: result.stdout + result.stderr, messages };
+  return checked;
 }
 
 test('dist/package.json names the package, its three entries and their declarations', () => {
@@ -77,36 +101,44 @@ test('npm install PATH: attention-lab/core computes the worked example in plain 
     expected.forEach((e, i) => assert.ok(Math.abs(got[name][i] - e) < 1e-6, `${name}[${i}]: ${got[name][i]} vs ${e}`));
 });
 
+// attention's nq written nQ; createLab's controls written control; the trainer's dModel as dmodel.
+const ARGUMENTS = [
+  ['nq', 'nq: 2, nk: 2, dk: 2, dv: 2, causal: false', 'nQ: 2, nk: 2, dk: 2, dv: 2, causal: false', "'nQ'"],
+  ['controls', 'controls: true, tabs: false', 'control: true, tabs: false', "'control'"],
+  ['dModel', 'heads: 1, dModel: 16', 'heads: 1, dmodel: 16', "'dmodel'"],
+];
+const UNIONS = [
+  ['variant', "variant: 'window'", "variant: 'windw'", 'EfficientVariant'],
+  ['kind', "variants: ['exact', 'linear']", "variants: ['exact', 'quadratic']", 'EfficientKind'],
+];
+for (const [name, from, to] of [...ARGUMENTS, ...UNIONS]) misspelled(name, from, to);
+
 test('the declarations compile a script that calls every exported function (tsc --noEmit --strict)', () => {
   assert.equal(install.status, 0, 'npm install failed (see the test above)');
-  const result = compile(example);
-  assert.equal(result.status, 0, `tsc:\n${result.stdout}${result.stderr}`);
+  const { messages, stdout } = typeCheck();
+  assert.equal(messages.get('ok'), '', `tsc:\n${stdout}`);
+  // The misspelled copies make tsc fail; every line it printed belongs to one of them.
+  assert.ok([...messages.values()].join('').length > 0 && stdout.trim().split('\n').every((line) => /^example-|^\s/.test(line)),
+    `tsc printed something about no variant:\n${stdout}`);
 });
 
 test('a misnamed argument fails the type check, naming the argument', () => {
   assert.equal(install.status, 0, 'npm install failed (see the test above)');
-  const cases = [
-    // attention's nq written nQ; createLab's controls written control; the trainer's dModel as dmodel.
-    ['nq: 2, nk: 2, dk: 2, dv: 2, causal: false', 'nQ: 2, nk: 2, dk: 2, dv: 2, causal: false', "'nQ'"],
-    ['controls: true, tabs: false', 'control: true, tabs: false', "'control'"],
-    ["heads: 1, dModel: 16", "heads: 1, dmodel: 16", "'dmodel'"],
-  ];
-  for (const [from, to, name] of cases) {
-    assert.ok(example.includes(from), `the example has no '${from}'`);
-    const result = compile(example.replace(from, to));
-    assert.notEqual(result.status, 0, `tsc accepted ${to}`);
-    assert.ok(result.stdout.includes(`Object literal may only specify known properties, but ${name} does not exist`),
-      `tsc's message does not name ${name}:\n${result.stdout}`);
+  const { messages, status } = typeCheck();
+  assert.notEqual(status, 0);
+  for (const [name, , to, word] of ARGUMENTS) {
+    const said = messages.get(name);
+    assert.ok(said, `tsc accepted ${to}`);
+    assert.ok(said.includes(`Object literal may only specify known properties, but ${word} does not exist`),
+      `tsc's message does not name ${word}:\n${said}`);
   }
 });
 
 test("a variant or pairing the core's tables do not name fails the type check (the unions make-site wrote)", () => {
   assert.equal(install.status, 0, 'npm install failed (see the test above)');
-  for (const [from, to, type] of [["variant: 'window'", "variant: 'windw'", 'EfficientVariant'],
-                                  ["variants: ['exact', 'linear']", "variants: ['exact', 'quadratic']", 'EfficientKind']]) {
-    assert.ok(example.includes(from), `the example has no '${from}'`);
-    const result = compile(example.replace(from, to));
-    assert.notEqual(result.status, 0, `tsc accepted ${to}`);
-    assert.ok(result.stdout.includes(`is not assignable to type '${type}'`), `tsc's message does not name ${type}:\n${result.stdout}`);
+  for (const [name, , to, type] of UNIONS) {
+    const said = typeCheck().messages.get(name);
+    assert.ok(said, `tsc accepted ${to}`);
+    assert.ok(said.includes(`is not assignable to type '${type}'`), `tsc's message does not name ${type}:\n${said}`);
   }
 });
