@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <string>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(fragment) {
   const std::string fragment(reinterpret_cast<const char*>(data), size);
   attn::AppState state = computed_default();
   const attn::Status st = attn::load_fragment(state, fragment);

@@ -2,8 +2,16 @@
 // condition and aborts, which libFuzzer records as a crash with the input that caused it.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+
+// A target's entry: ATTNLAB_FUZZ_TARGET(npy) { ... } in tests/fuzz/npy.cpp. The targets'
+// sources are compiled together, once (cmake/targets/sanitize.cmake), so each entry has a
+// name of its own, attnlab_fuzz_NAME; the binary fuzz_NAME gets libFuzzer's
+// LLVMFuzzerTestOneInput from tests/fuzz/entry.cpp, which calls it.
+#define ATTNLAB_FUZZ_TARGET(name) extern "C" int attnlab_fuzz_##name(const std::uint8_t* data, std::size_t size)
 
 #define FUZZ_CHECK(cond)                                                              \
   do {                                                                                \

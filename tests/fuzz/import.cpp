@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(import) {
   attn::ImportOptions options;
   options.uint16_is_bfloat16 = size > 0 && (data[size - 1] & 1);
   attn::ImportedAttention out;

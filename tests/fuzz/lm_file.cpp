@@ -16,7 +16,7 @@
 
 namespace {
 
-void try_load(const std::uint8_t* data, std::size_t size) {
+void try_load_language_model(const std::uint8_t* data, std::size_t size) {
   attn::lm::LanguageModel model;
   const attn::Status st = attn::lm::parse_language_model(data, size, model);
   if (!st.ok) {
@@ -45,10 +45,10 @@ void try_load(const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  try_load(data, size);
+ATTNLAB_FUZZ_TARGET(lm_file) {
+  try_load_language_model(data, size);
   if (size < 24) return 0;
   const std::vector<std::uint8_t> fixed = with_length_and_checksum(data, size);
-  try_load(fixed.data(), fixed.size());
+  try_load_language_model(fixed.data(), fixed.size());
   return 0;
 }

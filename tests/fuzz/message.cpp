@@ -15,7 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(message) {
   const attn::Message m = attn::parse_message(data, size);
   const nlohmann::json described = nlohmann::json::parse(attn::message_to_json(m), nullptr, false);
   FUZZ_CHECK(!described.is_discarded());

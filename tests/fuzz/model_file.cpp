@@ -16,7 +16,7 @@
 
 namespace {
 
-void try_load(const std::uint8_t* data, std::size_t size) {
+void try_load_trained_model(const std::uint8_t* data, std::size_t size) {
   attn::train::Trainer trainer;
   const attn::Status st = trainer.load(data, size);
   if (!st.ok) {
@@ -35,10 +35,10 @@ void try_load(const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  try_load(data, size);
+ATTNLAB_FUZZ_TARGET(model_file) {
+  try_load_trained_model(data, size);
   if (size < attn::train::kModelHeaderBytes + 4) return 0;
   const std::vector<std::uint8_t> fixed = with_length_and_checksum(data, size);
-  try_load(fixed.data(), fixed.size());
+  try_load_trained_model(fixed.data(), fixed.size());
   return 0;
 }

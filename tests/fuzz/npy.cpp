@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(npy) {
   attn::NpyArray array;
   const attn::Status st = attn::parse_npy(data, size, array);
   if (!st.ok) {

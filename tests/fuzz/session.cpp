@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(session) {
   attn::AppState state = computed_default();
   state.settings.heads = 2;  // not the default: a refusal must keep it
   const std::string before = attn::settings_to_json(state.settings);

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(state_json) {
   const attn::AppState& base = computed_default();
   const std::string before = attn::state_to_json(base);
   attn::AppState state = base;

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+ATTNLAB_FUZZ_TARGET(tokenizer) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const int read = attn::tokenized_byte_count(text);
   FUZZ_CHECK(read >= 0 && static_cast<std::size_t>(read) <= size);
