@@ -37,10 +37,14 @@ export async function waitFor(page, predicate, arg, timeout = 20000) {
 }
 
 export async function matrix(page, name, head = 0) {
-  return page.evaluate(([n, h]) => {
-    const m = window.attnlab.getMatrix(n, h);
-    return m && { rows: m.rows, cols: m.cols, data: Array.from(m.data) };
+  // The Float32Array leaves the page as it is (playwright sends a typed array as base64); an
+  // array made in the page would go number by number, checked and wrapped on both sides (a
+  // 1024 x 1024 matrix cost seconds of CPU that way). The tests get a plain array.
+  const m = await page.evaluate(([n, h]) => {
+    const x = window.attnlab.getMatrix(n, h);
+    return x && { rows: x.rows, cols: x.cols, data: x.data };
   }, [name, head]);
+  return m && { ...m, data: Array.from(m.data) };
 }
 
 export async function screenshot(page, name) {
