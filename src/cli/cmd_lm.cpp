@@ -15,6 +15,7 @@
 #include "core/lm/head_labels.h"
 #include "core/lm/language_model.h"
 #include "core/lm/runner.h"
+#include "core/lm/text_trainer.h"
 #include "core/lm/trainer.h"
 #include "core/train/config.h"
 
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -207,16 +209,82 @@ void held_out_report(const lm::LanguageModel& model, const std::vector<lm::Corpu
   }
 }
 
+// lm-train --text FILE: the model trained on one plain text with a preset (core/lm/text_trainer.h),
+// as the page trains it: the same text, seed, preset and steps write the same bytes.
+Status run_lm_train_text(const Options& o) {
+  for (const char* fortune_only : {"--data-dir", "--files", "--threads", "--slices", "--d-mlp", "--batch", "--lr",
+                                   "--min-count", "--eval-every", "--eval-characters", "--init", "--characters"})
+    if (o.has(fortune_only))
+      return Status::error(std::string(fortune_only) + " is for training on the fortune files; with --text the preset sets it");
+  lm::TextTrainOptions options;
+  if (o.has("--preset")) options.preset = o.get("--preset");
+  long long seed = 1;
+  if (o.has("--seed") && !parse_long(o.get("--seed"), 0, static_cast<long long>(train::kMaxSeed), seed))
+    return Status::error("--seed needs a whole number from 0 to 2^53 - 1");
+  options.seed = static_cast<std::uint64_t>(seed);
+  if (o.has("--held-out-fraction")) {
+    const std::string& t = o.get("--held-out-fraction");
+    char* end = nullptr;
+    options.held_out_fraction = std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size() || !(options.held_out_fraction > 0.0 && options.held_out_fraction <= 0.5))
+      return Status::error("--held-out-fraction needs a number more than 0 and at most 0.5, got '" + t + "'");
+  }
+  for (Status st : {read_int(o, "--steps", 1, 1000000, options.steps), read_int(o, "--context", 2, 256, options.context),
+                    read_int(o, "--layers", 1, 4, options.layers), read_int(o, "--heads", 1, 8, options.heads),
+                    read_int(o, "--d-model", 1, 256, options.d_model)})
+    if (!st.ok) return st;
+  std::string text;
+  if (Status st = read_text(o.get("--text"), text); !st.ok) return st;
+  lm::TextTrainer trainer;
+  if (Status st = trainer.reset(text, options); !st.ok) return st.within(o.get("--text"));
+  const lm::TextSplit& split = trainer.split();
+  std::fprintf(stderr, "lm-train: %s: %lld characters (%lld training, %lld held out), vocabulary %d, preset %s, %d steps\n",
+               o.get("--text").c_str(), split.characters, split.train_characters, split.held_out_characters,
+               trainer.model().vocabulary.size(), trainer.preset().c_str(), trainer.steps_planned());
+  const auto t0 = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  json curve = json::array();
+  while (trainer.steps_done() < trainer.steps_planned()) {
+    lm::TextStepResult r;
+    if (Status st = trainer.step(trainer.config().eval_every, r); !st.ok) return st;
+    std::fprintf(stderr, "lm-train: step %d/%d  train %.3f bits/token  held-out %.3f bits/char  %.0f s\n", r.step,
+                 trainer.steps_planned(), r.train_bits, r.held_out_bits, seconds());
+    curve.push_back({{"step", r.step}, {"trainBits", r.train_bits}, {"heldOutBits", r.held_out_bits}});
+  }
+  const double train_seconds = seconds();
+  const lm::TextEvaluation e = trainer.evaluate();
+  const std::vector<std::uint8_t> bytes = trainer.save();
+  if (Status st = write_file_atomic(o.get("--out"), bytes); !st.ok) return st;
+  std::fprintf(stderr, "lm-train: held-out: model %.4f bits/char, bigram %.4f (%lld characters)\n", e.held_out_bits,
+               e.bigram_bits, e.tokens);
+  json report = {{"preset", trainer.preset()}, {"seed", options.seed}, {"steps", trainer.steps_done()},
+                 {"trainSeconds", train_seconds}, {"characters", split.characters},
+                 {"trainCharacters", split.train_characters}, {"heldOutCharacters", split.held_out_characters},
+                 {"vocabulary", trainer.model().config.vocab}, {"parameters", trainer.model().parameters.size()},
+                 {"heldOut", {{"model", e.held_out_bits}, {"bigram", e.bigram_bits}, {"characters", e.tokens}}},
+                 {"curve", curve}, {"fileBytes", bytes.size()}};
+  if (o.has("--report")) {
+    const std::string t = json_text(report, 2) + "\n";
+    if (Status st = write_file_atomic(o.get("--report"), std::vector<std::uint8_t>(t.begin(), t.end())); !st.ok) return st;
+  }
+  std::printf("%s\n", json_text(report).c_str());
+  return Status::success();
+}
+
 Status run_lm_train(const Args& args) {
   Options o;
   if (Status st = Options::parse(args,
                                  {"--out", "--data-dir", "--files", "--steps", "--seed", "--threads", "--context",
                                   "--layers", "--heads", "--d-model", "--d-mlp", "--batch", "--lr", "--min-count",
-                                  "--eval-every", "--eval-characters", "--report", "--slices", "--init", "--characters"},
+                                  "--eval-every", "--eval-characters", "--report", "--slices", "--init", "--characters",
+                                  "--text", "--preset", "--held-out-fraction"},
                                  {}, o);
       !st.ok)
     return st;
   if (!o.has("--out")) return Status::error("lm-train needs --out FILE");
+  if (o.has("--text")) return run_lm_train_text(o);
+  if (o.has("--preset") || o.has("--held-out-fraction"))
+    return Status::error("--preset and --held-out-fraction are for training on a text: give it with --text FILE");
   lm::LmTrainConfig c;
   long long seed = 1;
   if (o.has("--seed") && !parse_long(o.get("--seed"), 0, static_cast<long long>(train::kMaxSeed), seed))
@@ -475,7 +543,9 @@ ATTNLAB_CLI_COMMAND(lm_train, "lm-train",
                     "  lm-train --out FILE [--data-dir DIR] [--files A,B] [--steps N] [--seed S] [--threads T] [--slices S]\n"
                     "           [--context T] [--layers L] [--heads H] [--d-model D] [--d-mlp F] [--batch B]\n"
                     "           [--lr R] [--min-count C] [--eval-every N] [--eval-characters N] [--init unit|small]\n"
-                    "           [--report FILE] [--characters FILE]\n",
+                    "           [--report FILE] [--characters FILE]\n"
+                    "  lm-train --text FILE --out FILE [--preset NAME] [--seed S] [--steps N]\n"
+                    "           [--held-out-fraction F] [--layers L] [--heads H] [--d-model D] [--context T] [--report FILE]\n",
                     run_lm_train);
 ATTNLAB_CLI_COMMAND(lm_eval, "lm-eval",
                     "  lm-eval --model FILE (--text FILE | --held-out english|chinese) [--no-scale] [--no-causal]\n"

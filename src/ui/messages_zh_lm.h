@@ -5,6 +5,9 @@
   X(lm_invalid_utf8, "文本不是有效的 UTF-8（第 {0} 字节）") \
   X(lm_text_empty, "文本为空") \
   X(lm_text_too_long, "文本有 {0} 个字符，最多接受 {1} 个") \
+  X(lm_text_too_short, "文本有 {0} 个字符，训练至少需要 {1} 个（其中一部分留作测量模型）") \
+  X(lm_preset_unknown, "没有名为“{0}”的预设；可选的预设：{1}") \
+  X(lm_held_out_fraction_range, "留出比例必须大于 0 且不超过 0.5") \
   X(lm_prompt_empty, "提示为空：请至少输入一个字符") \
   X(lm_prompt_too_long, "提示有 {0} 个字符，模型最多读取 {1} 个") \
   X(lm_tokens_range, "要生成的词元数必须在 1 到 {0} 之间，实际为 {1}") \

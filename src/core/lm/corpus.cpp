@@ -1,5 +1,11 @@
 #include "core/lm/corpus.h"
 
+#include "core/base/utf8.h"
+#include "core/lm/lm_messages.h"
+
+#include <algorithm>
+#include <cmath>
+
 namespace attn::lm {
 
 std::string clean_entry(std::string_view entry) {
@@ -66,6 +72,67 @@ CorpusFile split_fortune_file(std::string name, TextLanguage language, int repea
   for (std::size_t i = 0; i < entries.size(); ++i)
     (i % kHeldOutEvery == kHeldOutEvery - 1 ? f.held_out : f.train).push_back(std::move(entries[i]));
   return f;
+}
+
+namespace {
+
+// A letter of the CJK blocks (unified ideographs and their extensions, kana, hangul, CJK
+// punctuation): a text where these outnumber the other letters is reported as Chinese.
+bool is_cjk(std::uint32_t cp) {
+  return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+         (cp >= 0xFF00 && cp <= 0xFFEF) || (cp >= 0x20000 && cp <= 0x3FFFF);
+}
+
+}  // namespace
+
+Status split_plain_text(std::string name, std::string_view utf8, double held_out_fraction, CorpusFile& out,
+                        TextSplit& split) {
+  if (const std::size_t bad = first_invalid_utf8(utf8); bad != std::string_view::npos)
+    return Status::error(msg::lm_invalid_utf8, static_cast<long long>(bad));
+  if (!(held_out_fraction > 0.0 && held_out_fraction <= 0.5))
+    return Status::error(msg::lm_held_out_fraction_range);
+  if (utf8.substr(0, 3) == "\xEF\xBB\xBF") utf8.remove_prefix(3);
+  // Line ends to "\n", as code points (the split counts characters, not bytes).
+  std::vector<std::uint32_t> text;
+  text.reserve(utf8.size());
+  const std::vector<std::uint32_t> raw = decode_utf8(utf8);
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] == '\r') {
+      text.push_back('\n');
+      if (i + 1 < raw.size() && raw[i + 1] == '\n') ++i;
+    } else {
+      text.push_back(raw[i]);
+    }
+  }
+  const long long n = static_cast<long long>(text.size());
+  if (n == 0) return Status::error(msg::lm_text_empty);
+  if (n < kMinTextCharacters) return Status::error(msg::lm_text_too_short, n, kMinTextCharacters);
+  if (n > kMaxTextCharacters) return Status::error(msg::lm_text_too_long, n, kMaxTextCharacters);
+  // The first line break at or after the mark; the mark itself where none follows.
+  // The mark: the first character at or after (1 - fraction) of them (the tolerance absorbs
+  // the rounding of 0.9 in binary, so 0.9 n that is whole stays whole).
+  const long long mark = std::clamp(
+      static_cast<long long>(std::ceil(static_cast<double>(n) * (1.0 - held_out_fraction) - 1e-6)), 1LL, n - 1);
+  long long cut = mark;
+  while (cut < n && text[static_cast<std::size_t>(cut)] != '\n') ++cut;
+  if (cut == n) cut = mark;
+  auto utf8_of = [&](long long from, long long to) {
+    std::string s;
+    for (long long i = from; i < to; ++i) append_utf8(s, text[static_cast<std::size_t>(i)]);
+    return s;
+  };
+  long long cjk = 0, other = 0;
+  for (std::uint32_t cp : text) {
+    if (is_cjk(cp)) ++cjk;
+    else if (cp > ' ') ++other;
+  }
+  out = CorpusFile{};
+  out.name = std::move(name);
+  out.language = cjk > other ? TextLanguage::Chinese : TextLanguage::English;
+  out.train.push_back(utf8_of(0, cut));
+  out.held_out.push_back(utf8_of(cut, n));
+  split = TextSplit{n, cut, n - cut, out.language};
+  return Status::success();
 }
 
 }  // namespace attn::lm

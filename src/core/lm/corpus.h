@@ -12,7 +12,15 @@
 //               i % 10 == 9: every tenth entry, the same in every run
 //   4 stream    the model reads entries one after another, each preceded by the start token,
 //               so "a new entry begins" is something it can see and predict
+//
+// A plain text (one the user brings: no "%" lines, no entries) is split by another rule,
+// split_plain_text: the held-out part starts at the first line break at or after 90% of the
+// text's characters (at 90% exactly where no line break follows) and runs to the end; the
+// part before it is the training text. Each part is one entry. Line ends are made "\n"
+// (a "\r\n" or a lone "\r") and a leading byte-order mark is dropped; nothing else changes.
 #pragma once
+
+#include "core/base/types.h"
 
 #include <string>
 #include <string_view>
@@ -38,5 +46,24 @@ std::string clean_entry(std::string_view entry);
 std::vector<std::string> fortune_entries(std::string_view file_text);
 // Steps 1 to 3.
 CorpusFile split_fortune_file(std::string name, TextLanguage language, int repeat, std::string_view file_text);
+
+// ---- a plain text -----------------------------------------------------------------------
+
+inline constexpr double kDefaultHeldOutFraction = 0.1;
+inline constexpr long long kMinTextCharacters = 2000;     // a tenth held out is 200 characters
+inline constexpr long long kMaxTextCharacters = 4000000;  // about 12 MB of Chinese
+
+// What split_plain_text found, for the page to show before training.
+struct TextSplit {
+  long long characters = 0;           // code points after line ends are made "\n"
+  long long train_characters = 0, held_out_characters = 0;
+  TextLanguage language = TextLanguage::English;  // Chinese when most letters are CJK
+};
+
+// The plain-text rule above, with `held_out_fraction` (in (0, 0.5]) in place of a tenth.
+// Refuses invalid UTF-8 (naming the byte), a text shorter than kMinTextCharacters or longer
+// than kMaxTextCharacters. `out` holds one training and one held-out entry.
+Status split_plain_text(std::string name, std::string_view utf8, double held_out_fraction, CorpusFile& out,
+                        TextSplit& split);
 
 }  // namespace attn::lm

@@ -8,6 +8,9 @@
   X(lm_invalid_utf8, "the text is not valid UTF-8 (byte {0})") \
   X(lm_text_empty, "the text is empty") \
   X(lm_text_too_long, "the text has {0} characters; at most {1} are accepted") \
+  X(lm_text_too_short, "the text has {0} characters; training needs at least {1} (a part of it is held out to measure the model)") \
+  X(lm_preset_unknown, "unknown preset '{0}'; the presets are {1}") \
+  X(lm_held_out_fraction_range, "the held-out fraction must be more than 0 and at most 0.5") \
   X(lm_prompt_empty, "the prompt is empty: type at least one character") \
   X(lm_prompt_too_long, "the prompt has {0} characters; the model reads at most {1}") \
   X(lm_tokens_range, "the number of tokens to generate must be from 1 to {0}, got {1}") \

@@ -87,7 +87,7 @@ Status LmTrainer::reset(const LmTrainConfig& config, const std::vector<CorpusFil
   slice_grads_.assign(static_cast<std::size_t>(config.slices), std::vector<float>(n));
   slice_acts_.assign(static_cast<std::size_t>(config.slices), tr::Activations<float>{});
   beta1_power_ = beta2_power_ = 1.0;
-  bits_since_point_ = 0;
+  bits_since_point_ = train_bits_sum_ = 0;
   steps_since_point_ = 0;
   steps_ = 0;
   return Status::success();
@@ -189,6 +189,7 @@ Status LmTrainer::run_until(int until) {
     ++steps_;
     model_.steps = static_cast<std::uint64_t>(steps_);
     bits_since_point_ += loss / std::log(2.0);
+    train_bits_sum_ += loss / std::log(2.0);
     ++steps_since_point_;
     if (steps_ % config_.eval_every == 0 || steps_ == config_.steps) model_.curve.push_back(evaluate_point());
   }

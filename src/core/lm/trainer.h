@@ -62,6 +62,9 @@ class LmTrainer {
     return language == TextLanguage::English ? held_en_ : held_zh_;
   }
   long long training_tokens() const { return static_cast<long long>(train_stream_.size()); }
+  // The training loss of every step so far, in bits per token, summed (a caller that runs
+  // k steps takes the difference over k for their mean).
+  double train_bits_sum() const { return train_bits_sum_; }
 
  private:
   float learning_rate_at(int step) const;
@@ -74,7 +77,7 @@ class LmTrainer {
   std::vector<std::vector<float>> slice_grads_;
   std::vector<train::Activations<float>> slice_acts_;
   double beta1_power_ = 1.0, beta2_power_ = 1.0;
-  double bits_since_point_ = 0;
+  double bits_since_point_ = 0, train_bits_sum_ = 0;
   int steps_since_point_ = 0;
   int steps_ = 0;
 };

@@ -1,0 +1,119 @@
+#include "core/lm/text_trainer.h"
+
+#include "core/lm/lm_messages.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace attn::lm {
+
+const TextPreset* find_text_preset(std::string_view name) {
+  for (const TextPreset& p : kTextPresets)
+    if (name == p.name) return &p;
+  return nullptr;
+}
+
+Status text_train_config(const TextTrainOptions& o, LmTrainConfig& out) {
+  const TextPreset* p = find_text_preset(o.preset);
+  if (!p) {
+    std::string names;
+    for (const TextPreset& q : kTextPresets) names += std::string(names.empty() ? "" : ", ") + q.name;
+    return Status::error(msg::lm_preset_unknown, o.preset, names);
+  }
+  LmTrainConfig c;
+  c.layers = o.layers > 0 ? o.layers : p->layers;
+  c.heads = o.heads > 0 ? o.heads : p->heads;
+  c.d_model = o.d_model > 0 ? o.d_model : p->d_model;
+  c.d_mlp = o.d_model > 0 ? 4 * o.d_model : p->d_mlp;
+  c.context = o.context > 0 ? o.context : p->context;
+  c.steps = o.steps > 0 ? o.steps : p->steps;
+  c.batch = p->batch;
+  c.learning_rate = p->learning_rate;
+  c.warmup = std::min(p->warmup, c.steps);
+  c.min_count = p->min_count;
+  c.eval_every = p->eval_every;
+  c.seed = o.seed;
+  c.slices = 1;
+  c.threads = 1;
+  if (Status st = validate_lm_train_config(c); !st.ok) return st;
+  train::ModelConfig shape;
+  shape.vocab = kSpecialTokens + 1;
+  shape.context = c.context;
+  shape.layers = c.layers;
+  shape.heads = c.heads;
+  shape.d_model = c.d_model;
+  shape.d_mlp = c.d_mlp;
+  if (Status st = train::validate_model_config(shape, kLanguageModelLimits); !st.ok) return st;
+  out = c;
+  return Status::success();
+}
+
+Status TextTrainer::reset(std::string_view text, const TextTrainOptions& options) {
+  LmTrainConfig config;
+  if (Status st = text_train_config(options, config); !st.ok) return st;
+  CorpusFile corpus;
+  TextSplit split;
+  if (Status st = split_plain_text("text", text, options.held_out_fraction, corpus, split); !st.ok) return st;
+  LmTrainer trainer;
+  if (Status st = trainer.reset(config, {corpus}); !st.ok) return st;
+  trainer_ = std::move(trainer);
+  corpus_ = std::move(corpus);
+  split_ = split;
+  preset_ = options.preset;
+  text_bytes_ = static_cast<long long>(text.size());
+  bigram_ = Bigram{};
+  bigram_.train(code_point_stream(corpus_.train));
+  return Status::success();
+}
+
+Status TextTrainer::step(int k, TextStepResult& out) {
+  if (!ready()) return Status::error(msg::lm_no_model);
+  const int before = trainer_.steps();
+  const double bits_before = trainer_.train_bits_sum();
+  const std::size_t points = trainer_.model().curve.size();
+  if (Status st = trainer_.run_until(before + std::max(0, k)); !st.ok) return st;
+  out = TextStepResult{};
+  out.step = trainer_.steps();
+  const int ran = trainer_.steps() - before;
+  out.train_bits = ran > 0 ? (trainer_.train_bits_sum() - bits_before) / ran : 0.0;
+  const std::vector<CurvePoint>& curve = trainer_.model().curve;
+  if (curve.size() > points) {
+    out.evaluated = true;
+    const CurvePoint& p = curve.back();
+    out.held_out_bits = corpus_.language == TextLanguage::English ? p.held_out_english : p.held_out_chinese;
+  }
+  return Status::success();
+}
+
+TextEvaluation TextTrainer::evaluate() const {
+  TextEvaluation e;
+  if (!ready()) return e;
+  const LanguageModel m = model();
+  const Bits bits = score_tokens(m, entry_stream(m.vocabulary, corpus_.held_out), RunOptions{});
+  e.held_out_bits = bits.per_character();
+  e.tokens = bits.scored;
+  e.bigram_bits = bigram_.score(code_point_stream(corpus_.held_out)).per_character();
+  return e;
+}
+
+LanguageModel TextTrainer::model() const {
+  LanguageModel m = trainer_.model();
+  round_parameters_to_half(m.parameters);
+  char notes[512];
+  std::snprintf(notes, sizeof notes,
+                "Trained in Attention Lab on a text of %lld characters (%lld bytes of UTF-8): the first %lld for "
+                "training, the last %lld held out. Preset %s, seed %llu, %d of %d steps. The text was the user's own; "
+                "this file holds no copy of it, only weights learned from it and a vocabulary of %d characters.",
+                split_.characters, text_bytes_, split_.train_characters, split_.held_out_characters, preset_.c_str(),
+                static_cast<unsigned long long>(trainer_.config().seed), trainer_.steps(), trainer_.config().steps,
+                m.vocabulary.size() - kSpecialTokens);
+  m.notes = notes;
+  m.samples.clear();
+  return m;
+}
+
+std::vector<std::uint8_t> TextTrainer::save() const {
+  return serialize_language_model(model());
+}
+
+}  // namespace attn::lm
