@@ -22,6 +22,24 @@
 //     label, score, scores}], next: [{token, id, p}], unknown: string[]}.
 //   dispose() frees the wasm memory; any later call throws.
 //
+// createLanguageModelTrainer({text, seed, heldOutFraction = 0.1, preset = 'page', layers,
+//   heads, dModel, context, steps}) -> a trainer on one plain text (core/lm/text_trainer.h):
+//   the held-out part starts at the first line break at or after 90% of the characters;
+//   the preset gives the shape and the schedule, and a given layers/heads/dModel/context/
+//   steps replaces its value. The same text, seed, preset and steps give the bytes
+//   `attnlab-cli lm-train --text FILE` writes.
+//   info -> {steps (planned), preset, characters, trainCharacters, heldOutCharacters,
+//     language, vocab, layers, heads, dModel, context, evalEvery (steps between evaluation
+//     points)}; steps: the planned total
+//   step(k) -> {step (done so far), trainBits (mean of these k steps, bits per token),
+//     heldOutBits (only where an evaluation point fell in them)}; runs synchronously
+//   evaluate() -> {heldOutBits, bigramBits, tokens}: the whole held-out part as lm-eval scores
+//     it, and the text's interpolated character bigram fitted on the training part
+//   model() -> a LanguageModel as loadLanguageModel gives (a new object to dispose)
+//   save() -> Uint8Array, the .attnlm file (float16 weights; notes on the text, no copy of it)
+//   dispose()
+// languageModelTextPresets() -> [{name, layers, heads, dModel, context, steps, default}]
+//
 // math, the switches that break a trained model (all optional): noScale (no 1/sqrt(d_k)),
 //   noCausal, fill: '-inf' | '-1e9', half (attention in float16), attentionTemperature
 //   (0.05 to 20), ablate: ['L.H' or 'L', ...] (a head, or every head of a layer; from 0).
@@ -102,8 +120,40 @@ function wrapModel(handle, info) {
   };
 }
 
-export default function lmApi(wasm) {
+const TRAINER_OPTIONS = new Set(['text', 'seed', 'heldOutFraction', 'preset', 'layers', 'heads', 'dModel', 'context', 'steps']);
+
+function wrapTrainer(handle, info, load) {
+  let live = true;
+  const use = () => {
+    if (!live) throw new Error('this trainer was disposed');
+    return handle;
+  };
   return {
+    info,
+    steps: info.steps,
+    step(k = 1) {
+      if (typeof k !== 'number') throw new TypeError('k must be a number');
+      if (!Number.isInteger(k) || k < 1 || k > 100000) throw new RangeError(`k must be a whole number from 1 to 100000, got ${k}`);
+      return refused(use().step(k));
+    },
+    evaluate() {
+      return refused(use().evaluate());
+    },
+    save() {
+      return refused(use().save());
+    },
+    model() {
+      return load(this.save());
+    },
+    dispose() {
+      if (live) handle.delete();
+      live = false;
+    },
+  };
+}
+
+export default function lmApi(wasm) {
+  const api = {
     loadLanguageModel(bytes) {
       if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array (the .attnlm file)');
       const handle = new wasm.LanguageModelHandle();
@@ -114,5 +164,28 @@ export default function lmApi(wasm) {
       }
       return wrapModel(handle, info);
     },
+    languageModelTextPresets() {
+      return wasm.languageModelTextPresets();
+    },
+    createLanguageModelTrainer(options) {
+      if (options === null || typeof options !== 'object' || Array.isArray(options))
+        throw new TypeError('options must be an object');
+      for (const key of Object.keys(options))
+        if (!TRAINER_OPTIONS.has(key)) throw new TypeError(`unknown option '${key}'`);
+      const { text, seed, heldOutFraction = 0.1, preset = 'page', layers = 0, heads = 0, dModel = 0, context = 0, steps = 0 } = options;
+      checkText('text', text);
+      if (typeof preset !== 'string') throw new TypeError('preset must be a string');
+      for (const [name, value] of [['seed', seed], ['heldOutFraction', heldOutFraction], ['layers', layers],
+        ['heads', heads], ['dModel', dModel], ['context', context], ['steps', steps]])
+        if (typeof value !== 'number') throw new TypeError(`${name} must be a number`);
+      const handle = new wasm.LanguageModelTrainerHandle();
+      const info = handle.reset(text, { seed, heldOutFraction, preset, layers, heads, dModel, context, steps });
+      if (info?.error !== undefined) {
+        handle.delete();
+        throw new RangeError(info.error);
+      }
+      return wrapTrainer(handle, info, api.loadLanguageModel);
+    },
   };
+  return api;
 }

@@ -15,7 +15,34 @@
 //     RangeError, named as attention() names it; `into` is refused (a TypeError), as the
 //     worker cannot write this thread's arrays.
 //   terminate(): stops the worker; calls still pending reject.
-export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs', import.meta.url) } = {}) {
+//
+// createLanguageModelTrainerWorker({url}) -> the language model trained on a text in a Worker
+// (createLanguageModelTrainer of attnlab-core-lm.mjs, a slice of steps at a time):
+//   start(options) -> Promise of the trainer's info; options as createLanguageModelTrainer's.
+//     A refused text rejects with the reason and leaves the previous run as it was.
+//   run() -> Promise of {step, stopped, evaluation: {heldOutBits, bigramBits, tokens}} once the
+//     planned steps are done or stop() was called; meanwhile onProgress(p) gets {step, steps,
+//     trainBits, heldOutBits (at evaluation points), charactersPerSecond, seconds}.
+//   pause(), resume(), stop(); save() -> Promise of the .attnlm bytes (at any point of a run);
+//   evaluate() -> Promise of {heldOutBits, bigramBits, tokens}; terminate().
+export function createLanguageModelTrainerWorker({ url = new URL('./attnlab-core-worker.mjs', import.meta.url), onProgress = () => {} } = {}) {
+  const call = workerCaller(url, (data) => onProgress(data.progress));
+  return {
+    start: (options) => call('lmStart', options).then((r) => r.info),
+    run: () => call('lmRun'),
+    pause: () => call.post('lmPause'),
+    resume: () => call.post('lmResume'),
+    stop: () => call.post('lmStop'),
+    save: () => call('lmSave').then((r) => r.bytes),
+    evaluate: () => call('lmEvaluate').then((r) => r.evaluation),
+    terminate: () => call.terminate(),
+  };
+}
+
+// A worker's calls: call(method, args) -> Promise of its answer (an error answer rejects with
+// the worker's TypeError / RangeError); call.post(method) sends without waiting; a message
+// without an id goes to `other`.
+function workerCaller(url, other = () => {}) {
   const worker = new Worker(url, { type: 'module' });
   const pending = new Map();
   let next = 0;
@@ -25,31 +52,47 @@ export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs
   };
   worker.onmessage = (event) => {
     const { id, error, ...result } = event.data;
-    const call = pending.get(id);
-    if (!call) return;
+    if (id === undefined) {
+      other(event.data);
+      return;
+    }
+    const waiting = pending.get(id);
+    if (!waiting) return;
     pending.delete(id);
     if (error) {
       const Kind = error.name === 'TypeError' ? TypeError : error.name === 'RangeError' ? RangeError : Error;
-      call.reject(new Kind(error.message));
+      waiting.reject(new Kind(error.message));
     } else {
-      call.resolve(result);
+      waiting.resolve(result);
     }
   };
-  worker.onerror = (event) => failAll(new Error(`attention worker failed: ${event.message ?? 'could not start'}`));
+  worker.onerror = (event) => failAll(new Error(`worker failed: ${event.message ?? 'could not start'}`));
+  const call = (method, args) => {
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ id, method, args });
+    });
+  };
+  call.post = (method) => worker.postMessage({ method });
+  call.terminate = () => {
+    worker.terminate();
+    failAll(new Error('worker terminated'));
+  };
+  return call;
+}
+
+export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs', import.meta.url) } = {}) {
+  const call = workerCaller(url);
   return {
     attention(args) {
       // The worker's output comes back transferred; it cannot write an array of this thread.
       if (args?.into !== undefined)
         return Promise.reject(new TypeError('into is not taken by the worker: its output comes back as a fresh array'));
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, method: 'attention', args });
-      });
+      return call('attention', args);
     },
     terminate() {
-      worker.terminate();
-      failAll(new Error('attention worker terminated'));
+      call.terminate();
     },
   };
 }

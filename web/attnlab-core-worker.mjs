@@ -1,28 +1,129 @@
-// attnlab-core-worker.mjs: a module Web Worker that runs long attention off the page's
-// thread, with its own fresh instance of the math module. Start it through
-// attnlab-core-offthread.mjs (createAttentionWorker); the messages are:
+// attnlab-core-worker.mjs: a module Web Worker that runs long work off the page's thread
+// (long attention, training the language model on a text), with its own fresh instance of
+// the math module. Start it through attnlab-core-offthread.mjs (createAttentionWorker,
+// createLanguageModelTrainerWorker); the messages are:
 //   in:  {id, method: 'attention', args}   args as attention() of attnlab-core.mjs; the
 //        worker always streams (returnWeights: false), so only the output comes back
 //   out: {id, output, milliseconds, wasmMemoryBytes, isa}
 //        output: Float32Array (nq*dv), transferred; milliseconds: the call's wall time in
 //        the worker; wasmMemoryBytes: the instance's memory after the call (its high-water
 //        mark); isa: the kernels' instruction set ('simd128')
+//   in:  {id, method: 'lmStart', args}     args as createLanguageModelTrainer(); out: {id, info}
+//   in:  {id, method: 'lmRun'}             trains until the planned steps or lmStop; meanwhile
+//        {progress: {step, steps, trainBits, heldOutBits?, charactersPerSecond, seconds}} after
+//        each slice of steps (heldOutBits where an evaluation point fell); out: {id, step,
+//        stopped, evaluation: {heldOutBits, bigramBits, tokens}}
+//   in:  {method: 'lmPause' | 'lmResume' | 'lmStop'}  (no answer; lmStop also ends a pause)
+//   in:  {id, method: 'lmSave'}            out: {id, bytes: Uint8Array (the .attnlm), transferred}
+//   in:  {id, method: 'lmEvaluate'}        out: {id, evaluation}
 //   or:  {id, error: {name, message}}      the TypeError / RangeError of a bad argument
 import createAttnlabCore from './attnlab-core.mjs';
 
 // The module finds its own .wasm beside itself (and the build this browser can run).
 const ready = createAttnlabCore();
 
-self.onmessage = async (event) => {
-  const { id, method, args } = event.data ?? {};
-  try {
-    const core = await ready;
-    if (method !== 'attention') throw new TypeError(`unknown method '${method}'`);
+// ---- training on a text ----------------------------------------------------------------
+
+// A slice is the steps run between two looks at the message queue (pause, stop): about a
+// tenth of a second of training, so a click is answered at once.
+const SLICE_SECONDS = 0.1;
+let lm = null;  // {trainer, step, paused, stopped, running, retired, wake}
+
+// A run's trainer is freed when it is replaced (lmStart) and not running; a running one when
+// its loop sees that.
+function retire(run) {
+  run.retired = run.stopped = true;
+  run.paused = false;
+  run.wake?.();
+  if (!run.running) run.trainer.dispose();
+}
+
+async function lmRun() {
+  const run = lm;
+  if (run.running) throw new Error('this training is already running');
+  run.running = true;
+  const { trainer } = run;
+  const info = trainer.info;
+  const windowCharacters = 16 * info.context;  // the presets' batch: 16 windows of the context
+  let slice = 1;
+  let trainSeconds = 0;
+  while (!run.stopped && run.step < info.steps) {
+    if (run.paused) await new Promise((resolve) => { run.wake = resolve; });
+    if (run.stopped) break;
+    // A slice ends at the next evaluation point, so a held-out figure is reported at its step.
+    const toPoint = info.evalEvery - (run.step % info.evalEvery);
+    const start = performance.now();
+    const r = trainer.step(Math.min(slice, toPoint));
+    const seconds = (performance.now() - start) / 1000;
+    trainSeconds += seconds;
+    const ran = Math.max(1, r.step - run.step);
+    run.step = r.step;
+    // The next slice: about SLICE_SECONDS of steps at this slice's pace.
+    slice = Math.max(1, Math.min(50, Math.round(ran * SLICE_SECONDS / Math.max(seconds, 1e-3))));
+    const progress = { step: r.step, steps: info.steps, trainBits: r.trainBits, seconds: trainSeconds,
+      charactersPerSecond: (r.step * windowCharacters) / Math.max(trainSeconds, 1e-9) };
+    if (r.heldOutBits !== undefined) progress.heldOutBits = r.heldOutBits;
+    self.postMessage({ progress });
+    await new Promise((resolve) => setTimeout(resolve, 0));  // let pause and stop arrive
+  }
+  run.running = false;
+  if (run.retired) {
+    trainer.dispose();
+    return { step: run.step, stopped: true, evaluation: null };
+  }
+  return { step: run.step, stopped: run.stopped, evaluation: trainer.evaluate() };
+}
+
+function lmControl(method) {
+  if (!lm) return;
+  if (method === 'lmPause') lm.paused = true;
+  if (method === 'lmResume' || method === 'lmStop') {
+    lm.paused = false;
+    if (method === 'lmStop') lm.stopped = true;
+    lm.wake?.();
+    lm.wake = null;
+  }
+}
+
+const METHODS = {
+  async attention(core, args) {
     const start = performance.now();
     const { output } = core.attention({ ...args, returnWeights: false });
     const milliseconds = performance.now() - start;
-    self.postMessage({ id, output, milliseconds, wasmMemoryBytes: core.wasmMemoryBytes(), isa: core.kernelInfo().isa },
-      [output.buffer]);
+    return [{ output, milliseconds, wasmMemoryBytes: core.wasmMemoryBytes(), isa: core.kernelInfo().isa }, [output.buffer]];
+  },
+  async lmStart(core, args) {
+    const trainer = core.createLanguageModelTrainer(args);  // throws on a refused text: the old run stays
+    if (lm) retire(lm);
+    lm = { trainer, step: 0, paused: false, stopped: false, running: false, retired: false, wake: null };
+    return [{ info: trainer.info }];
+  },
+  async lmRun() {
+    if (!lm) throw new Error('no training was started (lmStart)');
+    return [await lmRun()];
+  },
+  async lmSave() {
+    if (!lm) throw new Error('no training was started (lmStart)');
+    const bytes = lm.trainer.save();
+    return [{ bytes }, [bytes.buffer]];
+  },
+  async lmEvaluate() {
+    if (!lm) throw new Error('no training was started (lmStart)');
+    return [{ evaluation: lm.trainer.evaluate() }];
+  },
+};
+
+self.onmessage = async (event) => {
+  const { id, method, args } = event.data ?? {};
+  if (method === 'lmPause' || method === 'lmResume' || method === 'lmStop') {
+    lmControl(method);
+    return;
+  }
+  try {
+    const core = await ready;
+    if (!Object.hasOwn(METHODS, method)) throw new TypeError(`unknown method '${method}'`);
+    const [result, transfer = []] = await METHODS[method](core, args);
+    self.postMessage({ id, ...result }, transfer);
   } catch (e) {
     self.postMessage({ id, error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } });
   }

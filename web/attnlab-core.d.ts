@@ -531,6 +531,51 @@ export interface LanguageModel {
   dispose(): void;
 }
 
+/** A trainer of the language model on one plain text (createLanguageModelTrainer). */
+export interface LanguageModelTrainerOptions {
+  /** UTF-8 text in any language: the last tenth or so (from a line break) is held out. */
+  text: string;
+  seed: number;
+  /** The held-out share, in (0, 0.5]; 0.1 unless given. */
+  heldOutFraction?: number;
+  /** A name of languageModelTextPresets(); 'page' unless given. */
+  preset?: string;
+  layers?: number;
+  heads?: number;
+  dModel?: number;
+  context?: number;
+  /** The planned total of steps; the preset's unless given. */
+  steps?: number;
+}
+
+export interface LanguageModelTextPreset {
+  name: string; layers: number; heads: number; dModel: number; context: number; steps: number; default: boolean;
+}
+
+export interface LanguageModelTrainerInfo {
+  steps: number; step: number; preset: string;
+  characters: number; trainCharacters: number; heldOutCharacters: number;
+  language: 'english' | 'chinese';
+  vocab: number; layers: number; heads: number; dModel: number; context: number;
+  /** Steps between evaluation points (where step() gives heldOutBits). */
+  evalEvery: number;
+}
+
+export interface LanguageModelTrainer {
+  readonly info: LanguageModelTrainerInfo;
+  /** The planned total for this run. */
+  readonly steps: number;
+  /** Runs k more steps (1 unless given); heldOutBits only where an evaluation point fell. */
+  step(k?: number): { step: number; trainBits: number; heldOutBits?: number };
+  /** The held-out part's bits per character and the text's own character bigram's. */
+  evaluate(): { heldOutBits: number; bigramBits: number; tokens: number };
+  /** The model as its file keeps it: a new object the caller disposes. */
+  model(): LanguageModel;
+  /** The .attnlm file. */
+  save(): Uint8Array;
+  dispose(): void;
+}
+
 // ---- the module -----------------------------------------------------------------------
 
 export interface AttnlabCore {
@@ -566,6 +611,9 @@ export interface AttnlabCore {
   loadTrainer(bytes: Uint8Array): Trainer;
   /** A language model file (.attnlm): assets/fortunes-lm.attnlm, or one attnlab-cli lm-train wrote. */
   loadLanguageModel(bytes: Uint8Array): LanguageModel;
+  /** Trains the language model on a text of your own, synchronously, k steps per call. */
+  createLanguageModelTrainer(options: LanguageModelTrainerOptions): LanguageModelTrainer;
+  languageModelTextPresets(): LanguageModelTextPreset[];
 }
 
 export default function createAttnlabCore(options?: CoreModuleOptions): Promise<AttnlabCore>;

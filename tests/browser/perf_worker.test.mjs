@@ -97,3 +97,76 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
     await browser.close();
   }
 });
+
+// The language model trained on a text in a Worker (createLanguageModelTrainerWorker): progress
+// arrives while the page's timers keep firing, pause holds the step count, stop ends the run
+// early, and the saved file loads in the page's own math module and scores the held-out part
+// as the worker's evaluation said. A refused text rejects and leaves the run as it was.
+test('the language model trains on a text in a worker: progress, pause, stop, save; the page stays responsive', async () => {
+  const browser = await openBrowser();
+  try {
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+    await page.goto(url + 'asset-manifest.json');
+    const r = await page.evaluate(async () => {
+      const { createLanguageModelTrainerWorker } = await import('./attnlab-core-offthread.mjs');
+      const words = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'then', 'ran', 'to', 'its', 'bed'];
+      let x = 7, text = '';
+      for (let i = 0; i < 400; i++) {
+        for (let w = 0; w < 5; w++) {
+          x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+          text += words[(x >>> 16) % 12] + (w === 4 ? '.\n' : ' ');
+        }
+      }
+      const progress = [];
+      const worker = createLanguageModelTrainerWorker({ onProgress: (p) => progress.push(p) });
+      const info = await worker.start({ text, seed: 3, preset: 'quick', steps: 300 });
+      const refused = await worker.start({ text: 'short', seed: 1 }).then(() => null, (e) => `${e.name}: ${e.message}`);
+      let ticks = 0, worstGap = 0, last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        worstGap = Math.max(worstGap, now - last);
+        last = now;
+        ticks++;
+      }, 20);
+      const running = worker.run();
+      while (progress.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      worker.pause();
+      await new Promise((resolve) => setTimeout(resolve, 300));  // a slice in flight may still report
+      const pausedAt = progress.at(-1).step;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const afterPause = progress.at(-1).step;
+      worker.resume();
+      while (progress.at(-1).step < 150) await new Promise((resolve) => setTimeout(resolve, 20));
+      worker.stop();
+      const ended = await running;
+      clearInterval(timer);
+      const bytes = await worker.save();
+      worker.terminate();
+      const { default: createAttnlabCore } = await import('./attnlab-core.mjs');
+      const core = await createAttnlabCore();
+      const model = core.loadLanguageModel(bytes);
+      const held = Array.from(text).slice(info.trainCharacters).join('');
+      const again = model.evaluate(held).bitsPerToken;
+      return { info, refused, pausedAt, afterPause, ended, again, ticks, worstGap,
+        evaluated: progress.filter((p) => p.heldOutBits !== undefined).map((p) => p.step),
+        last: progress.at(-1), steps: model.config.steps };
+    });
+    assert.equal(r.info.preset, 'quick');
+    assert.equal(r.info.steps, 300);
+    assert.match(r.refused, /RangeError: the text has 5 characters; training needs at least 2000/);
+    assert.equal(r.afterPause, r.pausedAt, 'no step while paused');
+    assert.equal(r.ended.stopped, true);
+    assert.ok(r.ended.step >= 150 && r.ended.step < 300, `stopped at step ${r.ended.step}`);
+    assert.equal(r.steps, r.ended.step, 'the file holds the steps done');
+    assert.ok(r.evaluated.length >= 3 && r.evaluated.every((s) => s % 50 === 0), `evaluation points ${r.evaluated}`);
+    assert.ok(r.last.charactersPerSecond > 0 && r.last.seconds > 0, JSON.stringify(r.last));
+    assert.equal(r.again, r.ended.evaluation.heldOutBits, 'the saved file scores the held-out part as the worker said');
+    assert.ok(r.ended.evaluation.heldOutBits < r.ended.evaluation.bigramBits + 1, JSON.stringify(r.ended.evaluation));
+    assert.ok(r.ticks > 10 && r.worstGap < 500, `page timers: ${r.ticks} ticks, worst gap ${r.worstGap} ms`);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});

@@ -6,8 +6,8 @@
 import { createLab, nextFrame, makeHandle, bridgeTouch, MESSAGE_VERSION } from 'attention-lab';
 import type { LabHandle, LabState } from 'attention-lab';
 import createAttnlabCore from 'attention-lab/core';
-import type { AttnlabCore, EfficientKind, Trainer } from 'attention-lab/core';
-import { createAttentionWorker } from 'attention-lab/core/offthread';
+import type { AttnlabCore, EfficientKind, LanguageModelTrainer, Trainer } from 'attention-lab/core';
+import { createAttentionWorker, createLanguageModelTrainerWorker } from 'attention-lab/core/offthread';
 
 async function mathModule(): Promise<number> {
   const core: AttnlabCore = await createAttnlabCore();
@@ -52,7 +52,15 @@ async function mathModule(): Promise<number> {
   const config = again.config();
   trainer.dispose();
   again.dispose();
-  return rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + causalKinds.length + sm.weights[0] + mha.weights.length +
+  const preset = core.languageModelTextPresets().find((p) => p.default)?.name ?? 'page';
+  const lmTrainer: LanguageModelTrainer = core.createLanguageModelTrainer({ text: 'the cat sat on the mat\n'.repeat(200), seed: 1, preset, steps: 20 });
+  const { trainBits, heldOutBits } = lmTrainer.step(10);
+  const { bigramBits } = lmTrainer.evaluate();
+  const learned = lmTrainer.model();
+  const lmFile: Uint8Array = lmTrainer.save();
+  learned.dispose();
+  lmTrainer.dispose();
+  return trainBits + (heldOutBits ?? 0) + bigramBits + lmFile.length + lmTrainer.info.vocab + rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + causalKinds.length + sm.weights[0] + mha.weights.length +
     mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
     histogram.counts.length + curve[0].entropy + precision.weights[1] + lanes + isa.length + bytes + tasks.length +
     (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
@@ -63,7 +71,14 @@ async function offThread(q: Float32Array, k: Float32Array, v: Float32Array): Pro
   const worker = createAttentionWorker({ url: new URL('./attnlab-core-worker.mjs', 'https://example.org/lab/') });
   const { output, milliseconds, wasmMemoryBytes } = await worker.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, causal: true });
   worker.terminate();
-  return output[0] + milliseconds + wasmMemoryBytes;
+  const lm = createLanguageModelTrainerWorker({ onProgress: ({ step, steps, charactersPerSecond }) => console.log(step / steps, charactersPerSecond) });
+  const { vocab, heldOutCharacters } = await lm.start({ text: 'the cat sat on the mat\n'.repeat(200), seed: 1 });
+  lm.pause();
+  lm.resume();
+  const { evaluation } = await lm.run();
+  const saved: Uint8Array = await lm.save();
+  lm.terminate();
+  return output[0] + milliseconds + wasmMemoryBytes + vocab + heldOutCharacters + (evaluation?.heldOutBits ?? 0) + saved.length;
 }
 
 async function figure(container: HTMLElement): Promise<string> {
