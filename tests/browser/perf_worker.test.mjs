@@ -11,15 +11,34 @@ let server, url;
 before(async () => ({ server, url } = await serveDist()));
 after(() => server.close());
 
+// A page of the site without a lab (any file with a stable name gives the origin; a worker
+// needs no canvas), with window.pageTimer() in it: a 20 ms interval whose stop() says how many
+// ticks fired and the longest gap between two, i.e. how responsive the page stayed. The
+// browser's own request for /favicon.ico is answered here, so it logs no 404.
+async function openWorkerPage(browser) {
+  const page = await browser.context.newPage();
+  const errors = watchErrors(page);
+  await page.addInitScript(() => {
+    window.pageTimer = () => {
+      let ticks = 0, worstGap = 0, last = performance.now();
+      const timer = setInterval(() => {
+        const now = performance.now();
+        worstGap = Math.max(worstGap, now - last);
+        last = now;
+        ticks++;
+      }, 20);
+      return { stop: () => (clearInterval(timer), { ticks, worstGap }) };
+    };
+  });
+  await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
+  await page.goto(url + 'asset-manifest.json');
+  return { page, errors };
+}
+
 test('32k-token streaming attention runs in a worker under 64 MiB; the page stays responsive', async () => {
   const browser = await openBrowser();
   try {
-    const page = await browser.context.newPage();
-    const errors = watchErrors(page);
-    // Any file of the site with a stable name gives the origin; the worker needs no canvas. (The browser's own
-    // request for /favicon.ico is answered here, so it logs no 404.)
-    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    await page.goto(url + 'asset-manifest.json');
+    const { page, errors } = await openWorkerPage(browser);
     const r = await page.evaluate(async () => {
       const { createAttentionWorker } = await import('./attnlab-core-offthread.mjs');
       const n = 32768, d = 64;
@@ -35,17 +54,11 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
       const q = fill(new Float32Array(n * d)), k = fill(new Float32Array(n * d)), v = fill(new Float32Array(n * d));
       const worker = createAttentionWorker();
       // The page's own timer: how late does a 20 ms interval fire while the worker computes?
-      let ticks = 0, worstGap = 0, last = performance.now();
-      const timer = setInterval(() => {
-        const now = performance.now();
-        worstGap = Math.max(worstGap, now - last);
-        last = now;
-        ticks++;
-      }, 20);
+      const timer = window.pageTimer();
       const start = performance.now();
       const result = await worker.attention({ q, k, v, nq: n, nk: n, dk: d, dv: d });
       const wall = performance.now() - start;
-      clearInterval(timer);
+      const { ticks, worstGap } = timer.stop();
       // A bad argument comes back as the API's own error.
       const refusal = await worker.attention({ q, k, v, nq: n, nk: n, dk: 63, dv: d }).then(() => null, (e) => `${e.name}: ${e.message}`);
       const intoRefusal = await worker.attention({ q, k, v, nq: n, nk: n, dk: d, dv: d, into: { output: new Float32Array(n * d) } })
@@ -105,10 +118,7 @@ test('32k-token streaming attention runs in a worker under 64 MiB; the page stay
 test('the language model trains on a text in a worker: progress, pause, stop, save; the page stays responsive', async () => {
   const browser = await openBrowser();
   try {
-    const page = await browser.context.newPage();
-    const errors = watchErrors(page);
-    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    await page.goto(url + 'asset-manifest.json');
+    const { page, errors } = await openWorkerPage(browser);
     const r = await page.evaluate(async () => {
       const { createLanguageModelTrainerWorker } = await import('./attnlab-core-offthread.mjs');
       const words = ['the', 'cat', 'sat', 'on', 'a', 'mat', 'and', 'then', 'ran', 'to', 'its', 'bed'];
@@ -123,13 +133,7 @@ test('the language model trains on a text in a worker: progress, pause, stop, sa
       const worker = createLanguageModelTrainerWorker({ onProgress: (p) => progress.push(p) });
       const info = await worker.start({ text, seed: 3, preset: 'quick', steps: 300 });
       const refused = await worker.start({ text: 'short', seed: 1 }).then(() => null, (e) => `${e.name}: ${e.message}`);
-      let ticks = 0, worstGap = 0, last = performance.now();
-      const timer = setInterval(() => {
-        const now = performance.now();
-        worstGap = Math.max(worstGap, now - last);
-        last = now;
-        ticks++;
-      }, 20);
+      const timer = window.pageTimer();
       const running = worker.run();
       while (progress.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
       worker.pause();
@@ -141,7 +145,7 @@ test('the language model trains on a text in a worker: progress, pause, stop, sa
       while (progress.at(-1).step < 150) await new Promise((resolve) => setTimeout(resolve, 20));
       worker.stop();
       const ended = await running;
-      clearInterval(timer);
+      const { ticks, worstGap } = timer.stop();
       const bytes = await worker.save();
       worker.terminate();
       const { default: createAttnlabCore } = await import('./attnlab-core.mjs');
