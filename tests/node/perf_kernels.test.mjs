@@ -47,9 +47,12 @@ test('the shipped .wasm names each hot kernel, and each holds f32x4 arithmetic',
   const micro = functions.get([...functions.keys()].find((n) => n.startsWith('attn::kernels::simd128::gemm_micro_kernel(')));
   assert.ok(micro.filter((l) => l.includes(' f32x4.add')).length >= 20, 'the micro-kernel lost its register tile');
   assert.ok(micro.filter((l) => l.includes(' f32x4.mul')).length >= 20, 'the micro-kernel lost its register tile');
-  // A name section costs bytes: keep the module small.
+  // A name section costs bytes: keep the module small. The budget was 600 KiB until the
+  // module took the language model's trainer on a text (createLanguageModelTrainer), which
+  // added 52 KB after the bindings went to -Os and the trainer's notes dropped printf
+  // (568,681 -> 621,054 bytes); it is 640 KiB since.
   const bytes = fs.statSync(file).size;
-  assert.ok(bytes < 600 * 1024, `attnlab-core-wasm.wasm is ${bytes} bytes`);
+  assert.ok(bytes < 640 * 1024, `attnlab-core-wasm.wasm is ${bytes} bytes`);
 });
 
 // ---- 2 native: run-time dispatch, baseline x86-64 -----------------------------------------

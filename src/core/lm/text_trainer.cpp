@@ -3,7 +3,7 @@
 #include "core/lm/lm_messages.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <string>
 
 namespace attn::lm {
 
@@ -99,15 +99,14 @@ TextEvaluation TextTrainer::evaluate() const {
 LanguageModel TextTrainer::model() const {
   LanguageModel m = trainer_.model();
   round_parameters_to_half(m.parameters);
-  char notes[512];
-  std::snprintf(notes, sizeof notes,
-                "Trained in Attention Lab on a text of %lld characters (%lld bytes of UTF-8): the first %lld for "
-                "training, the last %lld held out. Preset %s, seed %llu, %d of %d steps. The text was the user's own; "
-                "this file holds no copy of it, only weights learned from it and a vocabulary of %d characters.",
-                split_.characters, text_bytes_, split_.train_characters, split_.held_out_characters, preset_.c_str(),
-                static_cast<unsigned long long>(trainer_.config().seed), trainer_.steps(), trainer_.config().steps,
-                m.vocabulary.size() - kSpecialTokens);
-  m.notes = notes;
+  // Plain concatenation, not printf: the math module would carry printf's formatter for it.
+  const auto n = [](long long v) { return std::to_string(v); };
+  m.notes = "Trained in Attention Lab on a text of " + n(split_.characters) + " characters (" + n(text_bytes_) +
+            " bytes of UTF-8): the first " + n(split_.train_characters) + " for training, the last " +
+            n(split_.held_out_characters) + " held out. Preset " + preset_ + ", seed " +
+            std::to_string(trainer_.config().seed) + ", " + n(trainer_.steps()) + " of " + n(trainer_.config().steps) +
+            " steps. The text was the user's own; this file holds no copy of it, only weights learned from it and a "
+            "vocabulary of " + n(m.vocabulary.size() - kSpecialTokens) + " characters.";
   m.samples.clear();
   return m;
 }
