@@ -29,7 +29,7 @@
 //   steps replaces its value. The same text, seed, preset and steps give the bytes
 //   `attnlab-cli lm-train --text FILE` writes.
 //   info -> {steps (planned), preset, characters, trainCharacters, heldOutCharacters,
-//     language, vocab, layers, heads, dModel, context, evalEvery (steps between evaluation
+//     language, vocab, layers, heads, dModel, context, batch, evalEvery (steps between evaluation
 //     points)}; steps: the planned total
 //   step(k) -> {step (done so far), trainBits (mean of these k steps, bits per token),
 //     heldOutBits (only where an evaluation point fell in them)}; runs synchronously

@@ -44,7 +44,7 @@ async function lmRun() {
   run.running = true;
   const { trainer } = run;
   const info = trainer.info;
-  const windowCharacters = 16 * info.context;  // the presets' batch: 16 windows of the context
+  const windowCharacters = info.batch * info.context;  // characters read per step
   let slice = 1;
   let trainSeconds = 0;
   while (!run.stopped && run.step < info.steps) {

@@ -557,6 +557,8 @@ export interface LanguageModelTrainerInfo {
   characters: number; trainCharacters: number; heldOutCharacters: number;
   language: 'english' | 'chinese';
   vocab: number; layers: number; heads: number; dModel: number; context: number;
+  /** Windows of `context` characters per step. */
+  batch: number;
   /** Steps between evaluation points (where step() gives heldOutBits). */
   evalEvery: number;
 }

@@ -60,6 +60,7 @@ class LanguageModelTrainerHandle {
     o.set("heads", c.heads);
     o.set("dModel", c.d_model);
     o.set("context", c.context);
+    o.set("batch", c.batch);
     o.set("evalEvery", c.eval_every);
     return o;
   }

@@ -261,6 +261,7 @@ Status run_lm_train_text(const Options& o) {
                  {"trainSeconds", train_seconds}, {"characters", split.characters},
                  {"trainCharacters", split.train_characters}, {"heldOutCharacters", split.held_out_characters},
                  {"vocabulary", trainer.model().config.vocab}, {"parameters", trainer.model().parameters.size()},
+                 {"context", trainer.config().context}, {"batch", trainer.config().batch},
                  {"heldOut", {{"model", e.held_out_bits}, {"bigram", e.bigram_bits}, {"characters", e.tokens}}},
                  {"curve", curve}, {"fileBytes", bytes.size()}};
   if (o.has("--report")) {
