@@ -3,10 +3,15 @@
 // the shipped trained model for the explorer's "trained" scene. The training itself runs
 // inside the wasm app, a slice per frame; this file only moves bytes in and out of it.
 //
+// Load model (the button, or a file dropped on the lab) takes a training run (.attnmodel) and
+// a language model (.attnlm: the shipped one, one attnlab-cli lm-train wrote, or one trained
+// on a text of one's own); a language model becomes the "Language model" scene.
+//
 // Adds to window.attnlab:
 //   trainReset('training' | 'scaling')   back to step 0, paused
 //   trainSave()                          the live run as .attnmodel bytes (Uint8Array)
 //   trainLoad(bytes)                     promise; rejects with the reason, the run unchanged
+//                                        (a language model's bytes: its scene, as above)
 //   trainCurves()                        {loss, accuracy, scaled, unscaled} per step (Float32Array)
 //   trainProbe(layer, head)              {rows, cols, data, step}: a head's probe attention
 //   persistTraining()                    saves the session now (it is also saved every 2 s)
@@ -78,7 +83,21 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') persist(); });
 
   // ---- files in and out ------------------------------------------------------------------
+  // A language model file starts with its magic (core/lm/language_model.h).
+  const LANGUAGE_MODEL_MAGIC = 'ATTNLABL';
+  const isLanguageModel = (bytes) => bytes.length >= 8 && String.fromCharCode(...bytes.subarray(0, 8)) === LANGUAGE_MODEL_MAGIC;
   const load = async (bytes, name) => {
+    if (isLanguageModel(bytes)) {
+      const refusal = module.loadLanguageModel(bytes, name);
+      if (refusal) {
+        showError(String(module.uiString('web_model_bad')).replace('%s', module.refusalText(name) || refusal));
+        throw new Error(refusal);
+      }
+      notice.textContent = '';
+      handle.languageModelLoaded = true;
+      await handle.setState({ source: 'language' });
+      return;
+    }
     const error = module.trainLoad(bytes, '');
     if (error) {
       showError(String(module.uiString('web_model_bad')).replace('%s', module.refusalText(name) || error));
@@ -122,7 +141,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   dropTarget.addEventListener('drop', (event) => {
     const file = event.dataTransfer.files[0];
     // Attention files (.npy, .npz, .json) are the importer's (web/import.mjs).
-    if (!file || !/\.attnmodel$/i.test(file.name)) return;
+    if (!file || !/\.(attnmodel|attnlm)$/i.test(file.name)) return;
     event.preventDefault();
     loadFile(file);
   });

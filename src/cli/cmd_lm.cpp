@@ -142,8 +142,8 @@ json curve_json(const lm::CurvePoint& p) {
 // 2 lm-train
 // ---------------------------------------------------------------------------------------
 
-const char* const kLicenceNotes =
-    "Trained by attnlab-cli lm-train from the fortune files of Debian's packages fortunes and fortunes-min "
+const std::string kLicenceNotes = std::string(lm::kFortuneNotesStart) +
+    " of Debian's packages fortunes and fortunes-min "
     "(BSD-4-clause, from BSD fortune; the quotations' authors keep their rights) and fortunes-zh "
     "(GPL-3+, Chinese: the Three Hundred Tang Poems, a hundred Song poems and modern prose). "
     "Left out: ascii-art, ethnic, men-women, drugs, politics, and the offensive collections (fortunes-off). "

@@ -144,6 +144,10 @@ void break_section(AppState& state, UiContext& ctx, float width) {
     }
   }
   const LmResults& r = state.lm;
+  if (m.samples.empty()) {
+    hint_text(tr(S::lm_no_held_out));
+    return;
+  }
   VeilGroup veil(ctx, "lm/bits");
   if (r.bits_now.empty() || !ImGui::BeginTable("lm/bits", 4, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) return;
   for (S col : {S::lm_sample, S::lm_bits_base, S::lm_bits_now, S::lm_bits_rise}) ImGui::TableSetupColumn(tr(col));
@@ -189,6 +193,10 @@ void heads_section(AppState& state) {
     ImGui::EndTable();
   }
   section_title(tr(S::lm_ablation_title));
+  if (state.lm_scene->model.samples.empty()) {
+    hint_text(tr(S::lm_no_held_out));
+    return;
+  }
   std::vector<int> order(r.ablation_rise.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return r.ablation_rise[a] > r.ablation_rise[b]; });
@@ -225,7 +233,10 @@ void draw_lm_head_label(const AppState& state, int head) {
 
 void draw_language_panel(AppState& state, UiContext& ctx) {
   const float font = ImGui::GetFontSize();
-  wrapped_text(tr(S::lm_intro));
+  // The fortune model is described by its data; any other by its own notes.
+  const bool fortunes = !state.lm_scene || state.lm_scene->model.notes.rfind(lm::kFortuneNotesStart, 0) == 0;
+  wrapped_text(tr(fortunes ? S::lm_intro : S::lm_intro_file));
+  if (!fortunes) hint_text(state.lm_scene->model.notes.c_str());
   if (!state.lm_scene || state.settings.source != SceneSource::Language || !state.has_results) {
     if (ImGui::Button(tr(S::source_language))) state.settings.source = SceneSource::Language;
     if (state.lm_wanted) hint_text(tr(S::lm_loading));

@@ -1043,8 +1043,8 @@ namespace attn::ui {
     "Load model", \
     "载入模型") \
   X(web_load_model_title, \
-    "Load a training run (.attnmodel), or drop one on the lab", \
-    "载入一次训练（.attnmodel 文件），也可以把文件拖到实验室上") \
+    "Load a training run (.attnmodel) or a language model (.attnlm), or drop one on the lab", \
+    "载入一次训练（.attnmodel 文件）或一个语言模型（.attnlm 文件），也可以把文件拖到实验室上") \
   X(web_import, \
     "Import…", \
     "导入…") \
@@ -1384,6 +1384,12 @@ namespace attn::ui {
   X(lm_intro, \
     "A character-level Transformer trained here on Debian's fortune files (English quotations, Tang and Song poems, modern Chinese prose). Type any text: every explorer panel shows this model's real Q, K, V and weights, one character per token.", \
     "一个在本项目中用 Debian 的 fortune 文件（英文名言、唐诗宋词和现代中文散文）训练的字符级 Transformer。输入任意文本：每个探索面板都显示该模型真实的 Q、K、V 和权重，每个字符一个词元。") \
+  X(lm_intro_file, \
+    "A character-level Transformer from a file of its own, not the lab's fortune model; its notes say what it learned from (below). Type any text: every explorer panel shows this model's real Q, K, V and weights, one character per token.", \
+    "一个来自文件的字符级 Transformer，不是本实验室用 fortune 文件训练的模型；它的说明写明了训练所用的文本（见下）。输入任意文本：每个探索面板都显示该模型真实的 Q、K、V 和权重，每个字符一个词元。") \
+  X(lm_no_held_out, \
+    "This model's file carries no held-out text (a model trained on your own text keeps no copy of it), so there is nothing here to measure the cost of a switch or an ablation on; the figures above still show what each one changes.", \
+    "这个模型的文件不带留出文本（用你自己的文本训练的模型不保存文本的副本），所以这里无法测量开关或消融的代价；上面的图仍会显示每一项改变了什么。") \
   X(lm_summary, \
     "%s: %d layers x %d heads, d_model %d, %d characters in its vocabulary, context %d; %.2f million parameters (GPT-2 small has 124 million), so expect a tiny model's text.", \
     "%s：%d 层 x %d 个头，d_model %d，词表 %d 个字符，上下文 %d；参数量 %.2fM（最小的 GPT-2 为 124M），所以它写出的只是小模型的文字。") \

@@ -162,3 +162,52 @@ test('break the math: the page shows the CLI\'s held-out figures; a refused prom
   assert.equal(st.sentence, 'Love is');
   assert.equal(st.tokens.length, tokens);
 });
+
+// A language model trained on a text of one's own in this page's Worker (the GPL's first 12,000
+// characters, the quick preset, 150 steps) is saved and loaded back through Load model: it
+// becomes the scene, every panel of the scene draws it without an error, and its weights on a
+// sentence are the math module's for the same file. A damaged file is refused with the reason
+// and the scene stays.
+test('a model trained in the page on your text loads through Load model and drives the scene', async () => {
+  const text = fs.readFileSync('/usr/share/common-licenses/GPL-3', 'utf8').slice(0, 12000);
+  const bytes = await page.evaluate(async (t) => {
+    const { createLanguageModelTrainerWorker } = await import('./attnlab-core-offthread.mjs');
+    const worker = createLanguageModelTrainerWorker();
+    await worker.start({ text: t, seed: 4, preset: 'quick', steps: 150 });
+    await worker.run();
+    const saved = await worker.save();
+    worker.terminate();
+    return Array.from(saved);
+  }, text);
+  const file = Buffer.from(bytes);
+  await page.setInputFiles('#train-load', { name: 'my-text.attnlm', mimeType: 'application/octet-stream', buffer: file });
+  await page.waitForFunction(() => window.attnlab.getState().figures.lm.name === 'my-text.attnlm', null, { timeout: 20000 });
+  const sentence = 'The Program is free.';  // the quick preset reads 31 characters
+  let state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'heads', layer: 0, cursor: -1 }), sentence);
+  assert.equal(state.source, 'language');
+  assert.equal(state.tokens.length, [...sentence].length + 1);
+  const f = await lm();
+  assert.deepEqual([f.layers, f.heads, f.context], [1, 4, 32]);
+  const mine = core.loadLanguageModel(new Uint8Array(file));
+  const want = mine.attention(sentence);
+  for (let h = 0; h < 4; h++) {
+    const w = await page.evaluate((i) => Array.from(window.attnlab.getMatrix('weights', i).data), h);
+    let worst = 0;
+    for (let i = 0; i < w.length; i++) worst = Math.max(worst, Math.abs(w[i] - want.weights[h][i]));
+    assert.ok(worst < 1e-4, `head ${h}: page and module differ by ${worst}`);
+  }
+  mine.dispose();
+  for (const panel of ['pipeline', 'heads', 'model', 'language']) {
+    state = await page.evaluate((p) => window.attnlab.setState({ panel: p }), panel);
+    await frames(page, 3);
+    assert.equal(state.panel, panel);
+  }
+  await screenshot(page, 'language-own-text-model.png');
+  // A damaged file: the reason is shown, the scene keeps the model it had.
+  const damaged = Buffer.from(file);
+  damaged[damaged.length - 1] ^= 0xff;
+  await page.setInputFiles('#train-load', { name: 'damaged.attnlm', mimeType: 'application/octet-stream', buffer: damaged });
+  await page.waitForFunction(() => /damaged\.attnlm/.test(document.getElementById('notice').textContent), null, { timeout: 10000 });
+  assert.match(await page.evaluate(() => document.getElementById('notice').textContent), /damaged\.attnlm.*checksum/);
+  assert.equal((await lm()).name, 'my-text.attnlm');
+});

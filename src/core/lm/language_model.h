@@ -60,6 +60,10 @@ struct HeldOutSample {
   bool operator==(const HeldOutSample&) const = default;
 };
 
+// How the notes of a model lm-train made from the fortune files begin (attnlab-cli lm-train
+// writes them; the lab's panel describes such a model by its data, any other by its notes).
+inline constexpr const char* kFortuneNotesStart = "Trained by attnlab-cli lm-train from the fortune files";
+
 struct LanguageModel {
   train::ModelConfig config;  // vocab == vocabulary.size(); init is not stored
   Vocabulary vocabulary;
