@@ -310,7 +310,7 @@ const LATIN_ALLOWED = new Set([
   'Q', 'K', 'V', 'q', 'k', 'v', 'x', 'i', 'j', 'w', 's', 'b', 'n', 'h', 'm', 'd_k', 'd_model', 'QKᵀ', 'Kᵀ', 'sqrt', 'softmax',
   'Softmax', 'exp', 'log10', 'mod', 'inf', 'Var', 'max',
   'Attention', 'Lab', 'PyTorch', 'ONNX', 'Bahdanau', 'RoPE', 'ALiBi', 'GQA', 'FlashAttention', 'Transformer', 'GPT',
-  'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'uint16', 'bfloat16', 'float16', 'float32',
+  'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'attnlm', 'uint16', 'bfloat16', 'float16', 'float32',
 ]);
 
 test('a first visit in Chinese: no English word on the page or in what the app draws, none glued to hanzi', async () => {
