@@ -83,27 +83,19 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') persist(); });
 
   // ---- files in and out ------------------------------------------------------------------
-  // A language model file starts with its magic (core/lm/language_model.h).
-  const LANGUAGE_MODEL_MAGIC = 'ATTNLABL';
-  const isLanguageModel = (bytes) => bytes.length >= 8 && String.fromCharCode(...bytes.subarray(0, 8)) === LANGUAGE_MODEL_MAGIC;
   const load = async (bytes, name) => {
-    if (isLanguageModel(bytes)) {
-      const refusal = module.loadLanguageModel(bytes, name);
-      if (refusal) {
-        showError(String(module.uiString('web_model_bad')).replace('%s', module.refusalText(name) || refusal));
-        throw new Error(refusal);
-      }
-      notice.textContent = '';
-      handle.languageModelLoaded = true;
-      await handle.setState({ source: 'language' });
-      return;
-    }
-    const error = module.trainLoad(bytes, '');
+    const language = module.isLanguageModelFile(bytes);
+    const error = language ? module.loadLanguageModel(bytes, name) : module.trainLoad(bytes, '');
     if (error) {
       showError(String(module.uiString('web_model_bad')).replace('%s', module.refusalText(name) || error));
       throw new Error(error);
     }
     notice.textContent = '';
+    if (language) {
+      handle.languageModelLoaded = true;
+      await handle.setState({ source: 'language' });  // its scene
+      return;
+    }
     await frameAfter(module.framesDrawn() + 1);
     persist();
   };

@@ -9,6 +9,7 @@
 #include "app/url_state.h"
 #include "bindings/app_handle.h"
 #include "bindings/js_interop.h"
+#include "core/lm/language_model.h"
 #include "files/json_text.h"
 #include "ui/app.h"
 #include "ui/figure_text.h"
@@ -25,6 +26,7 @@
 
 #include <malloc.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstdint>
@@ -342,6 +344,13 @@ std::string load_language_model(val bytes, const std::string& name) {
   return attn::bindings::refused(st);
 }
 
+// True when `bytes` begin as a language model file does (its magic, core/lm/language_model.h):
+// Load model gives such a file to loadLanguageModel, any other to trainLoad.
+bool is_language_model_file(val bytes) {
+  const std::vector<std::uint8_t> head = bytes_of(bytes.call<val>("subarray", 0, 8));
+  return head.size() == 8 && std::equal(head.begin(), head.end(), std::begin(attn::lm::kLanguageModelMagic));
+}
+
 // The page has no model to give (the offline single-file pages carry none): the tour's steps
 // and the exercises that want the scene say so instead of waiting.
 void language_model_unavailable() {
@@ -430,6 +439,7 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("trainProbe", &train_probe);
   emscripten::function("loadTrainedModel", &load_trained_model);
   emscripten::function("loadLanguageModel", &load_language_model);
+  emscripten::function("isLanguageModelFile", &is_language_model_file);
   emscripten::function("languageModelWanted", &language_model_wanted);
   emscripten::function("languageModelUnavailable", &language_model_unavailable);
   emscripten::function("debugCrash", &debug_crash);  // test hook

@@ -36,6 +36,7 @@ Status text_train_config(const TextTrainOptions& o, LmTrainConfig& out) {
   c.slices = 1;
   c.threads = 1;
   if (Status st = validate_lm_train_config(c); !st.ok) return st;
+  // The shape alone (heads dividing d_model, the caps): the text's vocabulary is not known yet.
   train::ModelConfig shape;
   shape.vocab = kSpecialTokens + 1;
   shape.context = c.context;
@@ -107,8 +108,7 @@ LanguageModel TextTrainer::model() const {
             std::to_string(trainer_.config().seed) + ", " + n(trainer_.steps()) + " of " + n(trainer_.config().steps) +
             " steps. The text was the user's own; this file holds no copy of it, only weights learned from it and a "
             "vocabulary of " + n(m.vocabulary.size() - kSpecialTokens) + " characters.";
-  m.samples.clear();
-  return m;
+  return m;  // the trainer's model carries no held-out samples: no copy of the text
 }
 
 std::vector<std::uint8_t> TextTrainer::save() const {
