@@ -84,14 +84,13 @@ test('attnlab-cli lm-train --text and the module agree on the same text, seed, p
   assert.equal(report.characters, t.info.characters);
   assert.equal(report.trainCharacters, t.info.trainCharacters);
   assert.equal(report.vocabulary, t.info.vocab);
-  if (Buffer.compare(Buffer.from(mine), Buffer.from(theirs)) !== 0) {
-    // Not the same bytes: the held-out bits within 1e-3, and the curve names the first step
-    // whose training loss differs.
-    const differing = report.curve.find((p, i) => Math.abs(p.trainBits - curve[i].trainBits) > 0);
-    assert.ok(Math.abs(report.heldOut.model - e.heldOutBits) < 1e-3,
-      `held-out bits: CLI ${report.heldOut.model}, module ${e.heldOutBits} (first differing point: step ${differing?.step})`);
-  }
-  assert.ok(Math.abs(report.heldOut.bigram - e.bigramBits) < 1e-12, 'the same bigram line');
+  // The same bytes; where not, the message names the first evaluation point whose training
+  // loss differs and the held-out bits of both.
+  const differing = report.curve.find((p, i) => p.trainBits !== curve[i]?.trainBits);
+  assert.ok(Buffer.from(mine).equals(Buffer.from(theirs)),
+    `different files: first differing point step ${differing?.step}; held-out bits CLI ${report.heldOut.model}, module ${e.heldOutBits}`);
+  assert.equal(report.heldOut.model, e.heldOutBits);
+  assert.equal(report.heldOut.bigram, e.bigramBits, 'the same bigram line');
   t.dispose();
 });
 
