@@ -49,6 +49,27 @@ Status text_train_config(const TextTrainOptions& o, LmTrainConfig& out) {
   return Status::success();
 }
 
+Status inspect_text(std::string_view text, const TextTrainOptions& options, TextSummary& out) {
+  LmTrainConfig config;
+  if (Status st = text_train_config(options, config); !st.ok) return st;
+  CorpusFile corpus;
+  TextSummary s;
+  if (Status st = split_plain_text("text", text, options.held_out_fraction, corpus, s.split); !st.ok) return st;
+  std::vector<const std::string*> parts;
+  for (const std::string& e : corpus.train) parts.push_back(&e);
+  Vocabulary v;
+  if (Status st = Vocabulary::build(parts, config.min_count, v); !st.ok) return st;
+  s.bytes = static_cast<long long>(text.size());
+  s.vocabulary = v.size();
+  s.rare = static_cast<int>(v.unknown_classes()) - 1;
+  s.distinct = v.size() - kSpecialTokens + s.rare;
+  Bigram bigram;
+  bigram.train(code_point_stream(corpus.train));
+  s.bigram_bits = bigram.score(code_point_stream(corpus.held_out)).per_character();
+  out = s;
+  return Status::success();
+}
+
 Status TextTrainer::reset(std::string_view text, const TextTrainOptions& options) {
   LmTrainConfig config;
   if (Status st = text_train_config(options, config); !st.ok) return st;

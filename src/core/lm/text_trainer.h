@@ -24,18 +24,22 @@ namespace attn::lm {
 // A preset: the model's shape and the schedule. `page` is the default, sized so a text of
 // about 30,000 characters forms a previous-character head and beats its own bigram within
 // minutes on one core (docs/LANGUAGE-MODEL.md gives the measured times).
+// page_seconds: the time it took in the page's Worker (Chromium, SIMD) on the project's machines
+// (2 shared cores), which the page's size menu states; the steps' cost does not depend on the
+// text's length, only the evaluations' does, a little.
 struct TextPreset {
   const char* name;
   int layers, heads, d_model, d_mlp, context, batch, steps;
   float learning_rate;
   int warmup, min_count, eval_every;
+  int page_seconds;
 };
 
 inline constexpr TextPreset kTextPresets[] = {
-    // name     L  H  d    mlp  ctx batch steps  lr      warm min eval
-    {"quick", 1, 4, 32, 128, 32, 16, 400, 3e-3f, 40, 2, 50},
-    {"page", 2, 4, 64, 256, 64, 16, 1600, 3e-3f, 80, 2, 100},
-    {"large", 2, 4, 96, 384, 128, 16, 2000, 2e-3f, 100, 2, 250},
+    // name     L  H  d    mlp  ctx batch steps  lr      warm min eval  page s
+    {"quick", 1, 4, 32, 128, 32, 16, 400, 3e-3f, 40, 2, 50, 3},
+    {"page", 2, 4, 64, 256, 64, 16, 1600, 3e-3f, 80, 2, 100, 60},
+    {"large", 2, 4, 96, 384, 128, 16, 2000, 2e-3f, 100, 2, 250, 450},
 };
 inline constexpr int kTextPresetCount = static_cast<int>(sizeof(kTextPresets) / sizeof(kTextPresets[0]));
 static_assert(kTextPresetCount == 3, "add the preset's expected time to docs/LANGUAGE-MODEL.md");
@@ -56,6 +60,19 @@ struct TextTrainOptions {
 // bits depend on the slices, not the threads). Refuses an unknown preset or a shape the
 // language model does not take.
 Status text_train_config(const TextTrainOptions& options, LmTrainConfig& out);
+
+// What a text would train on, shown before training: the split, the training part's distinct
+// characters and how many the preset's vocabulary keeps (a character seen fewer than its
+// min_count times becomes <unk>). Refuses what reset() refuses, with the same messages.
+struct TextSummary {
+  TextSplit split;
+  long long bytes = 0;  // of UTF-8, as given
+  int distinct = 0;     // distinct characters of the training part
+  int vocabulary = 0;   // the model's tokens: the kept characters, <s> and <unk>
+  int rare = 0;         // distinct characters that become <unk>
+  double bigram_bits = 0;  // the line to beat: TextEvaluation::bigram_bits, known before training
+};
+Status inspect_text(std::string_view text, const TextTrainOptions& options, TextSummary& out);
 
 struct TextStepResult {
   int step = 0;                // steps done so far

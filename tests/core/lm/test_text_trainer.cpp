@@ -137,3 +137,50 @@ TEST_CASE("lm text trainer: the held-out bits fall, the file reads back the same
   REQUIRE_FALSE(st.ok);
   REQUIRE(st.message.find("quick, page, large") != std::string::npos);
 }
+
+TEST_CASE("lm text inspect: the split, the vocabulary kept and the rare characters, before training", "[lm]") {
+  std::string text = text_of_lines(200);
+  // Two characters seen once each in the training part: rare, so <unk> under min_count 2.
+  text.insert(10, "Q");
+  text.insert(20, "Z");
+  lm::TextSummary s;
+  REQUIRE(lm::inspect_text(text, lm::TextTrainOptions{}, s).ok);
+  REQUIRE(s.bytes == static_cast<long long>(text.size()));
+  REQUIRE(s.split.characters == characters(text));
+  REQUIRE(s.rare == 2);
+  // The words' distinct letters, the space, '.', '\n', and the two rare ones.
+  std::string seen;
+  for (char c : text.substr(0, static_cast<std::size_t>(s.split.train_characters)))
+    if (seen.find(c) == std::string::npos) seen += c;
+  REQUIRE(s.distinct == static_cast<int>(seen.size()));
+  REQUIRE(s.vocabulary == s.distinct - s.rare + lm::kSpecialTokens);
+  // The trainer builds the same vocabulary.
+  lm::TextTrainer t;
+  lm::TextTrainOptions quick;
+  quick.preset = "quick";
+  REQUIRE(t.reset(text, quick).ok);
+  REQUIRE(t.model().vocabulary.size() == s.vocabulary);
+  REQUIRE(s.bigram_bits == t.evaluate().bigram_bits);
+  REQUIRE(s.bigram_bits > 1.0);
+
+  // Refusals as reset() gives them; `out` keeps what it had.
+  const lm::TextSummary before = s;
+  REQUIRE(lm::inspect_text(text.substr(0, 1000), lm::TextTrainOptions{}, s).message.find("at least 2000") !=
+          std::string::npos);
+  REQUIRE(lm::inspect_text(text + "\xff", lm::TextTrainOptions{}, s).message.find("not valid UTF-8") != std::string::npos);
+  lm::TextTrainOptions odd;
+  odd.preset = "huge";
+  REQUIRE(lm::inspect_text(text, odd, s).message.find("quick, page, large") != std::string::npos);
+  REQUIRE(s.vocabulary == before.vocabulary);
+  REQUIRE(s.split.characters == before.split.characters);
+  // Above the vocabulary's cap: 8190 distinct CJK characters, each twice, and "a" in the training
+  // part: 8191 characters kept, 8193 tokens.
+  std::string wide;
+  for (int rep = 0; rep < 2; ++rep)
+    for (std::uint32_t cp = 0x4E00; cp < 0x4E00 + 8190; ++cp) attn::append_utf8(wide, cp);
+  wide += "\n" + std::string(4000, 'a');
+  const attn::Status big = lm::inspect_text(wide, lm::TextTrainOptions{}, s);
+  REQUIRE(!big.ok);
+  REQUIRE(big.message.find("8193 tokens") != std::string::npos);
+  REQUIRE(big.message.find("at most 8192") != std::string::npos);
+}
