@@ -62,6 +62,8 @@
   X(app_state_not_json, "state is not valid JSON") \
   X(app_state_not_object, "state must be a JSON object") \
   X(app_message_not_json, "the message is not valid JSON") \
+  X(app_lm_text_report_bad, "the training's report is not valid: {0}") \
+  X(app_lm_text_failed, "the training stopped: {0}") \
   X(app_text_not_utf8, "the text is not UTF-8 (byte {0})") \
   X(app_link_ignored, "The link's state was ignored") \
   X(app_link_percent, "a '%' in the link is not followed by two hex digits") \

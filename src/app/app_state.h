@@ -18,6 +18,7 @@
 #include "app/exercises.h"
 #include "app/scaling_lab.h"
 #include "app/lm_state.h"
+#include "app/lm_text_run.h"
 #include "app/mask_edit.h"
 #include "app/modern_state.h"
 #include "app/panel_registry.h"
@@ -150,6 +151,7 @@ struct AppState {
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
   int lm_wanted_layer = 0;     // ... and the layer it asked for (the waiting scene has one layer)
   bool lm_unavailable = false; // the page cannot fetch the model (the offline single-file pages)
+  LmTextRun lm_text;           // training on the user's own text (the page's Worker reports it)
 
   // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.
   std::shared_ptr<const ImportedAttention> imported;

@@ -277,6 +277,7 @@ std::string state_to_json(const AppState& state) {
     figures["lm"]["thumbnails"] = state.thumbnails_done;
     figures["lm"]["sinkShare"] = state.sink_share;
   }
+  figures["lmText"] = lm_text_run_json(state.lm_text);
   j["training"] = training_settings_json(state.train);
   j["scalingRun"] = scaling_settings_json(state.train);
   figures["training"] = training_figures_json(state.train);

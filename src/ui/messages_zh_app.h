@@ -57,6 +57,8 @@
   X(app_state_not_json, "状态不是有效的 JSON") \
   X(app_state_not_object, "状态必须是一个 JSON 对象") \
   X(app_message_not_json, "消息不是有效的 JSON") \
+  X(app_lm_text_report_bad, "训练的进度报告无效：{0}") \
+  X(app_lm_text_failed, "训练已停止：{0}") \
   X(app_text_not_utf8, "文本不是 UTF-8（第 {0} 字节）") \
   X(app_link_ignored, "链接中的状态已被忽略") \
   X(app_link_percent, "链接中的 '%' 后面不是两个十六进制数字") \
