@@ -8,6 +8,7 @@
 //   attnlab.layout()         where each heatmap is (CSS pixels of the page), what is hovered
 //   ... and the rest of the handle of api.mjs (links, sessions, on('cursor'), describe()).
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
+//   attnlab.lmText           training the language model on a text (web/lm-text-ui.mjs)
 //   attnlab.languageModel()  promise: fetches the language model's file, resolved once loaded
 //   attnlab.crashed          null, or the LabStoppedError once the module has died (crash.mjs):
 //                            the page then shows the crash screen in place of the lab
@@ -20,6 +21,7 @@ import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp
 import { wirePage } from './page.mjs';
 import { preAppLanguage, preAppText } from './pre-app-text.mjs';
 import { setupImport } from './import.mjs';
+import { setupLmText } from './lm-text-ui.mjs';
 import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
@@ -151,6 +153,7 @@ async function start() {
   statusBox.hidden = true;
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
+  setupLmText(module, handle, { dropTarget: document.getElementById('lab') });
   loadCjkFontWhenNeeded(module, handle);
   loadLanguageModelWhenWanted(module, handle);
   return handle;

@@ -20,16 +20,28 @@ export interface AttentionWorker {
 /** url: where attnlab-core-worker.mjs is (default: beside this file). */
 export function createAttentionWorker(options?: { url?: string | URL }): AttentionWorker;
 
+/** What a model does at one step: each head's label on the held-out part's first context - 1
+ * characters, and a sample written after its first characters (temperature 0.8, top-k 20, seed 1). */
+export type LanguageModelLook =
+  | {
+    heads: { layer: number; head: number; label: string; score: number; previous: number }[];
+    sample: { prompt: string; text: string };
+  }
+  /** The look could not be taken (the run goes on without it). */
+  | { error: string };
+
 export interface LanguageModelTrainingProgress {
   step: number;
   steps: number;
-  /** Mean training loss of the last slice of steps, bits per token. */
-  trainBits: number;
+  /** Mean training loss of the last slice of steps, bits per token (absent at step 0). */
+  trainBits?: number;
   /** The held-out sample's bits per character, at evaluation points only. */
   heldOutBits?: number;
   charactersPerSecond: number;
   /** Seconds of training so far (pauses not counted). */
   seconds: number;
+  /** At step 0 and at evaluation points. */
+  look?: LanguageModelLook;
 }
 
 export interface LanguageModelEvaluation { heldOutBits: number; bigramBits: number; tokens: number }
@@ -45,6 +57,8 @@ export interface LanguageModelTrainerWorker {
   /** The .attnlm file of the run as it is now. */
   save(): Promise<Uint8Array>;
   evaluate(): Promise<LanguageModelEvaluation>;
+  /** The model as it is now (where it paused or stopped). */
+  look(): Promise<{ step: number; look: LanguageModelLook }>;
   terminate(): void;
 }
 

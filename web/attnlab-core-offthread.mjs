@@ -24,7 +24,8 @@
 //     planned steps are done or stop() was called; meanwhile onProgress(p) gets {step, steps,
 //     trainBits, heldOutBits (at evaluation points), charactersPerSecond, seconds}.
 //   pause(), resume(), stop(); save() -> Promise of the .attnlm bytes (at any point of a run);
-//   evaluate() -> Promise of {heldOutBits, bigramBits, tokens}; terminate().
+//   evaluate() -> Promise of {heldOutBits, bigramBits, tokens}; look() -> Promise of {step,
+//   look: {heads, sample}} (the model as it is now: see attnlab-core-worker.mjs); terminate().
 export function createLanguageModelTrainerWorker({ url = new URL('./attnlab-core-worker.mjs', import.meta.url), onProgress = () => {} } = {}) {
   const call = workerCaller(url, (data) => onProgress(data.progress));
   return {
@@ -35,6 +36,7 @@ export function createLanguageModelTrainerWorker({ url = new URL('./attnlab-core
     stop: () => call.post('lmStop'),
     save: () => call('lmSave').then((r) => r.bytes),
     evaluate: () => call('lmEvaluate').then((r) => r.evaluation),
+    look: () => call('lmLook'),
     terminate: () => call.terminate(),
   };
 }

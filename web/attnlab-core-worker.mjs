@@ -10,12 +10,16 @@
 //        mark); isa: the kernels' instruction set ('simd128')
 //   in:  {id, method: 'lmStart', args}     args as createLanguageModelTrainer(); out: {id, info}
 //   in:  {id, method: 'lmRun'}             trains until the planned steps or lmStop; meanwhile
-//        {progress: {step, steps, trainBits, heldOutBits?, charactersPerSecond, seconds}} after
-//        each slice of steps (heldOutBits where an evaluation point fell); out: {id, step,
-//        stopped, evaluation: {heldOutBits, bigramBits, tokens}}
+//        {progress: {step, steps, trainBits, heldOutBits?, charactersPerSecond, seconds, look?}}
+//        after each slice of steps (heldOutBits where an evaluation point fell); out: {id, step,
+//        stopped, evaluation: {heldOutBits, bigramBits, tokens}}. At step 0 and at each
+//        evaluation point the progress carries a look at the model as it is: {heads: [{layer,
+//        head, label, score, previous}] on the held-out part's first context - 1 characters,
+//        sample: {prompt, text}, a sample written after the held-out part's first characters}
 //   in:  {method: 'lmPause' | 'lmResume' | 'lmStop'}  (no answer; lmStop also ends a pause)
 //   in:  {id, method: 'lmSave'}            out: {id, bytes: Uint8Array (the .attnlm), transferred}
 //   in:  {id, method: 'lmEvaluate'}        out: {id, evaluation}
+//   in:  {id, method: 'lmLook'}            out: {id, step, look} (the look above, at any point)
 //   or:  {id, error: {name, message}}      the TypeError / RangeError of a bad argument
 import createAttnlabCore from './attnlab-core.mjs';
 
@@ -38,6 +42,48 @@ function retire(run) {
   if (!run.running) run.trainer.dispose();
 }
 
+// The held-out part's characters (code points, line ends made '\n' and a leading byte-order
+// mark dropped, as the core's split counts them).
+function heldOutCharacters(text, info) {
+  const normal = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  return Array.from(normal).slice(info.trainCharacters);
+}
+
+// What the model does now: each head's label on the held-out part's first context - 1
+// characters (the window a head of this model reads at once), and a sample after its first
+// characters (temperature 0.8, top-k 20, seed 1: the same sample for the same weights).
+const SAMPLE_PROMPT = 24;
+const SAMPLE_TOKENS = 120;
+function look(run) {
+  try {
+    return lookAt(run);
+  } catch (e) {
+    // A look is a view of the run, not part of it: the training goes on without it.
+    return { error: String(e?.message ?? e) };
+  }
+}
+
+function lookAt(run) {
+  const { trainer } = run;
+  const model = trainer.model();
+  try {
+    const probe = run.heldOut.slice(0, trainer.info.context - 1).join('');
+    const heads = model.attention(probe).labels.map((l) => ({
+      layer: l.layer, head: l.head, label: l.label, score: l.score, previous: l.scores.previous ?? 0,
+    }));
+    // After the held-out part's leading line break, up to a word's end.
+    const start = run.heldOut[0] === '\n' ? 1 : 0;
+    let prompt = run.heldOut.slice(start, start + SAMPLE_PROMPT).join('');
+    const space = prompt.lastIndexOf(' ');
+    if (space > SAMPLE_PROMPT / 2) prompt = prompt.slice(0, space + 1);
+    const topK = Math.min(20, model.config.vocab);  // a text of few characters has fewer tokens
+    const steps = model.generate({ prompt, tokens: SAMPLE_TOKENS, temperature: 0.8, topK, seed: 1 });
+    return { heads, sample: { prompt, text: steps.map((t) => t.token).join('') } };
+  } finally {
+    model.dispose();
+  }
+}
+
 async function lmRun() {
   const run = lm;
   if (run.running) throw new Error('this training is already running');
@@ -47,6 +93,7 @@ async function lmRun() {
   const windowCharacters = info.batch * info.context;  // characters read per step
   let slice = 1;
   let trainSeconds = 0;
+  if (run.step === 0) self.postMessage({ progress: { step: 0, steps: info.steps, seconds: 0, charactersPerSecond: 0, look: look(run) } });
   while (!run.stopped && run.step < info.steps) {
     if (run.paused) await new Promise((resolve) => { run.wake = resolve; });
     if (run.stopped) break;
@@ -62,7 +109,10 @@ async function lmRun() {
     slice = Math.max(1, Math.min(50, Math.round(ran * SLICE_SECONDS / Math.max(seconds, 1e-3))));
     const progress = { step: r.step, steps: info.steps, trainBits: r.trainBits, seconds: trainSeconds,
       charactersPerSecond: (r.step * windowCharacters) / Math.max(trainSeconds, 1e-9) };
-    if (r.heldOutBits !== undefined) progress.heldOutBits = r.heldOutBits;
+    if (r.heldOutBits !== undefined) {
+      progress.heldOutBits = r.heldOutBits;
+      progress.look = look(run);
+    }
     self.postMessage({ progress });
     await new Promise((resolve) => setTimeout(resolve, 0));  // let pause and stop arrive
   }
@@ -95,7 +145,8 @@ const METHODS = {
   async lmStart(core, args) {
     const trainer = core.createLanguageModelTrainer(args);  // throws on a refused text: the old run stays
     if (lm) retire(lm);
-    lm = { trainer, step: 0, paused: false, stopped: false, running: false, retired: false, wake: null };
+    lm = { trainer, step: 0, paused: false, stopped: false, running: false, retired: false, wake: null,
+      heldOut: heldOutCharacters(args.text, trainer.info) };
     return [{ info: trainer.info }];
   },
   async lmRun() {
@@ -106,6 +157,10 @@ const METHODS = {
     if (!lm) throw new Error('no training was started (lmStart)');
     const bytes = lm.trainer.save();
     return [{ bytes }, [bytes.buffer]];
+  },
+  async lmLook() {
+    if (!lm) throw new Error('no training was started (lmStart)');
+    return [{ step: lm.step, look: look(lm) }];
   },
   async lmEvaluate() {
     if (!lm) throw new Error('no training was started (lmStart)');

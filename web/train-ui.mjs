@@ -36,6 +36,48 @@ function fromBase64(text) {
   return bytes;
 }
 
+// Downloads `bytes` as the file `name`.
+export function downloadBytes(bytes, name) {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+// The file chosen in `picker`, or dropped on `dropTarget` with a name `pattern` matches, goes to
+// `open(file)`; a dropped file of another kind is left to the page's other drop listeners.
+export function takeFiles(picker, dropTarget, pattern, open) {
+  picker.addEventListener('change', () => {
+    if (picker.files.length) open(picker.files[0]);
+    picker.value = '';  // choosing the same file again fires again
+  });
+  dropTarget.addEventListener('dragover', (event) => {
+    if ([...event.dataTransfer.types].includes('Files')) event.preventDefault();
+  });
+  dropTarget.addEventListener('drop', (event) => {
+    const file = event.dataTransfer.files[0];
+    if (!file || !pattern.test(file.name)) return;
+    event.preventDefault();
+    open(file);
+  });
+}
+
+// Opens the language-model scene on the model just loaded. A model with a short context (the
+// quick size reads 31 characters) cannot read a longer sentence: the sentence is cut to what it
+// reads rather than the scene refused.
+export async function enterLanguageScene(handle) {
+  const state = handle.getState();
+  const reads = state.figures.lm.context - 1;
+  const characters = [...state.sentence];
+  const patch = { source: 'language' };
+  if (reads > 0 && characters.length > reads) patch.sentence = characters.slice(0, reads).join('');
+  await handle.setState(patch);
+}
+
 export function setupTraining(module, handle, { notice, dropTarget, frameAfter }) {
   const showError = (message) => {
     notice.textContent = message;  // text, never HTML
@@ -93,7 +135,7 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
     notice.textContent = '';
     if (language) {
       handle.languageModelLoaded = true;
-      await handle.setState({ source: 'language' });  // its scene
+      await enterLanguageScene(handle);  // its scene
       return;
     }
     await frameAfter(module.framesDrawn() + 1);
@@ -110,33 +152,12 @@ export function setupTraining(module, handle, { notice, dropTarget, frameAfter }
   };
 
   document.getElementById('train-download').addEventListener('click', () => {
-    const bytes = module.trainSave();
     const state = handle.getState();
-    const name = `attnlab-${state.training.task}-step${state.figures.training.steps}.attnmodel`;
-    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10000);
+    downloadBytes(module.trainSave(), `attnlab-${state.training.task}-step${state.figures.training.steps}.attnmodel`);
   });
-  const picker = document.getElementById('train-load');
-  picker.addEventListener('change', () => {
-    if (picker.files.length) loadFile(picker.files[0]);
-    picker.value = '';  // choosing the same file again fires again
-  });
-  dropTarget.addEventListener('dragover', (event) => {
-    if ([...event.dataTransfer.types].includes('Files')) event.preventDefault();
-  });
-  dropTarget.addEventListener('drop', (event) => {
-    const file = event.dataTransfer.files[0];
-    // Attention files (.npy, .npz, .json) are the importer's (web/import.mjs).
-    if (!file || !/\.(attnmodel|attnlm)$/i.test(file.name)) return;
-    event.preventDefault();
-    loadFile(file);
-  });
+  // Attention files (.npy, .npz, .json) are the importer's (web/import.mjs), text files
+  // "Train on your text"'s (web/lm-text-ui.mjs).
+  takeFiles(document.getElementById('train-load'), dropTarget, /\.(attnmodel|attnlm)$/i, loadFile);
 
   // ---- the shipped trained model (the explorer's "trained" scene) --------------------------
   const trainedModelReady = (async () => {

@@ -20,9 +20,8 @@
 #include <vector>
 
 namespace attn::ui {
-namespace {
 
-const char* kind_label(lm::HeadKind k) {
+const char* lm_kind_label(lm::HeadKind k) {
   switch (k) {
     case lm::HeadKind::Previous: return tr(S::lm_kind_previous);
     case lm::HeadKind::First: return tr(S::lm_kind_first);
@@ -34,6 +33,8 @@ const char* kind_label(lm::HeadKind k) {
   }
   return tr(S::lm_kind_mixed);
 }
+
+namespace {
 
 // A section's title: a rule and the title under it.
 void section_title(const char* title) {
@@ -184,7 +185,7 @@ void heads_section(AppState& state) {
         state.settings.head = h.head;
       }
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(kind_label(h.label));
+      ImGui::TextUnformatted(lm_kind_label(h.label));
       ImGui::TableNextColumn();
       // The winning score, or the best of them for a mixed head.
       const float best = *std::max_element(std::begin(h.scores), std::end(h.scores));
@@ -226,8 +227,8 @@ void draw_lm_head_label(const AppState& state, int head) {
   if (state.computed_for.source != SceneSource::Language) return;
   for (const lm::HeadLabel& l : state.lm.labels) {
     if (l.layer != state.computed_for.layer || l.head != head) continue;
-    if (l.label == lm::HeadKind::Mixed) ImGui::TextDisabled("%s", kind_label(l.label));
-    else ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s %.2f", kind_label(l.label), l.label_score);
+    if (l.label == lm::HeadKind::Mixed) ImGui::TextDisabled("%s", lm_kind_label(l.label));
+    else ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s %.2f", lm_kind_label(l.label), l.label_score);
   }
 }
 
@@ -236,7 +237,7 @@ void draw_language_panel(AppState& state, UiContext& ctx) {
   // The fortune model is described by its data; any other by its own notes.
   const bool fortunes = !state.lm_scene || state.lm_scene->model.notes.rfind(lm::kFortuneNotesStart, 0) == 0;
   wrapped_text(tr(fortunes ? S::lm_intro : S::lm_intro_file));
-  if (!fortunes) hint_text(state.lm_scene->model.notes.c_str());
+  if (!fortunes) hint_text((std::string(tr(S::lm_notes_label)) + " " + state.lm_scene->model.notes).c_str());
   if (!state.lm_scene || state.settings.source != SceneSource::Language || !state.has_results) {
     if (ImGui::Button(tr(S::source_language))) state.settings.source = SceneSource::Language;
     if (state.lm_wanted) hint_text(tr(S::lm_loading));

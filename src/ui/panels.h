@@ -36,5 +36,7 @@ const char* task_scored(train::TrainTask task);
 // In the language scene, what head `head` of the shown layer does on the text: its label and
 // the score that earned it, one line (language_panel.cpp); nothing in other scenes.
 void draw_lm_head_label(const AppState& state, int head);
+// A head kind's name in the UI's language ("previous character", ...) (language_panel.cpp).
+const char* lm_kind_label(lm::HeadKind kind);
 
 }  // namespace attn::ui

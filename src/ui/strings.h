@@ -1391,8 +1391,149 @@ namespace attn::ui {
     "This model's file carries no held-out text (a model trained on your own text keeps no copy of it), so there is nothing here to measure the cost of a switch or an ablation on; the figures above still show what each one changes.", \
     "这个模型的文件不带留出文本（用你自己的文本训练的模型不保存文本的副本），所以这里无法测量开关或消融的代价；上面的图仍会显示每一项改变了什么。") \
   X(lm_summary, \
-    "%s: %d layers x %d heads, d_model %d, %d characters in its vocabulary, context %d; %.2f million parameters (GPT-2 small has 124 million), so expect a tiny model's text.", \
-    "%s：%d 层 x %d 个头，d_model %d，词表 %d 个字符，上下文 %d；参数量 %.2fM（最小的 GPT-2 为 124M），所以它写出的只是小模型的文字。") \
+    "%s: layers %d, heads per layer %d, d_model %d, %d characters in its vocabulary, context %d; %.2f million parameters (GPT-2 small has 124 million), so expect a tiny model's text.", \
+    "%s：层数 %d，每层头数 %d，d_model %d，词表 %d 个字符，上下文 %d；参数量 %.2fM（最小的 GPT-2 为 124M），所以它写出的只是小模型的文字。") \
+  X(lm_notes_label, \
+    "The file's notes:", \
+    "文件自带的说明（保留原文）：") \
+  X(panel_lm_text, \
+    "Train on your text", \
+    "用你的文本训练") \
+  X(lm_text_intro, \
+    "Train the lab's language model from random weights on a text you choose, and watch it learn: the loss falls, the held-out bits cross the line of the text's own character bigram, a head comes to look at the previous character, and the samples start to sound like the text. The last tenth of the text is held out: the model never trains on it.", \
+    "用你选择的文本，从随机权重开始训练本实验室的语言模型，看它如何学习：损失下降，留出文本上的比特数越过该文本自身字符二元模型的那条线，某个头开始关注前一个字符，生成的样本也渐渐有了这段文本的味道。文本的最后十分之一留作测量，模型从不在它上面训练。") \
+  X(lm_text_unavailable, \
+    "Training on your own text runs on the lab's web site (in a Worker, off the page's thread), not in the desktop demo or the offline page; from the command line, attnlab-cli lm-train --text FILE writes an .attnlm file that Load model opens.", \
+    "用自己的文本训练需要在本实验室的网站上进行（在 Worker 中，不占用页面线程），桌面演示和离线页面不支持；也可以用命令行：attnlab-cli lm-train --text FILE 会写出一个 .attnlm 文件，可用“加载模型”打开。") \
+  X(lm_text_empty, \
+    "Paste a text into the box above the lab, or open or drop a .txt file (UTF-8; English, Chinese or any mix; at least 2,000 characters). About 30,000 characters train well in a few minutes with the default size.", \
+    "把文本粘贴到实验室上方的文本框中，或打开、拖入一个 .txt 文件（UTF-8；英文、中文或混合均可；至少 2,000 个字符）。默认规模下，约 30,000 个字符几分钟就能训练出效果。") \
+  X(lm_text_pasted, \
+    "Pasted text", \
+    "粘贴的文本") \
+  X(lm_text_summary, \
+    "%s: %lld characters (%lld bytes of UTF-8), %d distinct. The vocabulary keeps %d of them; %d seen only once become <unk>. Training on the first %lld characters, holding out the last %lld.", \
+    "%s：%lld 个字符（UTF-8 共 %lld 字节），其中不同字符 %d 个。词表保留其中 %d 个；只出现一次的 %d 个读作 <unk>。用前 %lld 个字符训练，最后 %lld 个留作测量。") \
+  X(lm_text_bigram_line, \
+    "The line to beat: the text's own character bigram (each character predicted from the one before it, counted on the training part) scores the held-out part at %.2f bits per character.", \
+    "要超越的那条线：该文本自身的字符二元模型（用前一个字符预测下一个，在训练部分上计数）在留出部分上得到每字符 %.2f 比特。") \
+  X(lm_text_ready, \
+    "Choose a size above the lab and press Train. The weights start random.", \
+    "在实验室上方选择规模并点击“训练”。权重从随机值开始。") \
+  X(lm_text_progress, \
+    "step %d of %d", \
+    "第 %d / %d 步") \
+  X(lm_text_speed, \
+    "%.0f characters per second, %s left", \
+    "每秒 %.0f 个字符，剩余 %s") \
+  X(lm_text_training, \
+    "Training (preset %s)", \
+    "训练中（规模 %s）") \
+  X(lm_text_paused, \
+    "Paused at step %d: every panel of the language-model scene runs the model as it is now.", \
+    "已在第 %d 步暂停：语言模型场景的每个面板都在运行此刻的模型。") \
+  X(lm_text_stopped, \
+    "Stopped at step %d of %d.", \
+    "在第 %d / %d 步停止。") \
+  X(lm_text_done, \
+    "Done: %d steps in %s.", \
+    "完成：%d 步，用时 %s。") \
+  X(lm_text_result, \
+    "The whole held-out part: %.2f bits per character, against the bigram's %.2f.", \
+    "整个留出部分：每字符 %.2f 比特，二元模型为 %.2f。") \
+  X(lm_text_beats, \
+    "The model beats its text's bigram: it predicts the held-out text better than counts of character pairs do.", \
+    "模型胜过了文本的二元模型：它对留出文本的预测好于字符对的计数。") \
+  X(lm_text_not_yet, \
+    "The model does not beat its text's bigram yet: train longer, or on more text.", \
+    "模型还没有胜过文本的二元模型：训练更久，或者用更多文本。") \
+  X(lm_text_loaded, \
+    "The language-model scene runs this model now: its panel, the model view, generation, break the math and ablation. Save keeps it as an .attnlm file that Load model opens, in any browser.", \
+    "语言模型场景现在运行的就是这个模型：它的面板、模型视图、生成、破坏数学和消融。“保存”会把它存为 .attnlm 文件，可在任何浏览器中用“加载模型”打开。") \
+  X(lm_text_plot_x, \
+    "training step", \
+    "训练步数") \
+  X(lm_text_plot_y, \
+    "bits per character", \
+    "每字符比特数") \
+  X(lm_text_train_series, \
+    "training loss", \
+    "训练损失") \
+  X(lm_text_held_series, \
+    "held-out bits", \
+    "留出文本比特数") \
+  X(lm_text_bigram_series, \
+    "character bigram", \
+    "字符二元模型") \
+  X(lm_text_plot_note, \
+    "Both curves are bits per character (lower is better); the held-out one is measured on text the model never trains on, so it is the honest one. The dashed line is the bigram to beat.", \
+    "两条曲线都是每字符比特数（越低越好）；留出曲线是在模型从未训练过的文本上测的，所以才是可信的那条。虚线是要超越的二元模型。") \
+  X(lm_text_heads_title, \
+    "Heads at step %d, on the first %d held-out characters", \
+    "第 %d 步的各个头（在前 %d 个留出字符上）") \
+  X(lm_text_heads_random, \
+    "Step 0: the weights are random, so no head has learned anything yet; what a label says here is chance.", \
+    "第 0 步：权重是随机的，还没有哪个头学到任何东西；此时的标签只是偶然。") \
+  X(lm_text_heads_note, \
+    "A head is labelled \"previous character\" once its mean weight on the character just before reaches 0.5; watch for one to appear as the held-out bits fall.", \
+    "当一个头在紧邻的前一个字符上的平均权重达到 0.5 时，它被标为“前一个字符”；留意它在留出比特数下降时出现。") \
+  X(lm_text_head, \
+    "head", \
+    "头") \
+  X(lm_text_label, \
+    "label", \
+    "标签") \
+  X(lm_text_previous, \
+    "weight on previous", \
+    "前一字符的权重") \
+  X(lm_text_sample_title, \
+    "Sample at step %d (temperature 0.8, after the held-out text's first characters):", \
+    "第 %d 步的样本（温度 0.8，接在留出文本开头几个字符之后）：") \
+  X(lm_text_min_sec, \
+    "%d min %02d s", \
+    "%d 分 %02d 秒") \
+  X(lm_text_sec, \
+    "%d s", \
+    "%d 秒") \
+  X(web_lm_text_placeholder, \
+    "Paste a text to train on (at least 2,000 characters), or open or drop a .txt file", \
+    "粘贴要训练的文本（至少 2,000 个字符），或打开、拖入一个 .txt 文件") \
+  X(web_lm_text_input, \
+    "Text to train on", \
+    "要训练的文本") \
+  X(web_lm_text_open, \
+    "Open text file", \
+    "打开文本文件") \
+  X(web_lm_text_preset, \
+    "Size", \
+    "规模") \
+  X(web_lm_text_preset_option, \
+    "%s: %d-layer, %d-head, d_model %d, context %d, %d steps (about %s here)", \
+    "%s：%d 层 x %d 个头，d_model %d，上下文 %d，%d 步（在这里约需 %s）") \
+  X(web_lm_text_train, \
+    "Train", \
+    "训练") \
+  X(web_lm_text_pause, \
+    "Pause", \
+    "暂停") \
+  X(web_lm_text_resume, \
+    "Resume", \
+    "继续") \
+  X(web_lm_text_stop, \
+    "Stop", \
+    "停止") \
+  X(web_lm_text_save, \
+    "Save", \
+    "保存") \
+  X(web_lm_text_save_title, \
+    "Download the model as an .attnlm file (Load model opens it)", \
+    "把模型下载为 .attnlm 文件（可用“加载模型”打开）") \
+  X(web_lm_text_too_large, \
+    "%s is larger than 16 MB; a text to train on holds at most 4,000,000 characters", \
+    "%s 大于 16 MB；用于训练的文本最多 4,000,000 个字符") \
+  X(web_lm_text_worker_failed, \
+    "The training could not run in this browser: %s", \
+    "此浏览器无法运行训练：%s") \
   X(lm_unknown, \
     "Not in the vocabulary (read as <unk>): %s", \
     "不在词表中（读作 <unk>）：%s") \

@@ -155,6 +155,7 @@ test('the language model trains on a text in a worker: progress, pause, stop, sa
       const again = model.evaluate(held).bitsPerToken;
       return { info, refused, pausedAt, afterPause, ended, again, ticks, worstGap,
         evaluated: progress.filter((p) => p.heldOutBits !== undefined).map((p) => p.step),
+        looks: progress.filter((p) => p.look).map((p) => [p.step, p.look.heads?.length, p.look.sample?.text.length]),
         last: progress.at(-1), steps: model.config.steps };
     });
     assert.equal(r.info.preset, 'quick');
@@ -165,6 +166,10 @@ test('the language model trains on a text in a worker: progress, pause, stop, sa
     assert.ok(r.ended.step >= 150 && r.ended.step < 300, `stopped at step ${r.ended.step}`);
     assert.equal(r.steps, r.ended.step, 'the file holds the steps done');
     assert.ok(r.evaluated.length >= 3 && r.evaluated.every((s) => s % 50 === 0), `evaluation points ${r.evaluated}`);
+    // A look at the model (each head's label, a sample) at step 0 and at each evaluation point.
+    assert.deepEqual(r.looks.map(([step]) => step), [0, ...r.evaluated]);
+    // 120 tokens (an untrained model may write "<unk>", five characters for one token).
+    assert.ok(r.looks.every(([, heads, sample]) => heads === 4 && sample >= 120), JSON.stringify(r.looks));
     assert.ok(r.last.charactersPerSecond > 0 && r.last.seconds > 0, JSON.stringify(r.last));
     assert.equal(r.again, r.ended.evaluation.heldOutBits, 'the saved file scores the held-out part as the worker said');
     assert.ok(r.ended.evaluation.heldOutBits < r.ended.evaluation.bigramBits + 1, JSON.stringify(r.ended.evaluation));

@@ -311,6 +311,7 @@ const LATIN_ALLOWED = new Set([
   'Softmax', 'exp', 'log10', 'mod', 'inf', 'Var', 'max',
   'Attention', 'Lab', 'PyTorch', 'ONNX', 'Bahdanau', 'RoPE', 'ALiBi', 'GQA', 'FlashAttention', 'Transformer', 'GPT',
   'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'attnlm', 'uint16', 'bfloat16', 'float16', 'float32',
+  'txt', 'UTF',  // a text file, and UTF-8 (its digits are not a word)
 ]);
 
 test('a first visit in Chinese: no English word on the page or in what the app draws, none glued to hanzi', async () => {

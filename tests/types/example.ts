@@ -77,8 +77,10 @@ async function offThread(q: Float32Array, k: Float32Array, v: Float32Array): Pro
   lm.resume();
   const { evaluation } = await lm.run();
   const saved: Uint8Array = await lm.save();
+  const { look } = await lm.look();
+  const previous = 'heads' in look ? look.heads[0].previous + look.sample.text.length : look.error.length;
   lm.terminate();
-  return output[0] + milliseconds + wasmMemoryBytes + vocab + heldOutCharacters + (evaluation?.heldOutBits ?? 0) + saved.length;
+  return output[0] + milliseconds + wasmMemoryBytes + vocab + heldOutCharacters + (evaluation?.heldOutBits ?? 0) + saved.length + previous;
 }
 
 async function figure(container: HTMLElement): Promise<string> {
