@@ -1,5 +1,7 @@
 #include "cli/cli_common.h"
 
+#include "files/native/file_import.h"
+
 #include <fast_float/fast_float.h>
 
 #include <cctype>
@@ -161,6 +163,15 @@ Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t
     return Status::error(path + ": cannot write (" + ec.message() + ")");
   }
   return Status::success();
+}
+
+Status read_imported_attention(const Options& o, ImportedAttention& out, std::string& name, long long& batch) {
+  batch = 0;
+  if (o.has("--batch") && !parse_long(o.get("--batch"), 0, 1 << 30, batch)) return Status::error("--batch must be >= 0");
+  ImportOptions options;
+  options.batch_index = static_cast<int>(batch);
+  options.uint16_is_bfloat16 = o.flag("--bfloat16");
+  return native::import_file(o.get("--in"), options, out, name);
 }
 
 }  // namespace attn::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/base/types.h"
+#include "core/io/import_attention.h"
 #include "core/io/npy.h"
 #include "files/json_text.h"
 
@@ -47,6 +48,10 @@ struct Options {
 };
 
 bool parse_float(const std::string& text, float& out);
+
+// The attention file of --in as the app's import reads it, with --batch (which batch entry,
+// 0 by default) and --bfloat16 (uint16 arrays are bfloat16); `batch` gets the entry read.
+Status read_imported_attention(const Options& o, ImportedAttention& out, std::string& name, long long& batch);
 bool parse_long(const std::string& text, long long lo, long long hi, long long& out);
 
 // Reads a float32/float64 array that must be finite. The message names the file.

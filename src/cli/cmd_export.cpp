@@ -8,7 +8,6 @@
 #include "cli/cli_common.h"
 #include "files/export_figure.h"
 #include "files/import_view.h"
-#include "files/native/file_import.h"
 
 #include <cstdio>
 
@@ -29,15 +28,11 @@ Status run_export(const Args& args) {
   if (o.has("--head") && !parse_long(o.get("--head"), 0, kImportMaxHeads - 1, head)) return Status::error("--head must be a head index");
   if (o.has("--scale") && !parse_long(o.get("--scale"), 1, kExportMaxScale, scale))
     return Status::error("--scale must be 1 to " + std::to_string(kExportMaxScale));
-  if (o.has("--batch") && !parse_long(o.get("--batch"), 0, 1 << 30, batch)) return Status::error("--batch must be >= 0");
   const std::string matrix = o.has("--matrix") ? o.get("--matrix") : "weights";
 
-  ImportOptions options;
-  options.batch_index = static_cast<int>(batch);
-  options.uint16_is_bfloat16 = o.flag("--bfloat16");
   ImportedAttention d;
   std::string name;
-  if (Status s = native::import_file(o.get("--in"), options, d, name); !s.ok) return s;
+  if (Status s = read_imported_attention(o, d, name, batch); !s.ok) return s;
   if (layer >= d.layers) return Status::error("--layer " + std::to_string(layer) + ": the file has " + std::to_string(d.layers) + " layers");
   if (head >= d.heads) return Status::error("--head " + std::to_string(head) + ": the file has " + std::to_string(d.heads) + " heads");
   const VisibleTokens visible = visible_tokens(d, o.flag("--hide-special"));

@@ -32,4 +32,9 @@
   X(att_block_negative, "块大小必须 >= 0") \
   X(att_global_range, "全局词元 {0} 超出范围") \
   X(att_no_causal_form, "{0} 没有因果形式（它混合了所有位置）：请关闭因果掩码") \
-  X(att_linformer_identity_rank, "恒等投影需要秩 = n = {0}，现在的秩是 {1}")
+  X(att_linformer_identity_rank, "恒等投影需要秩 = n = {0}，现在的秩是 {1}") \
+  X(att_rollout_residual, "残差份额必须是 0 到 1 之间的数") \
+  X(att_rollout_empty, "注意力展开至少需要一层、每层至少一个头") \
+  X(att_rollout_cross, "注意力展开需要自注意力（查询与键一样多）；这里是 {0} x {1}，是交叉注意力") \
+  X(att_rollout_sizes, "注意力展开要求每一层的每个头大小相同") \
+  X(att_rollout_finite, "注意力展开需要有限的权重（其中有 NaN 或无穷大）")

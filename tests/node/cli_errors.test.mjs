@@ -71,3 +71,23 @@ test('unknown commands and options', () => {
   expectRefusal(['frobnicate'], /unknown command 'frobnicate'/);
   expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--scale', 'nan'], /--scale needs a finite number/);
 });
+
+test('rollout writes (L, n, n) for self-attention and refuses cross-attention, bad pools and shares', () => {
+  // Two layers of one head on two tokens: rows of [[1, 0], [0.5, 0.5]].
+  const w = npy('w.npy', [2, 1, 2, 2], [1, 0, 0.5, 0.5, 1, 0, 0.5, 0.5]);
+  const r = cliRun(['rollout', '--in', w, '--residual', '0']);
+  assert.equal(r.status, 0, r.stderr);
+  const bytes = fs.readFileSync(r.out);
+  const headerLength = bytes.readUInt16LE(8);
+  assert.match(bytes.subarray(10, 10 + headerLength).toString('latin1'), /'descr': '<f4'.*'shape': \(2, 2, 2\)/);
+  const values = Array.from(new Float32Array(bytes.buffer.slice(bytes.byteOffset + 10 + headerLength, bytes.byteOffset + bytes.length)));
+  // With no residual, R_1 = A A: the second row becomes [0.75, 0.25].
+  assert.deepEqual(values, [1, 0, 0.5, 0.5, 1, 0, 0.75, 0.25]);
+  assert.deepEqual(JSON.parse(r.stdout), { out: r.out, layers: 2, heads: 1, n: 2, pool: 'mean', residual: 0, batch: 0 });
+  const cross = npy('cross.npy', [1, 1, 2, 3], Array(6).fill(1 / 3));
+  expectRefusal(['rollout', '--in', cross], /cross\.npy: rollout needs self-attention; this file has 2 queries and 3 keys \(cross-attention\)/);
+  expectRefusal(['rollout', '--in', w, '--heads', 'median'], /--heads must be mean or max, not 'median'/);
+  expectRefusal(['rollout', '--in', w, '--residual', '1.5'], /--residual must be a number from 0 to 1/);
+  expectRefusal(['rollout', '--in', w, '--residual', 'half'], /--residual must be a number from 0 to 1/);
+  expectRefusal(['rollout', '--in', path.join(dir, 'missing.npy')], /missing\.npy/);
+});

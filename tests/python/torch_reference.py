@@ -237,5 +237,58 @@ def fp16_case():
 
 case("softmax: simulated fp16 equals numpy.float16 step by step", fp16_case)
 
+# --- attention rollout (Abnar & Zuidema 2020) across nn.MultiheadAttention layers ----------
+def rollout_ref(weights, heads, residual):
+    """weights (L, H, n, n) -> R (L, n, n), written from the paper in float64: the layer's heads
+    pooled, A~ = rownormalise((1 - a) A + a I), R_0 = A~_0, R_l = A~_l R_(l-1)."""
+    w = weights.astype(np.float64)
+    rolled, out = None, []
+    for layer in w:
+        a = layer.mean(axis=0) if heads == "mean" else layer.max(axis=0)
+        a = (1.0 - residual) * a + residual * np.eye(a.shape[0])
+        a = a / a.sum(axis=-1, keepdims=True)
+        rolled = a if rolled is None else a @ rolled
+        out.append(rolled)
+    return np.stack(out)
+
+
+def stacked_mha_weights(layers=3, E=32, H=4, n=40, batch=2, causal=False):
+    """Per-head weights of a stack of self-attention layers, each reading the last one's
+    output plus its input (a residual stream): (batch, L, H, n, n) float32."""
+    x = torch.from_numpy(normal(batch, n, E))
+    mask = torch.ones(n, n, dtype=torch.bool).triu(1) if causal else None
+    per_layer = []
+    with torch.no_grad():
+        for _ in range(layers):
+            mha = torch.nn.MultiheadAttention(E, H, batch_first=True)
+            out, w = mha(x, x, x, attn_mask=mask, need_weights=True, average_attn_weights=False)
+            per_layer.append(w)  # (batch, H, n, n)
+            x = x + out
+    return torch.stack(per_layer, dim=1).numpy().astype(np.float32)
+
+
+ROLLOUT_WEIGHTS = {}
+
+
+def rollout_case(tag, heads, residual, causal=False, batch_index=1):
+    key = "causal" if causal else "full"
+    if key not in ROLLOUT_WEIGHTS:
+        ROLLOUT_WEIGHTS[key] = stacked_mha_weights(causal=causal)
+    weights = ROLLOUT_WEIGHTS[key]
+    path = save(f"rollout_{key}.npy", weights)
+    out = os.path.join(WORK, f"{tag}.npy")
+    run("rollout", "--in", path, "--batch", str(batch_index), "--heads", heads, "--residual", str(residual), "--out", out)
+    ours = np.load(out)
+    ref = rollout_ref(weights[batch_index], heads, residual)
+    return max_diff(ours, ref), int(ref.size), f"{weights.shape[1]} layers x {weights.shape[2]} heads, n {weights.shape[3]}, " \
+        f"batch entry {batch_index}, heads {heads}, residual {residual}, rows sum to 1 within " \
+        f"{float(np.max(np.abs(ours.sum(axis=-1) - 1))):.1e}"
+
+
+case("rollout: head mean, residual 0.5, three MHA layers", lambda: rollout_case("ro_mean_05", "mean", 0.5))
+case("rollout: head mean, residual 0 (the plain product)", lambda: rollout_case("ro_mean_0", "mean", 0.0))
+case("rollout: head max, residual 0.5", lambda: rollout_case("ro_max_05", "max", 0.5))
+case("rollout: head max, residual 0.25, causal layers", lambda: rollout_case("ro_max_025", "max", 0.25, causal=True))
+
 for r in results:
     print(json.dumps(r))

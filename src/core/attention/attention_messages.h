@@ -37,7 +37,12 @@
   X(att_block_negative, "block must be >= 0") \
   X(att_global_range, "global token {0} is out of range") \
   X(att_no_causal_form, "{0} has no causal form (it mixes all positions): drop causal") \
-  X(att_linformer_identity_rank, "identity projections need rank = n = {0}, got rank {1}")
+  X(att_linformer_identity_rank, "identity projections need rank = n = {0}, got rank {1}") \
+  X(att_rollout_residual, "the residual share must be a number from 0 to 1") \
+  X(att_rollout_empty, "rollout needs at least one layer with at least one head") \
+  X(att_rollout_cross, "rollout needs self-attention (as many queries as keys); this is {0} x {1}, cross-attention") \
+  X(att_rollout_sizes, "every head of every layer must be the same size for rollout") \
+  X(att_rollout_finite, "rollout needs finite weights (a NaN or an infinity is in them)")
 
 namespace attn::msg {
 #define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};
