@@ -11,8 +11,12 @@
 //   random keys, softmax with or without 1/sqrt(dk), averaged over rows.
 // softmaxPrecision({row, precision = 'float32', stable = true}) ->
 //   {weights, overflow, nan, fullyMasked}: the same row in float32 or simulated float16.
+// rollout({weights, layers, heads, n, pool = 'mean' (or 'max'), residual = 0.5}) ->
+//   Float32Array (layers*n*n): attention rollout (Abnar & Zuidema 2020), R[l] = Ã_l ... Ã_0 with
+//   Ã_l = rownormalise((1 - residual) * pooled heads of layer l + residual * I); weights is
+//   (layers, heads, n, n), every row a query's weights. The same figures as attnlab-cli rollout.
 
-import { refused } from './attnlab-core-checks.mjs';
+import { checkFloat32, refused } from './attnlab-core-checks.mjs';
 
 // The wasm module checks the sizes (dk, samples, bins, dks, rows, keys) against its caps.
 export default function statisticsApi(wasm) {
@@ -35,6 +39,12 @@ export default function statisticsApi(wasm) {
       if (row.length < 1) throw new RangeError('row must not be empty');
       if (precision !== 'float32' && precision !== 'float16') throw new RangeError("precision must be 'float32' or 'float16'");
       return wasm.softmax(Float32Array.from(row), !!stable, precision === 'float16');
+    },
+    rollout({ weights, layers, heads, n, pool = 'mean', residual = 0.5 } = {}) {
+      checkFloat32('weights', weights);
+      if (pool !== 'mean' && pool !== 'max') throw new RangeError("pool must be 'mean' or 'max'");
+      if (typeof residual !== 'number') throw new TypeError('residual must be a number');
+      return refused(wasm.rollout(weights, layers, heads, n, pool === 'max', residual)).rollout;
     },
   };
 }

@@ -348,6 +348,19 @@ export interface SoftmaxPrecisionArgs extends SoftmaxOptions {
   row: Float32Array | number[];
 }
 
+/** Attention rollout across layers (Abnar & Zuidema 2020), as attnlab-cli rollout computes it. */
+export interface RolloutArgs {
+  /** (layers, heads, n, n) row-major: every row a query's weights over the n keys. */
+  weights: Float32Array;
+  layers: number;
+  heads: number;
+  n: number;
+  /** How a layer's heads are pooled before the residual is mixed in (default 'mean'). */
+  pool?: 'mean' | 'max';
+  /** The residual stream's share, 0 to 1 (default 0.5; 0 is the plain product). */
+  residual?: number;
+}
+
 // ---- kernels --------------------------------------------------------------------------
 
 export interface KernelInfo {
@@ -605,6 +618,8 @@ export interface AttnlabCore {
   dotProductHistogram(args: HistogramArgs): Histogram;
   saturationCurve(args: SaturationArgs): SaturationPoint[];
   softmaxPrecision(args: SoftmaxPrecisionArgs): SoftmaxResult;
+  /** R as (layers, n, n) row-major: R[l] = Ã_l ... Ã_0. */
+  rollout(args: RolloutArgs): Float32Array;
   kernelInfo(): KernelInfo;
   wasmMemoryBytes(): number;
   trainingTasks(): TrainingTasks;

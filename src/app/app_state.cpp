@@ -271,7 +271,18 @@ bool rescale_results(AppState& state) {
 
 }  // namespace
 
+namespace {
+bool update_scene_results(AppState& state);
+}  // namespace
+
 bool update_results(AppState& state) {
+  const bool changed = update_scene_results(state);
+  return update_across_layers(state) || changed;  // app_state_features.cpp
+}
+
+namespace {
+
+bool update_scene_results(AppState& state) {
   clamp_scaling_lab(state.settings.scaling_lab);
   // The lab's figures only while a lab panel shows them: the page's first frame does not
   // wait for them, and each sampled figure only for the panel that draws it.
@@ -354,6 +365,8 @@ bool update_results(AppState& state) {
   ++state.revision;
   return true;
 }
+
+}  // namespace
 
 ModelGridShape model_grid_shape(const AppState& state) {
   if (!state.has_results) return {};

@@ -19,6 +19,7 @@
 #include "app/scaling_lab.h"
 #include "app/lm_state.h"
 #include "app/lm_text_run.h"
+#include "app/across_layers.h"
 #include "app/mask_edit.h"
 #include "app/modern_state.h"
 #include "app/panel_registry.h"
@@ -103,6 +104,10 @@ struct Settings {
   std::uint64_t import_id = 0;
   bool hide_special = false;
   bool renormalise = false;
+  // the model view beside the single heads (app/across_layers.h): not part of the scene, its
+  // figures are computed from the scene's results
+  AcrossLayers across = AcrossLayers::Heads;
+  float rollout_residual = 0.5f;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
@@ -164,6 +169,7 @@ struct AppState {
   std::vector<Mat> thumbnails;    // layer * heads + head: pooled shown weights
   int thumbnails_done = 0;        // an imported file's: a few per frame (advance_thumbnails)
   std::vector<float> sink_share;  // per head of the layer: mean weight on key 0 (raw)
+  AcrossLayersResults across;     // the model view's layers beside the single heads (app/across_layers.h)
 };
 
 // ---- 3 operations -----------------------------------------------------------------------
@@ -278,6 +284,11 @@ void update_imported_results(AppState& state);
 // `budget_ms`, so a large file never stalls the frame loop. True when it filled some (the
 // view should redraw).
 bool advance_thumbnails(AppState& state, double budget_ms);
+
+// The model view's layers beside the single heads (app/across_layers.h), from the scene's own
+// weights: recomputed when the scene, Settings::across or the residual share changed; freed
+// while the model view does not show them. True if it computed.
+bool update_across_layers(AppState& state);
 
 // True when the scene is imported without Q/K/V and `panel` needs the scores they give
 // (pipeline, compare); the UI then says so instead of drawing the panel.

@@ -3,7 +3,9 @@
 // the imported scene made, rebuilt for a layer and its model view filled; a tour step opened.
 #include "app/app_state.h"
 
+#include "app/app_messages.h"
 #include "app/tour.h"
+#include "core/attention/attention_messages.h"
 #include "files/import_view.h"
 
 #include <algorithm>
@@ -146,6 +148,72 @@ bool advance_thumbnails(AppState& state, double budget_ms) {
 bool imported_panel_needs_qkv(const AppState& state, Panel panel) {
   if (state.settings.source != SceneSource::Imported || !state.imported || state.imported->has_qkv) return false;
   return panel_info(panel).has(kPanelNeedsScores);
+}
+
+// ---- the model view across layers ---------------------------------------------------------
+
+namespace {
+
+// Every layer's heads of the scene, square, over all its tokens; false when the scene has
+// none (`why` says why where it is the input's fault: cross-attention, too many tokens).
+bool scene_layers(const AppState& state, std::vector<std::vector<Mat>>& out, Status& why) {
+  const SceneSource source = state.computed_for.source;
+  if (source == SceneSource::Language && state.lm_scene) {
+    const train::ModelConfig& c = state.lm_scene->model.config;
+    const std::vector<Mat>& w = state.lm.attention.trace.weights;
+    if (w.size() != static_cast<std::size_t>(c.layers * c.heads)) return false;
+    out.assign(static_cast<std::size_t>(c.layers), {});
+    for (std::size_t i = 0; i < w.size(); ++i) out[i / static_cast<std::size_t>(c.heads)].push_back(w[i]);
+    return true;
+  }
+  if (source != SceneSource::Imported || !state.imported) return false;
+  const ImportedAttention& d = *state.imported;
+  if (d.cross_attention()) {
+    why = Status::error(msg::att_rollout_cross, d.n_q, d.n_k);
+    return false;
+  }
+  if (d.n_q > kAcrossLayersMaxTokens) {
+    why = Status::error(msg::app_across_too_many, kAcrossLayersMaxTokens, d.n_q);
+    return false;
+  }
+  out.assign(static_cast<std::size_t>(d.layers), {});
+  for (int l = 0; l < d.layers; ++l)
+    for (int h = 0; h < d.heads; ++h) out[static_cast<std::size_t>(l)].push_back(d.head_weights(l, h));
+  return true;
+}
+
+// The rows and keys the scene shows (an imported file may hide special tokens).
+Mat shown_part(const AppState& state, const Mat& m) {
+  if (state.computed_for.source != SceneSource::Imported) return m;
+  Mat out(static_cast<Eigen::Index>(state.visible_rows.size()), static_cast<Eigen::Index>(state.visible_cols.size()));
+  for (std::size_t i = 0; i < state.visible_rows.size(); ++i)
+    for (std::size_t j = 0; j < state.visible_cols.size(); ++j)
+      out(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = m(state.visible_rows[i], state.visible_cols[j]);
+  return out;
+}
+
+}  // namespace
+
+bool update_across_layers(AppState& state) {
+  AcrossLayersResults& r = state.across;
+  const Settings& s = state.settings;
+  if (s.panel != Panel::ModelView || s.across == AcrossLayers::Heads || !state.has_results) {
+    if (!r.layers.empty() || !r.status.ok || r.revision != 0) r = AcrossLayersResults{};
+    return false;
+  }
+  if (r.revision == state.revision && r.mode == s.across && r.residual == s.rollout_residual) return false;
+  AcrossLayersResults next;
+  next.revision = state.revision;
+  next.mode = s.across;
+  next.residual = s.rollout_residual;
+  std::vector<std::vector<Mat>> layers;
+  std::vector<Mat> out;
+  if (scene_layers(state, layers, next.status)) {
+    next.status = across_layers(layers, s.across, s.rollout_residual, out);
+    for (const Mat& m : out) next.layers.push_back(shown_part(state, m));
+  }
+  r = std::move(next);
+  return true;
 }
 
 }  // namespace attn

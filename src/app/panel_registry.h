@@ -112,7 +112,7 @@ enum PanelFlags : unsigned {
     "source sentence scale temperature mask maskFill layer head cursor lm", kPanelNone)                      \
   X(LmText, "lm-train", Chapter::Training, panel_lm_text, draw_lm_text_panel, "language", kPanelNone)        \
   X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                           \
-    "layer head cursor hideSpecial renormalise", kPanelHeatmaps)
+    "layer head cursor hideSpecial renormalise acrossLayers rolloutResidual", kPanelHeatmaps)
 
 enum class Panel {
 #define ATTNLAB_PANEL_ENUM(name, id, chapter, title, draw, keys, flags) name,

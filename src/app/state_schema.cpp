@@ -453,6 +453,9 @@ std::vector<StateKey> make_keys() {
       {"language", "enum", choice(at(&Settings::language), kUiLanguages, msg::app_language_rule), 0, 0, choice_ids(kUiLanguages)},
       {"hideSpecial", "bool", flag(at(&Settings::hide_special))},
       {"renormalise", "bool", flag(at(&Settings::renormalise))},
+      {"acrossLayers", "enum", choice(at(&Settings::across), kAcrossLayers, msg::app_across_layers_rule), 0, 0,
+       choice_ids(kAcrossLayers)},
+      {"rolloutResidual", "number", number(at(&Settings::rollout_residual)), 0.0, 1.0},
   };
 }
 

@@ -38,6 +38,10 @@ inline constexpr int kMaxBins = 1000;
 inline constexpr int kMaxCurveWidths = 64;
 inline constexpr int kMaxCurveRows = 100000;
 inline constexpr int kMaxCurveKeys = 4096;
+// rollout: layers and heads as an imported file's, tokens as the longest self-attention the
+// module returns weights for (its product is n^3 per layer).
+inline constexpr int kMaxRolloutLayers = 256;
+inline constexpr int kMaxRolloutTokens = 4096;
 // costChart's timing: seconds per measurement and measurements per point.
 inline constexpr double kMaxMinSeconds = 60.0;
 inline constexpr int kMaxMeasurements = 1000;

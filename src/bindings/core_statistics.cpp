@@ -1,9 +1,11 @@
 // Embind bindings for the scaling and softmax lab's figures, behind
 // web/attnlab-core-statistics.mjs: the Monte-Carlo variance and histogram of q.k, the
-// saturation curve, and softmax in two precisions. Sizes are checked against the module's
+// saturation curve, and softmax in two precisions; and attention rollout across layers
+// (core/attention/rollout.h). Sizes are checked against the module's
 // caps (core_limits.h); a refused one answers {error}, which the wrapper throws.
 #include "bindings/core_limits.h"
 #include "bindings/js_interop.h"
+#include "core/attention/rollout.h"
 #include "core/attention/softmax.h"
 #include "core/attention/statistics.h"
 
@@ -73,10 +75,45 @@ val saturation_curve_js(val dks_js, bool scaled, val rows_js, val keys_js, doubl
   return out;
 }
 
+// rollout(weights, layers, heads, n, max, residual) -> {rollout: Float32Array (layers*n*n)} |
+// {error}. weights: (layers, heads, n, n) row-major, every row a query's weights.
+val rollout_js(val weights_js, val layers_js, val heads_js, val n_js, bool max, val residual_js) {
+  ArgumentCheck check;
+  const int layers = check.whole_int("layers", layers_js, 1, limits::kMaxRolloutLayers);
+  const int heads = check.whole_int("heads", heads_js, 1, limits::kMaxRolloutLayers);
+  const int n = check.whole_int("n", n_js, 1, limits::kMaxRolloutTokens);
+  const double residual = check.number("residual", residual_js, 0.0, 1.0);
+  if (check.refused()) return check.error();
+  const double count = static_cast<double>(layers) * heads * n * n;
+  if (count > static_cast<double>(1 << limits::kMaxWeightsLog2))
+    return attn::bindings::error_result("layers * heads * n * n must be at most 2^" + std::to_string(limits::kMaxWeightsLog2));
+  if (weights_js["length"].as<double>() != count)
+    return attn::bindings::error_result("weights has " + std::to_string(static_cast<long long>(weights_js["length"].as<double>())) +
+                                        " floats; layers * heads * n * n is " + std::to_string(static_cast<long long>(count)));
+  std::vector<std::vector<attn::Mat>> per_layer(static_cast<std::size_t>(layers));
+  for (int l = 0; l < layers; ++l)
+    for (int h = 0; h < heads; ++h) {
+      const double at = (static_cast<double>(l) * heads + h) * n * n;
+      attn::Mat m;
+      attn::bindings::read_matrix(weights_js.call<val>("subarray", at, at + static_cast<double>(n) * n), n, n, m);
+      per_layer[static_cast<std::size_t>(l)].push_back(std::move(m));
+    }
+  std::vector<attn::Mat> rolled;
+  const attn::Status st = attn::attention_rollout(per_layer, max ? attn::HeadPool::Max : attn::HeadPool::Mean, residual, rolled);
+  if (!st.ok) return attn::bindings::error_result(st.message);
+  std::vector<float> flat;
+  flat.reserve(static_cast<std::size_t>(layers) * n * n);
+  for (const attn::Mat& r : rolled) flat.insert(flat.end(), r.data(), r.data() + r.size());
+  val out = val::object();
+  out.set("rollout", attn::bindings::float32_copy(flat.data(), flat.size()));
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab_statistics) {
   emscripten::function("dotProductVariance", &dot_product_variance_js);
   emscripten::function("dotProductHistogram", &dot_product_histogram_js);
   emscripten::function("saturationCurve", &saturation_curve_js);
+  emscripten::function("rollout", &rollout_js);
 }

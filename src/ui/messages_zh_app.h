@@ -49,6 +49,8 @@
   X(app_theme_rule, "'theme' 必须是以下之一：{0}") \
   X(app_weight_range_rule, "'weightRange' 必须是以下之一：{0}") \
   X(app_language_rule, "'language' 必须是以下之一：{0}") \
+  X(app_across_layers_rule, "'acrossLayers' 必须是以下之一：{0}") \
+  X(app_across_too_many, "跨层视图在这里最多计算 {0} 个词元；此场景有 {1} 个（attnlab-cli rollout 不限大小）") \
   X(app_lab_point, "'lab' 中的 '{0}' 必须是 [x, y]，且 |x|、|y| <= {1}") \
   X(app_lab_matrix, "'lab' 中的 '{0}' 必须有 {1} 个数（一个 2 x 2 矩阵，按行排列）") \
   X(app_lab_numbers_in, "'lab' 中的 '{0}' 的数必须在 [{1}, {2}] 中") \

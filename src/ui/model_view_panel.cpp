@@ -6,7 +6,9 @@
 #include "files/import_view.h"
 #include "ui/heatmap_widget.h"
 #include "ui/model_view_panel.h"
+#include "ui/message_strings.h"
 #include "ui/panels.h"
+#include "ui/plot.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
 #include "ui/text_wrap.h"
@@ -14,6 +16,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -138,6 +141,72 @@ void outline_sink_column(const AppState& state, UiContext& ctx, const std::strin
   }
 }
 
+// Across layers on the right, in place of the focused head: the chosen layer's heads pooled,
+// or rollout up to it, with a sentence on what it is, the focused query's row as bars, and a
+// note when the first token takes most of the mass.
+void draw_across_layers(AppState& state, UiContext& ctx) {
+  Settings& s = state.settings;
+  const AcrossLayersResults& r = state.across;
+  ImGui::BeginGroup();
+  const float right_w = ImGui::GetContentRegionAvail().x;
+  if (!r.status.ok || s.layer >= static_cast<int>(r.layers.size())) {
+    if (!r.status.ok) wrapped_text(status_text(r.status), right_w);
+    ImGui::EndGroup();
+    return;
+  }
+  const Mat& m = r.layers[static_cast<std::size_t>(s.layer)];
+  char line[512];
+  if (s.across == AcrossLayers::Rollout)
+    std::snprintf(line, sizeof line, tr(S::across_rollout_note), s.layer, static_cast<double>(s.rollout_residual));
+  else
+    std::snprintf(line, sizeof line, tr(s.across == AcrossLayers::Mean ? S::across_mean_note : S::across_max_note), s.layer,
+                  model_grid_shape(state).heads);
+  wrapped_text(line, right_w);  // breaks between hanzi too
+  const float share = m.rows() > 0 && m.cols() > 0 ? m.col(0).mean() : 0.0f;
+  if (share > 0.5f) {
+    std::snprintf(line, sizeof line, tr(S::across_sink), 100.0 * share);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.8f, 0.3f, 1.0f));
+    wrapped_text(line, right_w);
+    ImGui::PopStyleColor();
+  }
+  const bool row = s.cursor >= 0 && s.cursor < m.rows();
+  const float bars_h = ImGui::GetFontSize() * 8.0f;
+  HeatmapSpec spec;
+  spec.id = "model/across";
+  spec.values = &m;
+  spec.version = state.revision * 4 + static_cast<std::uint64_t>(s.across) + static_cast<std::uint64_t>(s.rollout_residual * 1e6f) * 16;
+  spec.row_labels = &state.tokens;
+  spec.col_labels = &state.key_tokens;
+  spec.highlight_row = s.cursor;
+  spec.zoomable = true;
+  const float heat_h = ImGui::GetContentRegionAvail().y - bars_h - ImGui::GetFontSize() * 2.5f;
+  const HeatmapResult h = heatmap_widget(ctx, spec, ImVec2(right_w, std::max(ImGui::GetFontSize() * 8.0f, heat_h)));
+  if (h.clicked) s.cursor = h.row;
+  if (h.hovered && h.row < m.rows() && h.col < m.cols() && h.row < static_cast<int>(state.tokens.size()) &&
+      h.col < static_cast<int>(state.key_tokens.size()))
+    ImGui::SetTooltip("%s -> %s: %.4f", state.tokens[h.row].c_str(), state.key_tokens[h.col].c_str(),
+                      static_cast<double>(m(h.row, h.col)));
+  if (!row) {
+    hint_text(tr(S::across_pick_query));
+  } else {
+    PlotSpec p;
+    p.id = "model/across-row";
+    p.x_title = tr(S::across_keys);
+    p.y_title = tr(S::across_share);
+    p.include_zero_y = true;
+    PlotSeries bars;
+    bars.bars = true;
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      p.x_categories.push_back(j < static_cast<Eigen::Index>(state.key_tokens.size()) ? state.key_tokens[static_cast<std::size_t>(j)] : "");
+      bars.x.push_back(static_cast<double>(j));
+      bars.y.push_back(m(s.cursor, j));
+    }
+    p.series.push_back(std::move(bars));
+    plot_widget(ctx, p, ImVec2(right_w, bars_h));
+  }
+  ImGui::EndGroup();
+}
+
 // The focused head on the right, with the attention sink marked.
 void draw_focused_head(AppState& state, UiContext& ctx) {
   Settings& s = state.settings;
@@ -177,9 +246,18 @@ void draw_model_view_panel(AppState& state, UiContext& ctx) {
   if (ImGui::SliderInt(fitted(tr(S::layer)), &layer, 0, d.layers - 1)) s.layer = layer;
   ImGui::SameLine();
   hint_text(tr(S::model_hint));
+  int across = static_cast<int>(s.across);
+  if (choice_row(tr(S::across_title), across, {tr(S::across_heads), tr(S::across_mean), tr(S::across_max), tr(S::across_rollout)}))
+    s.across = static_cast<AcrossLayers>(across);
+  if (s.across == AcrossLayers::Rollout) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::SliderFloat(fitted(tr(S::across_residual)), &s.rollout_residual, 0.0f, 1.0f, "%.2f");
+  }
   draw_layer_head_grid(state, ctx, d);
   ImGui::SameLine();
-  draw_focused_head(state, ctx);
+  if (s.across == AcrossLayers::Heads) draw_focused_head(state, ctx);
+  else draw_across_layers(state, ctx);
 }
 
 }  // namespace attn::ui

@@ -1534,6 +1534,45 @@ namespace attn::ui {
   X(web_lm_text_worker_failed, \
     "The training could not run in this browser: %s", \
     "此浏览器无法运行训练：%s") \
+  X(across_title, \
+    "Across layers:", \
+    "跨层：") \
+  X(across_heads, \
+    "single heads", \
+    "单个头") \
+  X(across_mean, \
+    "head mean", \
+    "头的平均") \
+  X(across_max, \
+    "head max", \
+    "头的最大值") \
+  X(across_rollout, \
+    "rollout", \
+    "注意力展开") \
+  X(across_residual, \
+    "residual share", \
+    "残差份额") \
+  X(across_mean_note, \
+    "Layer %d: the mean of its %d heads, cell by cell (rows still sum to 1).", \
+    "第 %d 层：其 %d 个头逐格取平均（每行之和仍为 1）。") \
+  X(across_max_note, \
+    "Layer %d: the largest weight any of its %d heads gives each cell (rows no longer sum to 1): where some head looks.", \
+    "第 %d 层：其 %d 个头在每一格给出的最大权重（各行之和不再为 1）：总有某个头在看的位置。") \
+  X(across_rollout_note, \
+    "Rollout up to layer %d (Abnar & Zuidema, 2020): each layer's head mean mixed with the residual stream (share %.2f), rows renormalised, multiplied up from layer 0. Row i: how much each token reaches position i through attention alone (the MLPs and the values are left out).", \
+    "到第 %d 层为止的注意力展开（Abnar 与 Zuidema，2020）：每层各头的平均与残差流混合（残差份额 %.2f），各行重新归一化，再从第 0 层起逐层相乘。第 i 行：仅经由注意力，每个词元有多少到达位置 i（不计 MLP 和值向量）。") \
+  X(across_sink, \
+    "The first token takes %.0f%% of the mass on average: a sink. Mixing layers piles weight on it, so compare the other columns with each other.", \
+    "第一个词元平均占了 %.0f%% 的权重：这是一个汇聚点。逐层混合会把权重堆到它上面，所以请在其余各列之间相互比较。") \
+  X(across_pick_query, \
+    "Click a row to see the query's weights over the tokens as bars.", \
+    "点击一行，以条形图查看该查询在各词元上的权重。") \
+  X(across_keys, \
+    "token", \
+    "词元") \
+  X(across_share, \
+    "share", \
+    "份额") \
   X(lm_unknown, \
     "Not in the vocabulary (read as <unk>): %s", \
     "不在词表中（读作 <unk>）：%s") \

@@ -3,6 +3,7 @@
 // JSON, .npy).
 #include "app/app_state.h"
 #include "app/scene_export.h"
+#include "core/attention/rollout.h"
 #include "core/io/npy.h"
 #include "files/export_figure.h"
 #include "files/import_view.h"
@@ -221,4 +222,53 @@ TEST_CASE("export: PNG scale, SVG cells, CSV, JSON, .npy", "[import][export]") {
   ExportFormat f;
   CHECK_FALSE(parse_export_format("gif", f).ok);
   CHECK(export_matrix(Mat(), r, s).empty());
+}
+
+TEST_CASE("imported scene across layers: head mean, max and rollout of the file's heads", "[import][state][rollout]") {
+  AppState state;
+  ImportedAttention d = sample(true);  // heads that differ (softmax of sin-valued q, k)
+  set_imported(state, d, "sample.npz");
+  update_results(state);
+  REQUIRE(state.across.layers.empty());  // single heads: nothing computed
+  REQUIRE(apply_state_json(state, R"({"acrossLayers": "rollout", "rolloutResidual": 0.25, "layer": 1, "cursor": 2})").ok);
+  update_results(state);
+  std::vector<std::vector<Mat>> heads(2);
+  for (int l = 0; l < 2; ++l)
+    for (int h = 0; h < 2; ++h) heads[static_cast<std::size_t>(l)].push_back(d.head_weights(l, h));
+  std::vector<Mat> want;
+  REQUIRE(attention_rollout(heads, HeadPool::Mean, 0.25, want).ok);
+  REQUIRE(state.across.layers.size() == 2);
+  REQUIRE(state.across.layers[1].isApprox(want[1]));
+  nlohmann::json j = nlohmann::json::parse(state_to_json(state))["figures"]["acrossLayers"];
+  REQUIRE(j["mode"] == "rollout");
+  REQUIRE(j["rows"] == 4);
+  for (const auto& sum : j["rowSums"]) REQUIRE(sum.get<double>() == Approx(1.0).margin(1e-6));
+  REQUIRE(j["focusRow"][0].get<double>() == Approx(want[1](2, 0)));
+  // Max: each cell the largest of the layer's heads; hidden special tokens leave their rows
+  // and columns out of the shown figure.
+  REQUIRE(apply_state_json(state, R"({"acrossLayers": "max", "hideSpecial": true})").ok);
+  update_results(state);
+  const Mat pooled = pool_heads(heads[1], HeadPool::Max);
+  REQUIRE(state.across.layers[1].rows() == 2);
+  REQUIRE(state.across.layers[1](0, 1) == pooled(1, 2));
+  // Another panel frees them; an unknown mode is refused and changes nothing.
+  REQUIRE(!apply_state_json(state, R"({"acrossLayers": "median"})").ok);
+  REQUIRE(state.settings.across == AcrossLayers::Max);
+  REQUIRE(apply_state_json(state, R"({"panel": "heads"})").ok);
+  update_results(state);
+  REQUIRE(state.across.layers.empty());
+}
+
+TEST_CASE("imported cross-attention across layers: a reason, not a figure", "[import][state][rollout]") {
+  AppState state;
+  ImportedAttention d = sample();
+  d.n_k = 2;
+  std::vector<float> w(2 * 2 * 4 * 2, 0.5f);
+  d.weights = NpyArray::from_float({2, 2, 4, 2}, w.data());
+  d.key_tokens = {"x", "y"};
+  set_imported(state, d, "cross.npz");
+  REQUIRE(apply_state_json(state, R"({"acrossLayers": "mean"})").ok);
+  update_results(state);
+  REQUIRE(state.across.layers.empty());
+  REQUIRE(state.across.status.message.find("cross-attention") != std::string::npos);
 }

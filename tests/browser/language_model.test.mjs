@@ -102,6 +102,41 @@ test('the model view shows the language model\'s layer x head grid and the focus
   await assertHeatmapShows(page, png, 'model/0/1', { rows: n, cols: n, data: mine.weights[1] }, { tolerance: 12 });
 });
 
+// Across layers in the model view: the layer's head mean, head max and rollout, each the math
+// module's own figure from the model's weights on the poem; the focused query's row as bars.
+test('across layers: head mean, max and rollout of the language model, as the math module computes them', async () => {
+  const n = [...POEM].length + 1;
+  const mine = model.attention(POEM);
+  const weights = new Float32Array(2 * 4 * n * n);
+  mine.weights.forEach((w, i) => weights.set(w, i * n * n));
+  const rolled = core.rollout({ weights, layers: 2, heads: 4, n, residual: 0.5 });
+  const cursor = n - 1;
+  for (const [mode, want] of [
+    ['rollout', (j) => rolled[(n + cursor) * n + j]],
+    ['mean', (j) => [0, 1, 2, 3].reduce((a, h) => a + mine.weights[4 + h][cursor * n + j], 0) / 4],
+    ['max', (j) => Math.max(...[0, 1, 2, 3].map((h) => mine.weights[4 + h][cursor * n + j]))],
+  ]) {
+    await page.evaluate(([m, c, s]) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'model', layer: 1, acrossLayers: m, rolloutResidual: 0.5, cursor: c }), [mode, cursor, POEM]);
+    const f = await page.evaluate(() => window.attnlab.getState().figures.acrossLayers);
+    assert.equal(f.mode, mode);
+    assert.equal(f.rows, n);
+    let worst = 0;
+    for (let j = 0; j < n; j++) worst = Math.max(worst, Math.abs(f.focusRow[j] - want(j)));
+    assert.ok(worst < 1e-5, `${mode}: page and module differ by ${worst}`);
+    if (mode !== 'max') assert.ok(f.rowSums.every((s) => Math.abs(s - 1) < 1e-5), `${mode}: rows sum to 1`);
+  }
+  await frames(page, 3);
+  await screenshot(page, 'language-model-view-max.png');
+  await page.evaluate(() => window.attnlab.setState({ acrossLayers: 'rollout' }));
+  await frames(page, 3);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  assert.ok(layout.heatmaps['model/across']?.rows === n, 'the rollout heatmap is drawn');
+  const bars = layout.plots['model/across-row'];
+  assert.ok(bars && bars.yTicks.length >= 3, 'the focused query\'s row is drawn as bars with a y axis');
+  await screenshot(page, 'language-model-view-rollout.png');
+  await page.evaluate(() => window.attnlab.setState({ acrossLayers: 'heads' }));
+});
+
 test('generating 20 characters adds 20 rows; the probabilities match generate()', async () => {
   const prompt = 'The meaning of life is';
   let state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'language', lm: { tokens: 20, shown: 0 } }), prompt);

@@ -213,6 +213,13 @@ test('the Chinese UI at DPR 2 trains too, its words in Chinese', async () => {
     await zh.evaluate(() => window.attnlab.setState({ source: 'language', panel: 'model' }));
     await frames(zh, 3);
     await screenshot(zh, 'lm-text-model-zh-dpr2.png');
+    // Across layers in Chinese: rollout of the new model with a query in focus.
+    await zh.evaluate(() => window.attnlab.setState({ acrossLayers: 'rollout', cursor: 10 }));
+    await frames(zh, 3);
+    const across = await zh.evaluate(() => window.attnlab.getState().figures.acrossLayers);
+    assert.equal(across.mode, 'rollout');
+    assert.equal(across.focusRow.length, across.cols);
+    await screenshot(zh, 'model-view-rollout-zh-dpr2.png');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();

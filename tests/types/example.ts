@@ -36,6 +36,7 @@ async function mathModule(): Promise<number> {
   const histogram = core.dotProductHistogram({ dk: 16, bins: 20, seed: 3 });
   const curve = core.saturationCurve({ dks: [4, 16, 64], scaled: false, rows: 16, keys: 8 });
   const precision = core.softmaxPrecision({ row: new Float32Array([10, 20]), precision: 'float32' });
+  const rolled: Float32Array = core.rollout({ weights: new Float32Array([1, 0, 0.5, 0.5]), layers: 1, heads: 1, n: 2, pool: 'max', residual: 0 });
   const causalKinds: EfficientKind[] = core.choices().efficientKind.filter((row) => row.causal).map((row) => row.name);
   const { isa, lanes } = core.kernelInfo();
   const bytes: number = core.wasmMemoryBytes();
@@ -62,7 +63,7 @@ async function mathModule(): Promise<number> {
   lmTrainer.dispose();
   return trainBits + (heldOutBits ?? 0) + bigramBits + lmFile.length + lmTrainer.info.vocab + rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + causalKinds.length + sm.weights[0] + mha.weights.length +
     mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
-    histogram.counts.length + curve[0].entropy + precision.weights[1] + lanes + isa.length + bytes + tasks.length +
+    histogram.counts.length + curve[0].entropy + precision.weights[1] + rolled[3] + lanes + isa.length + bytes + tasks.length +
     (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
     config.parameters + trainer.steps;
 }

@@ -35,16 +35,18 @@ Status attention_rollout(const std::vector<std::vector<Mat>>& layers, HeadPool p
   }
   std::vector<Mat> result;
   result.reserve(layers.size());
-  Eigen::MatrixXd rolled;
+  // Float products (the GEMM the core already carries; a double one would add 20 KB to the
+  // math module), each row renormalised in double: rows of R stay sums of 1 to float rounding.
+  Mat rolled;
   for (const std::vector<Mat>& heads : layers) {
-    Eigen::MatrixXd a = (1.0 - residual) * pool_heads(heads, pool).cast<double>();
-    a.diagonal().array() += residual;
+    Mat a = (1.0f - static_cast<float>(residual)) * pool_heads(heads, pool);
+    a.diagonal().array() += static_cast<float>(residual);
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double s = a.row(i).sum();
-      if (s > 0.0) a.row(i) /= s;
+      const double s = a.row(i).cast<double>().sum();
+      if (s > 0.0) a.row(i) = (a.row(i).cast<double>() / s).cast<float>();
     }
-    rolled = rolled.size() == 0 ? a : Eigen::MatrixXd(a * rolled);
-    result.push_back(rolled.cast<float>());
+    rolled = rolled.size() == 0 ? a : Mat(a * rolled);
+    result.push_back(rolled);
   }
   out = std::move(result);
   return Status::success();

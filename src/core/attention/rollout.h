@@ -27,7 +27,8 @@ enum class HeadPool { Mean, Max };
 Mat pool_heads(const std::vector<Mat>& heads, HeadPool pool);
 
 // R_0 .. R_(L-1) from each layer's heads (layers[l][h], each (n, n) with n_q = n_k: rollout
-// has no meaning for cross-attention, and such input is refused). Sums in double.
+// has no meaning for cross-attention, and such input is refused). Rows are renormalised in
+// double, the products run in float.
 Status attention_rollout(const std::vector<std::vector<Mat>>& layers, HeadPool pool, double residual,
                          std::vector<Mat>& out);
 
