@@ -55,6 +55,9 @@
   X(app_weight_range_rule, "'weightRange' must be one of {0}") \
   X(app_language_rule, "'language' must be one of {0}") \
   X(app_across_layers_rule, "'acrossLayers' must be one of {0}") \
+  X(app_cell_not_dot, "the score is {0}, not a dot product, so it has no terms over the head's dimensions") \
+  X(app_cell_no_qk, "this file has weights only: a score's terms need q and k") \
+  X(app_cell_outside, "the cell ({0}, {1}) is outside the head's scores") \
   X(app_across_too_many, "across layers is computed here for up to {0} tokens; this scene has {1} (attnlab-cli rollout takes any size)") \
   X(app_lab_point, "'{0}' in 'lab' must be [x, y] with |x|, |y| <= {1}") \
   X(app_lab_matrix, "'{0}' in 'lab' must hold {1} numbers (a 2 x 2 matrix, row by row)") \

@@ -71,6 +71,7 @@ Settings clamped(Settings s, int n) {
   clamp_math(s.math, n, "");
   clamp_math(s.compare_math, n, "compare.");
   s.cursor = std::clamp(s.cursor, -1, std::max(0, n - 1));
+  s.cursor_key = std::clamp(s.cursor_key, -1, std::max(0, n - 1));
   s.head = std::clamp(s.head, 0, s.heads - 1);
   s.diff_head = std::clamp(s.diff_head, 0, s.heads - 1);
   // Generated and worked-example scenes have one layer; the trained scene's model and an
@@ -277,7 +278,8 @@ bool update_scene_results(AppState& state);
 
 bool update_results(AppState& state) {
   const bool changed = update_scene_results(state);
-  return update_across_layers(state) || changed;  // app_state_features.cpp
+  const bool across = update_across_layers(state);  // app_state_features.cpp
+  return update_cell_why(state) || across || changed;
 }
 
 namespace {

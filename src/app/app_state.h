@@ -20,6 +20,7 @@
 #include "app/lm_state.h"
 #include "app/lm_text_run.h"
 #include "app/across_layers.h"
+#include "app/cell_why.h"
 #include "app/mask_edit.h"
 #include "app/modern_state.h"
 #include "app/panel_registry.h"
@@ -82,6 +83,7 @@ struct Settings {
   // view (never recomputes)
   Panel panel = Panel::Pipeline;
   int cursor = 0;  // query token highlighted everywhere; -1 = none
+  int cursor_key = -1;  // with cursor, the chosen cell's key (app/cell_why.h); -1 = none
   int head = 0;    // focused head
   int layer = 0;
   int tour = 0;  // the guided tour's step (app/tour.h): 0 = no tour, 1..kTourSteps
@@ -170,6 +172,7 @@ struct AppState {
   int thumbnails_done = 0;        // an imported file's: a few per frame (advance_thumbnails)
   std::vector<float> sink_share;  // per head of the layer: mean weight on key 0 (raw)
   AcrossLayersResults across;     // the model view's layers beside the single heads (app/across_layers.h)
+  CellWhy cell;                   // why the chosen cell scores what it scores (app/cell_why.h)
 };
 
 // ---- 3 operations -----------------------------------------------------------------------
@@ -289,6 +292,10 @@ bool advance_thumbnails(AppState& state, double budget_ms);
 // weights: recomputed when the scene, Settings::across or the residual share changed; freed
 // while the model view does not show them. True if it computed.
 bool update_across_layers(AppState& state);
+
+// Why the chosen cell (Settings::cursor, cursor_key) of the focused head scores what it does
+// (app/cell_why.h): recomputed when the scene, the cell or the head changed. True if it did.
+bool update_cell_why(AppState& state);
 
 // True when the scene is imported without Q/K/V and `panel` needs the scores they give
 // (pipeline, compare); the UI then says so instead of drawing the panel.

@@ -5,6 +5,7 @@
 
 #include "app/app_messages.h"
 #include "app/tour.h"
+#include "core/attention/score_terms.h"
 #include "core/attention/attention_messages.h"
 #include "files/import_view.h"
 
@@ -213,6 +214,45 @@ bool update_across_layers(AppState& state) {
     for (const Mat& m : out) next.layers.push_back(shown_part(state, m));
   }
   r = std::move(next);
+  return true;
+}
+
+// ---- why this cell ------------------------------------------------------------------------
+
+bool update_cell_why(AppState& state) {
+  CellWhy& c = state.cell;
+  const Settings& s = state.settings;
+  if (s.cursor < 0 || s.cursor_key < 0 || !state.has_results || !state.trace.status.ok || state.trace.heads.empty()) {
+    if (c.shown || !c.status.ok) c = CellWhy{};
+    return false;
+  }
+  const int head = std::clamp(s.head, 0, static_cast<int>(state.trace.heads.size()) - 1);
+  if (c.revision == state.revision && c.for_row == s.cursor && c.for_col == s.cursor_key && c.for_head == head) return false;
+  CellWhy next;
+  next.revision = state.revision;
+  next.for_row = s.cursor;
+  next.for_col = s.cursor_key;
+  next.for_head = head;
+  next.head = head;
+  const HeadTrace& h = state.trace.heads[static_cast<std::size_t>(head)];
+  const ScoreFunction score = state.computed_for.math.score;
+  next.status = explain_cell(h, s.cursor, s.cursor_key, score == ScoreFunction::Dot, to_string(score), next);
+  // RoPE rotates q and k by their positions: the same head's q and k before the rotation
+  // (the scene's inputs through its projections) give the score without it.
+  const Settings& was = state.computed_for;
+  const SceneSource src = was.source;
+  if (next.shown && was.positional == Positional::Rope && state.weights.wq.size() > 0 &&
+      src == SceneSource::Generated && state.trace.x_q.rows() > s.cursor &&
+      state.trace.x_k.rows() > s.cursor_key) {
+    const int dk = static_cast<int>(h.q.cols());
+    RowVec q = state.trace.x_q.row(s.cursor) * state.weights.wq.middleCols(head * dk, dk);
+    RowVec k = state.trace.x_k.row(s.cursor_key) * state.weights.wk.middleCols(head * dk, dk);
+    if (state.weights.bq.size()) q += state.weights.bq.segment(head * dk, dk);
+    if (state.weights.bk.size()) k += state.weights.bk.segment(head * dk, dk);
+    next.rope = true;
+    next.raw_unrotated = q.cast<double>().dot(k.cast<double>());
+  }
+  c = std::move(next);
   return true;
 }
 

@@ -82,7 +82,7 @@ enum PanelFlags : unsigned {
   X(Walkthrough, "walkthrough", Chapter::WeightedValues, panel_walkthrough, draw_walkthrough_panel,            \
     "lab.wq lab.wk lab.wv", kPanelScalingLab)                                                                  \
   X(Pipeline, "pipeline", Chapter::WeightedValues, panel_pipeline, draw_pipeline_panel,                        \
-    ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps | kPanelNeedsScores)                               \
+    ATTNLAB_SCENE_KEYS " cursor cursorKey head layer", kPanelHeatmaps | kPanelNeedsScores)                               \
   X(Token, "token", Chapter::WeightedValues, panel_token, draw_token_panel,                                    \
     ATTNLAB_SCENE_KEYS " cursor head layer", kPanelHeatmaps)                                                   \
   X(Positions, "positions", Chapter::Order, panel_positions, draw_positions_panel,                             \

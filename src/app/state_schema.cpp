@@ -436,6 +436,7 @@ std::vector<StateKey> make_keys() {
        choice_ids(kRopePairings)},
       {"seed", "int", whole(at(&Settings::seed)), 0, kMaxSeed},
       {"cursor", "token", whole(at(&Settings::cursor)), -1, kMaxTokens - 1},
+      {"cursorKey", "token", whole(at(&Settings::cursor_key)), -1, kMaxTokens - 1},
       // Imported files and trained models may have more heads and layers than a generated
       // scene (update_results clamps to what the scene has).
       {"head", "int", whole(at(&Settings::head)), 0, kImportMaxHeads - 1, {}, 0, "heads"},

@@ -293,7 +293,10 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
       {"output", tr(S::output), &h->output, Colormap::Diverging, false},
   };
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The chosen cell's explanation takes the bottom of the panel.
+  const float why_h = cell_why_shown(state) ? ImGui::GetFontSize() * 10.0f : 0.0f;
+  avail.y -= why_h;
   // Each row: its titles' line, the heatmaps, and the gap under them.
   const float row_extra = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetFontSize() * 0.3f + 2 * ImGui::GetStyle().ItemSpacing.y;
   // Three stages a row, or two in a narrow figure (a course page's), where a third of the
@@ -330,9 +333,14 @@ void draw_pipeline_panel(AppState& state, UiContext& ctx) {
     const HeatmapSpec spec = spec_of(st);
     const HeatmapResult r = heatmap_widget(ctx, spec, ImVec2(cell_w, cell_h));
     hover_to_context(ctx, state, spec.id, st.id, head, r);
-    if (r.clicked) state.settings.cursor = r.row;
+    if (r.clicked) {
+      state.settings.cursor = r.row;
+      // A score or weight cell is the cell to explain; a row of Q, K, V or the output is not.
+      state.settings.cursor_key = st.token_cols ? r.col : -1;
+    }
     ImGui::EndGroup();
   }
+  if (why_h > 0.0f) draw_cell_why(state, ctx, avail.x, why_h);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -50,6 +50,9 @@
   X(app_weight_range_rule, "'weightRange' 必须是以下之一：{0}") \
   X(app_language_rule, "'language' 必须是以下之一：{0}") \
   X(app_across_layers_rule, "'acrossLayers' 必须是以下之一：{0}") \
+  X(app_cell_not_dot, "分数是 {0}，不是点积，所以不能按头的各个维度拆成若干项") \
+  X(app_cell_no_qk, "这个文件只有权重：拆分分数需要 q 和 k") \
+  X(app_cell_outside, "单元格 ({0}, {1}) 超出了该头的分数范围") \
   X(app_across_too_many, "跨层视图在这里最多计算 {0} 个词元；此场景有 {1} 个（attnlab-cli rollout 不限大小）") \
   X(app_lab_point, "'lab' 中的 '{0}' 必须是 [x, y]，且 |x|、|y| <= {1}") \
   X(app_lab_matrix, "'lab' 中的 '{0}' 必须有 {1} 个数（一个 2 x 2 矩阵，按行排列）") \

@@ -189,19 +189,13 @@ void draw_across_layers(AppState& state, UiContext& ctx) {
   if (!row) {
     hint_text(tr(S::across_pick_query));
   } else {
-    PlotSpec p;
-    p.id = "model/across-row";
-    p.x_title = tr(S::across_keys);
-    p.y_title = tr(S::across_share);
-    p.include_zero_y = true;
-    PlotSeries bars;
-    bars.bars = true;
+    std::vector<std::string> keys;
+    std::vector<double> shares;
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      p.x_categories.push_back(j < static_cast<Eigen::Index>(state.key_tokens.size()) ? state.key_tokens[static_cast<std::size_t>(j)] : "");
-      bars.x.push_back(static_cast<double>(j));
-      bars.y.push_back(m(s.cursor, j));
+      keys.push_back(j < static_cast<Eigen::Index>(state.key_tokens.size()) ? state.key_tokens[static_cast<std::size_t>(j)] : "");
+      shares.push_back(m(s.cursor, j));
     }
-    p.series.push_back(std::move(bars));
+    const PlotSpec p = category_bars("model/across-row", tr(S::across_keys), tr(S::across_share), std::move(keys), shares);
     plot_widget(ctx, p, ImVec2(right_w, bars_h));
   }
   ImGui::EndGroup();

@@ -36,6 +36,10 @@ const char* task_scored(train::TrainTask task);
 // In the language scene, what head `head` of the shown layer does on the text: its label and
 // the score that earned it, one line (language_panel.cpp); nothing in other scenes.
 void draw_lm_head_label(const AppState& state, int head);
+// Why the chosen cell scores what it does (app/cell_why.h), under the pipeline panel's stages
+// (cell_why_view.cpp): whether there is something to show, and the view `height` tall.
+bool cell_why_shown(const AppState& state);
+void draw_cell_why(const AppState& state, UiContext& ctx, float width, float height);
 // A head kind's name in the UI's language ("previous character", ...) (language_panel.cpp).
 const char* lm_kind_label(lm::HeadKind kind);
 

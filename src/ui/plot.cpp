@@ -398,6 +398,22 @@ std::string readout_text(const PlotSpec& spec, int nearest) {
 
 }  // namespace
 
+PlotSpec category_bars(std::string id, std::string x_title, std::string y_title, std::vector<std::string> categories,
+                       const std::vector<double>& values) {
+  PlotSpec p;
+  p.id = std::move(id);
+  p.x_title = std::move(x_title);
+  p.y_title = std::move(y_title);
+  p.include_zero_y = true;
+  p.x_categories = std::move(categories);
+  PlotSeries bars;
+  bars.bars = true;
+  for (std::size_t i = 0; i < values.size(); ++i) bars.x.push_back(static_cast<double>(i));
+  bars.y = values;
+  p.series.push_back(std::move(bars));
+  return p;
+}
+
 int plot_widget(UiContext& ctx, const PlotSpec& spec, ImVec2 size) {
   const PlotFrame f = plot_frame(ctx, spec, size);
   PlotPlacement& placement = ctx.plots[spec.id];

@@ -54,6 +54,10 @@ struct PlotSpec {
   double x_range[2] = {0, 0}, y_range[2] = {0, 0};
 };
 
+// A bar chart over named categories: one series of bars (category i at x = i), y from 0.
+PlotSpec category_bars(std::string id, std::string x_title, std::string y_title, std::vector<std::string> categories,
+                       const std::vector<double>& values);
+
 // Draws the plot into `size` (the widget's box, axes and legend included). Returns the index
 // of the point under the pointer as series * 1'000'000 + point, or -1.
 int plot_widget(UiContext& ctx, const PlotSpec& spec, ImVec2 size);

@@ -1573,6 +1573,36 @@ namespace attn::ui {
   X(across_share, \
     "share", \
     "份额") \
+  X(cell_why_title, \
+    "Why this cell: %s -> %s, head %d", \
+    "为什么是这个值：%s -> %s，头 %d") \
+  X(cell_why_dimension, \
+    "dimension of q and k (largest terms first)", \
+    "q 与 k 的维度（绝对值最大的项在前）") \
+  X(cell_why_term, \
+    "term q_c x k_c", \
+    "项 q_c x k_c") \
+  X(cell_why_rest, \
+    "rest (%d)", \
+    "其余（%d 项）") \
+  X(cell_why_sum, \
+    "q . k = the sum of its %d terms = %.4f (the raw score: %.4f)", \
+    "q . k = 其 %d 项之和 = %.4f（原始分数：%.4f）") \
+  X(cell_why_scale, \
+    "x %.4g (the scale) = %.4f", \
+    "x %.4g（缩放）= %.4f") \
+  X(cell_why_mask, \
+    "+ %.4g (the mask) = %.4f", \
+    "+ %.4g（掩码）= %.4f") \
+  X(cell_why_weight, \
+    "softmax over the row: weight %.4f", \
+    "对整行做 softmax：权重 %.4f") \
+  X(cell_why_rope, \
+    "RoPE: the same q and k before the rotation score %.4f; rotated by their positions they score %.4f.", \
+    "RoPE：旋转之前同样的 q 和 k 得分 %.4f；按各自位置旋转之后得分 %.4f。") \
+  X(cell_why_note, \
+    "A few large terms carry most scores: those dimensions are where this query and this key agree (or, below zero, disagree).", \
+    "多数分数由少数几个大项决定：这些维度就是该查询与该键一致（为负时则相反）的地方。") \
   X(lm_unknown, \
     "Not in the vocabulary (read as <unk>): %s", \
     "不在词表中（读作 <unk>）：%s") \

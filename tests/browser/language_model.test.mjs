@@ -137,6 +137,26 @@ test('across layers: head mean, max and rollout of the language model, as the ma
   await page.evaluate(() => window.attnlab.setState({ acrossLayers: 'heads' }));
 });
 
+// Why this cell, in the language model's scene: a weight cell of a head of layer 0 chosen;
+// its raw score's terms sum to the score, and its weight is the model's own.
+test('why this cell: a language-model head\'s score as its terms, its weight the model\'s', async () => {
+  const n = [...SENTENCE].length + 1;
+  await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'pipeline', layer: 0, head: 1, cursor: 12, cursorKey: 11 }), SENTENCE);
+  const c = await page.evaluate(() => window.attnlab.getState().figures.cell);
+  assert.deepEqual([c.row, c.col, c.head], [12, 11, 1]);
+  assert.ok(Math.abs(c.termsSum - c.raw) <= 1e-5 * (1 + c.termsAbsSum), `terms ${c.termsSum} vs score ${c.raw}`);
+  const shown = c.terms.reduce((a, t) => a + t.product, c.rest);
+  assert.ok(Math.abs(shown - c.termsSum) < 1e-9);
+  assert.equal(c.terms.length, 8);
+  const mine = model.attention(SENTENCE);
+  assert.ok(Math.abs(c.weight - mine.weights[1][12 * n + 11]) < 1e-5, `weight ${c.weight}`);
+  await frames(page, 3);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  assert.ok(layout.plots['pipeline/cell-terms']?.yTicks.length >= 3, 'the terms are drawn as bars with a y axis');
+  await screenshot(page, 'language-cell-why.png');
+  await page.evaluate(() => window.attnlab.setState({ cursorKey: -1 }));
+});
+
 test('generating 20 characters adds 20 rows; the probabilities match generate()', async () => {
   const prompt = 'The meaning of life is';
   let state = await page.evaluate((s) => window.attnlab.setState({ source: 'language', sentence: s, panel: 'language', lm: { tokens: 20, shown: 0 } }), prompt);

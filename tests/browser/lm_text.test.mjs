@@ -220,6 +220,11 @@ test('the Chinese UI at DPR 2 trains too, its words in Chinese', async () => {
     assert.equal(across.mode, 'rollout');
     assert.equal(across.focusRow.length, across.cols);
     await screenshot(zh, 'model-view-rollout-zh-dpr2.png');
+    // Why this cell, in Chinese.
+    await zh.evaluate(() => window.attnlab.setState({ panel: 'pipeline', acrossLayers: 'heads', cursor: 10, cursorKey: 9 }));
+    await frames(zh, 3);
+    assert.equal((await zh.evaluate(() => window.attnlab.getState().figures.cell)).col, 9);
+    await screenshot(zh, 'cell-why-zh-dpr2.png');
     assert.deepEqual(errors, []);
   } finally {
     await browser.close();
