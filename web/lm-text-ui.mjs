@@ -36,7 +36,7 @@ function fill(format, ...values) {
   return format.replace(/%(\d*)[sd]/g, () => String(values[i++]));
 }
 
-function minutes(seconds, module) {
+function duration(seconds, module) {
   const s = Math.max(1, Math.round(seconds));
   return s >= 60 ? fill(module.uiString('lm_text_min_sec'), Math.floor(s / 60), String(s % 60).padStart(2, '0'))
     : fill(module.uiString('lm_text_sec'), s);
@@ -60,8 +60,7 @@ export function setupLmText(module, handle, { dropTarget }) {
   let text = null;  // the accepted text: {string, bytes, name}
   let worker = null;
   let run = null;   // {phase: 'training' | 'paused' | 'stopped' | 'done', step, name, finished}
-  let pending = {};  // progress not yet told to the app (merged: points are kept, not merged)
-  let pendingPoints = [];
+  let queued = [];  // progress not yet told to the app, in order (each one a point of the curves)
   let reportTimer = 0;
   const say = (text_) => { message.textContent = text_; };  // text, never HTML
 
@@ -70,13 +69,13 @@ export function setupLmText(module, handle, { dropTarget }) {
     if (error) console.warn(`lmTextReport: ${error}`);
   };
   const flush = () => {
+    clearTimeout(reportTimer);
     reportTimer = 0;
-    for (const p of pendingPoints) report(p);
-    pendingPoints = [];
-    if (Object.keys(pending).length) report(pending);
-    pending = {};
+    for (const p of queued) report(p);
+    queued = [];
   };
-  // Every progress with a point (train or held-out bits) is told in order; the rest is merged.
+  // The Worker reports a slice of steps about every 0.1 s; the app hears them in order, a batch
+  // at most every REPORT_MS.
   const onProgress = (p) => {
     if (!run) return;
     run.step = p.step;
@@ -86,8 +85,7 @@ export function setupLmText(module, handle, { dropTarget }) {
     if (p.heldOutBits !== undefined) fields.heldOutBits = p.heldOutBits;
     if (p.look?.error) console.warn(`no look at step ${p.step}: ${p.look.error}`);
     else if (p.look) Object.assign(fields, { heads: p.look.heads, headsStep: p.step, sample: p.look.sample });
-    if (fields.trainBits !== undefined || fields.heldOutBits !== undefined || p.look) pendingPoints.push(fields);
-    else Object.assign(pending, fields);
+    queued.push(fields);
     if (!reportTimer) reportTimer = setTimeout(flush, REPORT_MS);
   };
 
@@ -105,7 +103,7 @@ export function setupLmText(module, handle, { dropTarget }) {
     for (const option of presetMenu.options) {
       const p = presets.find((q) => q.name === option.value);
       option.text = fill(s('web_lm_text_preset_option'), p.name, p.layers, p.heads, p.dModel, p.context, p.steps,
-        minutes(p.seconds, module));
+        duration(p.seconds, module));
     }
   };
   const enable = () => {
@@ -212,8 +210,6 @@ export function setupLmText(module, handle, { dropTarget }) {
     const thisRun = run;
     run.finished = worker.run().then(async (result) => {
       flush();
-      clearTimeout(reportTimer);
-      reportTimer = 0;
       if (run !== thisRun) return result;
       run.phase = result.stopped ? 'stopped' : 'done';
       const final = { phase: run.phase, step: result.step };
@@ -236,7 +232,6 @@ export function setupLmText(module, handle, { dropTarget }) {
       run.phase = 'paused';
       enable();
       const fields = await handOver({ phase: 'paused' });
-      clearTimeout(reportTimer);
       flush();
       report(fields);
     } else if (run.phase === 'paused') {

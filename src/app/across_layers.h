@@ -23,6 +23,7 @@ inline constexpr int kAcrossLayersMaxTokens = 512;
 struct AcrossLayersResults {
   std::vector<Mat> layers;  // per layer, (shown rows, shown keys); empty when not computed
   Status status;            // why there are none (cross-attention, too many tokens)
+  std::uint64_t version = 0;  // bumped on every recompute (the heatmap's key)
   // What they were computed for.
   std::uint64_t revision = 0;
   AcrossLayers mode = AcrossLayers::Heads;

@@ -199,11 +199,16 @@ bool update_across_layers(AppState& state) {
   AcrossLayersResults& r = state.across;
   const Settings& s = state.settings;
   if (s.panel != Panel::ModelView || s.across == AcrossLayers::Heads || !state.has_results) {
-    if (!r.layers.empty() || !r.status.ok || r.revision != 0) r = AcrossLayersResults{};
+    if (!r.layers.empty() || !r.status.ok || r.revision != 0) {
+      const std::uint64_t version = r.version;
+      r = AcrossLayersResults{};
+      r.version = version;  // a later recompute still names new matrices anew
+    }
     return false;
   }
   if (r.revision == state.revision && r.mode == s.across && r.residual == s.rollout_residual) return false;
   AcrossLayersResults next;
+  next.version = r.version + 1;
   next.revision = state.revision;
   next.mode = s.across;
   next.residual = s.rollout_residual;

@@ -12,9 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr LmTextPhase kPhases[] = {LmTextPhase::Empty,    LmTextPhase::Ready,   LmTextPhase::Training,
-                                   LmTextPhase::Paused,   LmTextPhase::Stopped, LmTextPhase::Done};
-
 // A report's number: finite, and whole where `whole`; false when absent.
 bool number_at(const json& j, const char* key, bool whole, double& out, Status& bad) {
   if (!j.contains(key)) return false;
@@ -56,18 +53,6 @@ Status parse_heads(const json& list, std::vector<LmTextHead>& out) {
 
 }  // namespace
 
-const char* lm_text_phase_name(LmTextPhase phase) {
-  switch (phase) {
-    case LmTextPhase::Empty: return "empty";
-    case LmTextPhase::Ready: return "ready";
-    case LmTextPhase::Training: return "training";
-    case LmTextPhase::Paused: return "paused";
-    case LmTextPhase::Stopped: return "stopped";
-    case LmTextPhase::Done: return "done";
-  }
-  return "empty";
-}
-
 Status check_lm_text(LmTextRun& run, std::string_view text, const std::string& name, const std::string& preset) {
   lm::TextTrainOptions options;
   options.preset = preset;
@@ -97,14 +82,9 @@ Status update_lm_text_run(LmTextRun& run, std::string_view text) {
   Status bad;
   double v = 0;
   if (j.contains("phase")) {
-    const json& p = j["phase"];
-    bool known = false;
-    for (LmTextPhase phase : kPhases)
-      if (p.is_string() && p.get<std::string>() == lm_text_phase_name(phase)) {
-        next.phase = phase;
-        known = true;
-      }
-    if (!known) return Status::error(msg::app_lm_text_report_bad, "phase");
+    const auto* row = j["phase"].is_string() ? choice_from_name(kLmTextPhases, j["phase"].get<std::string>()) : nullptr;
+    if (!row) return Status::error(msg::app_lm_text_report_bad, "phase");
+    next.phase = row->value;
   }
   if (j.contains("preset")) {
     if (!j["preset"].is_string() || !lm::find_text_preset(j["preset"].get<std::string>()))
@@ -157,7 +137,7 @@ Status update_lm_text_run(LmTextRun& run, std::string_view text) {
 json lm_text_run_json(const LmTextRun& r) {
   json j;
   j["available"] = r.available;
-  j["phase"] = lm_text_phase_name(r.phase);
+  j["phase"] = choice_row(kLmTextPhases, r.phase).name;
   j["name"] = r.name;
   j["preset"] = r.preset;
   j["characters"] = r.summary.split.characters;

@@ -7,6 +7,7 @@
 // Sections: 1 the record  2 operations
 #pragma once
 
+#include "core/base/choices.h"
 #include "core/base/types.h"
 #include "core/lm/head_labels.h"
 #include "core/lm/text_trainer.h"
@@ -23,8 +24,15 @@ namespace attn {
 // ---- 1 the record -------------------------------------------------------------------------
 
 // empty: no text yet; ready: a text checked, not trained; training / paused; stopped: by the
-// user before the planned steps; done: every planned step run.
-enum class LmTextPhase { Empty, Ready, Training, Paused, Stopped, Done };
+// user before the planned steps; done: every planned step run. X(enumerator, name in reports
+// and getState()).
+#define ATTNLAB_LM_TEXT_PHASES(X) \
+  X(Empty, "empty") X(Ready, "ready") X(Training, "training") X(Paused, "paused") X(Stopped, "stopped") X(Done, "done")
+enum class LmTextPhase { ATTNLAB_LM_TEXT_PHASES(ATTNLAB_CHOICE_ENUMERATOR) };
+#define ATTNLAB_LM_TEXT_PHASE_ROW(value, name) {LmTextPhase::value, name},
+inline constexpr NamedChoice<LmTextPhase> kLmTextPhases[] = {ATTNLAB_LM_TEXT_PHASES(ATTNLAB_LM_TEXT_PHASE_ROW)};
+#undef ATTNLAB_LM_TEXT_PHASE_ROW
+static_assert(choices_in_order(kLmTextPhases));
 
 // One head as the Worker labelled it on the held-out text's first context - 1 characters.
 struct LmTextHead {
@@ -71,7 +79,5 @@ Status update_lm_text_run(LmTextRun& run, std::string_view json);
 
 // figures.lmText of getState().
 nlohmann::json lm_text_run_json(const LmTextRun& run);
-
-const char* lm_text_phase_name(LmTextPhase phase);
 
 }  // namespace attn

@@ -149,8 +149,6 @@ void sample_lines(const LmTextRun& r) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   wrapped_text(r.sample_prompt);
   ImGui::PopStyleColor();
-  ImGui::SameLine(0.0f, 0.0f);
-  ImGui::NewLine();
   wrapped_text(r.sample);
 }
 

@@ -174,7 +174,7 @@ void draw_across_layers(AppState& state, UiContext& ctx) {
   HeatmapSpec spec;
   spec.id = "model/across";
   spec.values = &m;
-  spec.version = state.revision * 4 + static_cast<std::uint64_t>(s.across) + static_cast<std::uint64_t>(s.rollout_residual * 1e6f) * 16;
+  spec.version = r.version;
   spec.row_labels = &state.tokens;
   spec.col_labels = &state.key_tokens;
   spec.highlight_row = s.cursor;
