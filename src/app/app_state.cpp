@@ -8,6 +8,7 @@
 #include "core/base/rng.h"
 #include "core/base/utf8.h"
 #include "core/attention/softmax.h"
+#include "files/import_view.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,6 +26,16 @@ const char* to_string(Positional p) { return positional_info(p).name; }
 const char* to_string(ScoreFunction f) { return choice_row(kScoreFunctions, f).name; }
 
 namespace {
+
+// The layers and heads of `source`'s model (none for the scenes without one).
+ModelGridShape model_grid_shape_of(const AppState& state, SceneSource source) {
+  if (source == SceneSource::Imported && state.imported) return {state.imported->layers, state.imported->heads};
+  if (source == SceneSource::Language && state.lm_scene)
+    return {state.lm_scene->model.config.layers, state.lm_scene->model.config.heads};
+  if (source == SceneSource::Trained && state.train.trained)
+    return {state.train.trained->model.model().layers, state.train.trained->model.model().heads};
+  return {};
+}
 
 // `side` is "" for side A and "compare." for side B (their keys in the schema).
 void clamp_math(MathSettings& m, int n, const std::string& side) {
@@ -355,8 +366,12 @@ bool update_scene_results(AppState& state) {
   state.trace = run(s.math);
   state.compare_trace = s.compare ? run(s.compare_math) : PipelineTrace();
   state.key_tokens = state.tokens;  // after run: the trained and language scenes label their tokens there
-  if (s.source == SceneSource::Language) {
-    lm_model_grid(*state.lm_scene, state.lm, s.layer, state.thumbnails, state.sink_share);
+  if (s.source == SceneSource::Language || s.source == SceneSource::Trained) {
+    const int heads = model_grid_shape_of(state, s.source).heads;
+    if (s.source == SceneSource::Language)
+      model_grid(state.lm.attention.trace.weights, heads, s.layer, state.thumbnails, state.sink_share);
+    else
+      model_grid(trained_scene_weights(*state.train.trained), heads, s.layer, state.thumbnails, state.sink_share);
     state.thumbnails_done = static_cast<int>(state.thumbnails.size());
   }
   state.head_metrics.clear();
@@ -372,11 +387,7 @@ bool update_scene_results(AppState& state) {
 
 ModelGridShape model_grid_shape(const AppState& state) {
   if (!state.has_results) return {};
-  const SceneSource source = state.computed_for.source;
-  if (source == SceneSource::Imported && state.imported) return {state.imported->layers, state.imported->heads};
-  if (source == SceneSource::Language && state.lm_scene)
-    return {state.lm_scene->model.config.layers, state.lm_scene->model.config.heads};
-  return {};
+  return model_grid_shape_of(state, state.computed_for.source);
 }
 
 }  // namespace attn

@@ -167,7 +167,7 @@ struct AppState {
   std::vector<int> visible_rows, visible_cols;  // indices into the file's tokens
   float qkv_max_difference = 0.0f;              // |recomputed - file weights|, focused layer, all heads
 
-  // The model view of the imported or language scene (model_grid_shape).
+  // The model view of the imported, language or trained scene (model_grid_shape).
   std::vector<Mat> thumbnails;    // layer * heads + head: pooled shown weights
   int thumbnails_done = 0;        // an imported file's: a few per frame (advance_thumbnails)
   std::vector<float> sink_share;  // per head of the layer: mean weight on key 0 (raw)

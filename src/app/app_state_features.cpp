@@ -159,12 +159,20 @@ namespace {
 // none (`why` says why where it is the input's fault: cross-attention, too many tokens).
 bool scene_layers(const AppState& state, std::vector<std::vector<Mat>>& out, Status& why) {
   const SceneSource source = state.computed_for.source;
+  // A model's heads, layer * heads + head, grouped by layer.
+  auto by_layer = [&out](std::vector<Mat> w, int heads) {
+    out.assign(w.size() / static_cast<std::size_t>(heads), {});
+    for (std::size_t i = 0; i < w.size(); ++i) out[i / static_cast<std::size_t>(heads)].push_back(std::move(w[i]));
+  };
   if (source == SceneSource::Language && state.lm_scene) {
     const train::ModelConfig& c = state.lm_scene->model.config;
     const std::vector<Mat>& w = state.lm.attention.trace.weights;
     if (w.size() != static_cast<std::size_t>(c.layers * c.heads)) return false;
-    out.assign(static_cast<std::size_t>(c.layers), {});
-    for (std::size_t i = 0; i < w.size(); ++i) out[i / static_cast<std::size_t>(c.heads)].push_back(w[i]);
+    by_layer(w, c.heads);
+    return true;
+  }
+  if (source == SceneSource::Trained && state.train.trained) {
+    by_layer(trained_scene_weights(*state.train.trained), state.train.trained->model.model().heads);
     return true;
   }
   if (source != SceneSource::Imported || !state.imported) return false;

@@ -290,20 +290,6 @@ PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& r, int layer
   return trace;
 }
 
-void lm_model_grid(const LmScene& scene, const LmResults& r, int layer, std::vector<Mat>& thumbnails,
-                   std::vector<float>& sink_share) {
-  const train::ModelConfig& c = scene.model.config;
-  const std::vector<Mat>& weights = r.attention.trace.weights;
-  thumbnails.clear();
-  sink_share.clear();
-  for (const Mat& w : weights) thumbnails.push_back(pooled(w, kThumbnailSide));
-  layer = std::clamp(layer, 0, c.layers - 1);
-  for (int h = 0; h < c.heads; ++h) {
-    const std::size_t i = static_cast<std::size_t>(layer) * c.heads + h;
-    sink_share.push_back(i < weights.size() ? first_token_share(weights[i]) : 0.0f);
-  }
-}
-
 void update_random_head(const std::vector<std::string>& tokens, int d_model, int heads, int head, std::uint64_t seed,
                         LmResults& results) {
   std::string key = std::to_string(d_model) + "/" + std::to_string(heads) + "/" + std::to_string(head) + "/" +

@@ -122,12 +122,6 @@ Status update_lm_results(const LmScene& scene, const std::string& sentence, cons
 PipelineTrace lm_scene_trace(const LmScene& scene, const LmResults& results, int layer, const PipelineConfig& config,
                              std::vector<std::string>& tokens);
 
-// The model view's grid for the scene: every layer's and head's weights as the model ran
-// them, pooled (layer * heads + head), and per head of `layer` the mean weight on the first
-// token (the attention sink).
-void lm_model_grid(const LmScene& scene, const LmResults& results, int layer, std::vector<Mat>& thumbnails,
-                   std::vector<float>& sink_share);
-
 // The weights of head `head` of the lab's generated scene (embeddings and projections drawn
 // from `seed`, sinusoidal positions, 1/sqrt(d_k), causal as the model is) on the characters
 // `tokens`, `d_model` wide with `heads` heads: what attention without learning looks like on

@@ -274,16 +274,13 @@ Status load_trained_scene(TrainState& state, const std::uint8_t* bytes, std::siz
   return Status::success();
 }
 
-PipelineTrace trained_scene_trace(const TrainedScene& scene, int layer, const PipelineConfig& config,
-                                  std::vector<std::string>& tokens) {
-  const train::ModelConfig& m = scene.model.model();
-  const int n = static_cast<int>(scene.tokens.size());
-  const int special = scene.model.task().special();
-  tokens.clear();
-  for (int t : scene.tokens) tokens.push_back(t == special ? "|" : std::to_string(t));
+namespace {
 
-  // 1 the model's forward pass on the sequence (padded to its context, which the causal
-  // mask makes irrelevant to the positions shown)
+// The model's forward pass on the probe sequence (padded to its context, which the causal
+// mask makes irrelevant to the positions shown).
+void probe_forward(const TrainedScene& scene, train::Activations<float>& acts) {
+  const train::ModelConfig& m = scene.model.model();
+  const int special = scene.model.task().special();
   train::Batch b;
   b.size = 1;
   b.context = m.context;
@@ -292,10 +289,39 @@ PipelineTrace trained_scene_trace(const TrainedScene& scene, int layer, const Pi
   std::copy(scene.tokens.begin(), scene.tokens.end(), b.tokens.begin());
   b.targets.assign(m.context, -1);
   b.scored.assign(m.context, 0);
-  train::Activations<float> acts;
   train::model_forward(m, scene.model.parameters().data(), b, acts, false);
+}
 
-  // 2 per head: its columns of Q, K, V in this layer, then the lab's stages
+}  // namespace
+
+std::vector<Mat> trained_scene_weights(const TrainedScene& scene) {
+  const train::ModelConfig& m = scene.model.model();
+  const int n = static_cast<int>(scene.tokens.size()), t = m.context;
+  train::Activations<float> acts;
+  probe_forward(scene, acts);
+  std::vector<Mat> out;
+  for (int l = 0; l < m.layers; ++l)
+    for (int h = 0; h < m.heads; ++h) {
+      // (B = 1, heads, T, T): head h's T x T block, row-major.
+      const float* w = acts.layers[static_cast<std::size_t>(l)].weights.data() + static_cast<std::size_t>(h) * t * t;
+      const Eigen::Map<const Mat> full(w, t, t);
+      out.push_back(full.topLeftCorner(n, n));
+    }
+  return out;
+}
+
+PipelineTrace trained_scene_trace(const TrainedScene& scene, int layer, const PipelineConfig& config,
+                                  std::vector<std::string>& tokens) {
+  const train::ModelConfig& m = scene.model.model();
+  const int n = static_cast<int>(scene.tokens.size());
+  const int special = scene.model.task().special();
+  tokens.clear();
+  for (int t : scene.tokens) tokens.push_back(t == special ? "|" : std::to_string(t));
+
+  train::Activations<float> acts;
+  probe_forward(scene, acts);
+
+  // Per head: its columns of Q, K, V in this layer, then the lab's stages
   PipelineTrace trace;
   layer = std::clamp(layer, 0, m.layers - 1);
   const train::LayerActivations<float>& la = acts.layers[layer];

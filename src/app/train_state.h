@@ -158,6 +158,10 @@ Status load_trained_scene(TrainState& state, const std::uint8_t* bytes, std::siz
 PipelineTrace trained_scene_trace(const TrainedScene& scene, int layer, const PipelineConfig& config,
                                   std::vector<std::string>& tokens);
 
+// Every head's weights as the model ran them on its probe sequence (layer * heads + head,
+// each (n, n) over the sequence's n positions): the model view's grid and its rollout.
+std::vector<Mat> trained_scene_weights(const TrainedScene& scene);
+
 // ---- 5 JSON -----------------------------------------------------------------------------
 
 // {"task", "layers", "heads", "dModel", "seed", "running"} and {"dk", "init", "seed", "running"}.

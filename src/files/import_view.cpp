@@ -82,6 +82,17 @@ Mat pooled(const Mat& m, int max_side) {
   return out.cwiseQuotient(count);
 }
 
+void model_grid(const std::vector<Mat>& weights, int heads, int layer, std::vector<Mat>& thumbnails,
+                std::vector<float>& sink_share) {
+  thumbnails.clear();
+  sink_share.clear();
+  for (const Mat& w : weights) thumbnails.push_back(pooled(w, kThumbnailSide));
+  for (int h = 0; h < heads; ++h) {
+    const std::size_t i = static_cast<std::size_t>(layer) * heads + h;
+    sink_share.push_back(i < weights.size() ? first_token_share(weights[i]) : 0.0f);
+  }
+}
+
 PipelineTrace imported_layer_trace(const ImportedAttention& data, int layer, const VisibleTokens& visible,
                                    bool renormalise, const PipelineConfig& config, float* max_difference) {
   const int n_q = static_cast<int>(visible.rows.size()), n_k = static_cast<int>(visible.cols.size());

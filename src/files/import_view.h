@@ -69,4 +69,9 @@ bool fill_thumbnails(const ImportedAttention& data, const VisibleTokens& visible
 inline constexpr int kThumbnailSide = 48;
 Mat pooled(const Mat& m, int max_side);
 
+// The model view's grid from every head's raw weights (layer * heads + head, as a model ran
+// them): each pooled to kThumbnailSide, and per head of `layer` its first_token_share.
+void model_grid(const std::vector<Mat>& weights, int heads, int layer, std::vector<Mat>& thumbnails,
+                std::vector<float>& sink_share);
+
 }  // namespace attn

@@ -1,5 +1,5 @@
 // Panels of the imported scene (files/import_view.h), the model view also of the language
-// model's scene (app/lm_state.h):
+// model's scene (app/lm_state.h) and of the trained model's (app/train_state.h):
 //   1 scene summary   what the file holds, in the controls' scene section
 //   2 model view      the layer x head grid of small heatmaps (BertViz's model view), the
 //                     layer selector, the focused head large with its attention sink

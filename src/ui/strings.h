@@ -1736,8 +1736,8 @@ namespace attn::ui {
     "Layer", \
     "层") \
   X(model_view_empty, \
-    "The model view shows every layer and head of a real model: open the language model scene (Scene in the controls), or drop a .npy, .npz or JSON file of a model's attention on the window (or use Import on the page).", \
-    "模型视图显示一个真实模型的每一层、每一个头：打开语言模型场景（控制区的“场景”），或把模型注意力的 .npy、.npz 或 JSON 文件拖到窗口中（或在页面上使用“导入”）。") \
+    "The model view shows every layer and head of a real model: open the language model or the trained model scene (Scene in the controls), or drop a .npy, .npz or JSON file of a model's attention on the window (or use Import on the page).", \
+    "模型视图显示一个真实模型的每一层、每一个头：打开语言模型或已训练模型场景（控制区的“场景”），或把模型注意力的 .npy、.npz 或 JSON 文件拖到窗口中（或在页面上使用“导入”）。") \
   X(model_hint, \
     "Layer x head grid (click a cell to focus that layer and head).", \
     "层 x 头网格（点击单元格以聚焦该层和头）。") \

@@ -4,6 +4,7 @@
 // own attention.
 #include "app/app_state.h"
 #include "app/train_state.h"
+#include "core/attention/rollout.h"
 #include "support/matrix_compare.h"
 
 #include <catch2/catch.hpp>
@@ -172,17 +173,26 @@ TEST_CASE("training settings through the state's JSON door", "[train][app]") {
   REQUIRE_FALSE(attn::apply_state_json(s, R"({"source": "trained"})").ok);
 }
 
-TEST_CASE("trained scene: the explorer's trace of a layer is the model's own attention", "[train][app]") {
-  attn::train::Trainer trainer;
+namespace {
+
+// A 2-layer, 2-head induction model after `steps` steps from `seed`, and its file.
+std::vector<std::uint8_t> small_induction_model(attn::train::Trainer& trainer, std::uint64_t seed, int steps) {
   attn::train::TrainConfig c;
   c.task = attn::train::TrainTask::Induction;
   c.layers = 2;
   c.heads = 2;
   c.d_model = 16;
-  c.seed = 9;
+  c.seed = seed;
   REQUIRE(trainer.reset(c).ok);
-  REQUIRE(trainer.step(30).ok);
-  const std::vector<std::uint8_t> bytes = trainer.save(false);
+  REQUIRE(trainer.step(steps).ok);
+  return trainer.save(false);
+}
+
+}  // namespace
+
+TEST_CASE("trained scene: the explorer's trace of a layer is the model's own attention", "[train][app]") {
+  attn::train::Trainer trainer;
+  const std::vector<std::uint8_t> bytes = small_induction_model(trainer, 9, 30);
 
   attn::AppState s;
   REQUIRE(attn::load_trained_scene(s.train, bytes.data(), bytes.size(), "test.attnmodel").ok);
@@ -212,4 +222,37 @@ TEST_CASE("trained scene: the explorer's trace of a layer is the model's own att
   REQUIRE_FALSE(st.ok);
   REQUIRE(st.message.find("cut.attnmodel") == 0);
   REQUIRE(s.train.trained->name == "test.attnmodel");
+}
+
+TEST_CASE("trained scene in the model view: every head, and rollout over its layers", "[train][app][rollout]") {
+  attn::train::Trainer trainer;
+  const std::vector<std::uint8_t> bytes = small_induction_model(trainer, 5, 20);
+  attn::AppState s;
+  REQUIRE(attn::load_trained_scene(s.train, bytes.data(), bytes.size(), "test.attnmodel").ok);
+  REQUIRE(attn::apply_state_json(s, R"({"source": "trained", "panel": "model", "layer": 1})").ok);
+  attn::update_results(s);
+  const attn::ModelGridShape shape = attn::model_grid_shape(s);
+  REQUIRE(shape.layers == 2);
+  REQUIRE(shape.heads == 2);
+  REQUIRE(s.thumbnails.size() == 4);
+  REQUIRE(s.sink_share.size() == 2);
+  const attn::train::ProbeView probe = trainer.probe();
+  const int n = static_cast<int>(s.tokens.size());
+  const std::vector<attn::Mat> weights = attn::trained_scene_weights(*s.train.trained);
+  REQUIRE(weights.size() == 4);
+  for (std::size_t i = 0; i < 4; ++i) {
+    INFO("head " << i);
+    REQUIRE(weights[i].rows() == n);
+    REQUIRE(attn::test::describe_difference(weights[i], probe.weights[i].topLeftCorner(n, n), 1e-6f).empty());
+  }
+  REQUIRE(s.sink_share[1] == Approx(weights[3].col(0).mean()));
+  // Rollout of the model's own heads, as the core computes it.
+  REQUIRE(attn::apply_state_json(s, R"({"acrossLayers": "rollout", "rolloutResidual": 0.5})").ok);
+  attn::update_results(s);
+  REQUIRE(s.across.status.ok);
+  REQUIRE(s.across.layers.size() == 2);
+  std::vector<attn::Mat> want;
+  REQUIRE(attn::attention_rollout({{weights[0], weights[1]}, {weights[2], weights[3]}}, attn::HeadPool::Mean, 0.5, want).ok);
+  REQUIRE(attn::test::describe_difference(s.across.layers[1], want[1], 1e-6f).empty());
+  for (Eigen::Index i = 0; i < want[1].rows(); ++i) REQUIRE(s.across.layers[1].row(i).sum() == Approx(1.0f).margin(1e-5));
 }

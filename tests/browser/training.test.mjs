@@ -290,3 +290,42 @@ test('the shipped trained model as an explorer scene: its induction heads, archi
   await assertHeatmapShows(page, png, 'heads/1', weights);
   await page.evaluate(() => window.attnlab.setState({ source: 'generated', panel: 'pipeline' }));
 });
+
+// The trained model in the model view: its 2 x 2 heads as thumbnails, and rollout over its
+// two layers equal to the paper's recursion computed here from the heads the page reports.
+test('the trained model in the model view: every head, and attention rollout across its layers', async () => {
+  await page.evaluate(() => window.attnlab.trainedModelReady);
+  const layers = [];
+  for (const layer of [0, 1]) {
+    await page.evaluate((l) => window.attnlab.setState({ source: 'trained', panel: 'model', layer: l, acrossLayers: 'heads' }), layer);
+    layers.push(await page.evaluate(() => [0, 1].map((h) => window.attnlab.getMatrix('weights', h)).map((m) => ({ n: m.rows, data: Array.from(m.data) }))));
+  }
+  const n = layers[0][0].n;
+  // Ã_l = rownormalise(0.5 mean_h A_l + 0.5 I), R_0 = Ã_0, R_1 = Ã_1 R_0.
+  const tilde = (heads) => {
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const row = [];
+      for (let j = 0; j < n; j++) row.push(0.5 * (heads[0].data[i * n + j] + heads[1].data[i * n + j]) / 2 + (i === j ? 0.5 : 0));
+      const sum = row.reduce((a, b) => a + b, 0);
+      out.push(row.map((x) => x / sum));
+    }
+    return out;
+  };
+  const [a0, a1] = layers.map(tilde);
+  const cursor = n - 1;
+  const want = a0[0].map((_, j) => a1[cursor].reduce((acc, w, k) => acc + w * a0[k][j], 0));
+  await page.evaluate((c) => window.attnlab.setState({ layer: 1, acrossLayers: 'rollout', rolloutResidual: 0.5, cursor: c }), cursor);
+  await frames(3);
+  const f = await page.evaluate(() => window.attnlab.getState().figures.acrossLayers);
+  assert.equal(f.mode, 'rollout');
+  assert.equal(f.rows, n);
+  const worst = Math.max(...want.map((w, j) => Math.abs(w - f.focusRow[j])));
+  assert.ok(worst < 1e-5, `rollout's focused row differs from the recursion by ${worst}`);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  for (const id of ['model/0/0', 'model/0/1', 'model/1/0', 'model/1/1', 'model/across'])
+    assert.ok(layout.heatmaps[id], `${id} is drawn`);
+  assert.ok(layout.plots['model/across-row']?.yTicks.length >= 3, 'the focused query\'s row as bars with a y axis');
+  await screenshot(page, 'trained-model-view-rollout.png');
+  await page.evaluate(() => window.attnlab.setState({ source: 'generated', panel: 'pipeline', acrossLayers: 'heads' }));
+});
