@@ -21,3 +21,13 @@ else()
   target_compile_definitions(attnlab PRIVATE "ATTNLAB_TRAINED_MODEL=\"${ATTNLAB_TRAINED_ASSET}\""
                                              "ATTNLAB_LM_MODEL=\"${ATTNLAB_LM_ASSET}\"")
 endif()
+# The tests of activation patching read the language model natively (the WebAssembly test
+# binary has no file system, and skips that case). That file compiles on its own, outside the
+# unity batches, so the definition reaches it and no other test file.
+if(TARGET attnlab_tests)
+  set(patching_tests "${CMAKE_SOURCE_DIR}/tests/core/lm/test_patching.cpp")
+  set_source_files_properties("${patching_tests}" PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  if(NOT EMSCRIPTEN)
+    set_source_files_properties("${patching_tests}" PROPERTIES COMPILE_DEFINITIONS "ATTNLAB_LM_MODEL=\"${ATTNLAB_LM_ASSET}\"")
+  endif()
+endif()

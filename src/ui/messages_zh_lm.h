@@ -35,4 +35,16 @@
   X(lm_file_sample_not_utf8, "文件损坏：留出样本 {0} 不是 UTF-8 文本（第 {1} 字节）") \
   X(lm_file_unknown_flags, "文件损坏：未知的标志 {0}") \
   X(lm_file_samples, "文件损坏：留出样本格式错误（列出 {0} 个，最多 {1} 个，每个须为英文或中文且不超过 64 KiB）") \
-  X(lm_file_is_task_model, "这是任务模型文件（ATTNLABM），不是语言模型：请作为训练场景加载")
+  X(lm_file_is_task_model, "这是任务模型文件（ATTNLABM），不是语言模型：请作为训练场景加载") \
+  X(lm_patch_clean_prompt, "干净提示") \
+  X(lm_patch_corrupt_prompt, "被改动的提示") \
+  X(lm_patch_answer, "答案字符") \
+  X(lm_patch_foil, "对照字符") \
+  X(lm_patch_lengths_differ, "干净提示有 {0} 个字符，被改动的提示有 {1} 个：激活修补需要两个提示长度相同") \
+  X(lm_patch_not_in_vocabulary, "“{0}”（U+{1}）不在模型的词表中") \
+  X(lm_patch_one_character, "必须恰好是一个字符；“{0}”有 {1} 个") \
+  X(lm_patch_answer_is_foil, "答案字符和对照字符都是“{0}”：差值需要两个不同的字符") \
+  X(lm_patch_position_range, "位置必须在 0（起始词元）到 {0}（最后一个字符）之间，实际为 {1}") \
+  X(lm_patch_position_residual, "位置只用于注意力头网格：残差流网格的每一列就是一个位置") \
+  X(lm_patch_site_range, "无法修补该处：第 {0} 层、第 {1} 个头、位置 {2} 超出了模型或提示的范围") \
+  X(lm_patch_by_unknown, "没有名为“{0}”的修补网格；可选的网格：{1}")

@@ -38,7 +38,19 @@
   X(lm_file_sample_not_utf8, "corrupt: held-out sample {0} is not UTF-8 text (byte {1})") \
   X(lm_file_unknown_flags, "corrupt: unknown flags {0}") \
   X(lm_file_samples, "corrupt: the held-out samples are malformed ({0} listed, at most {1}, each English or Chinese and at most 64 KiB)") \
-  X(lm_file_is_task_model, "this is a task model file (ATTNLABM), not a language model: load it as the trained scene")
+  X(lm_file_is_task_model, "this is a task model file (ATTNLABM), not a language model: load it as the trained scene") \
+  X(lm_patch_clean_prompt, "the clean prompt") \
+  X(lm_patch_corrupt_prompt, "the corrupted prompt") \
+  X(lm_patch_answer, "the answer") \
+  X(lm_patch_foil, "the foil") \
+  X(lm_patch_lengths_differ, "the clean prompt has {0} characters and the corrupted prompt {1}: patching needs prompts of the same length") \
+  X(lm_patch_not_in_vocabulary, "'{0}' (U+{1}) is not in the model's vocabulary") \
+  X(lm_patch_one_character, "must be exactly one character; '{0}' has {1}") \
+  X(lm_patch_answer_is_foil, "the answer and the foil are both '{0}': the difference needs two different characters") \
+  X(lm_patch_position_range, "the position must be from 0 (the start token) to {0} (the last character), got {1}") \
+  X(lm_patch_position_residual, "a position applies to the head grid only: the residual grid has a column for every position") \
+  X(lm_patch_site_range, "cannot patch that site: layer {0}, head {1}, position {2} is outside the model or the prompt") \
+  X(lm_patch_by_unknown, "unknown patching grid '{0}'; the grids are {1}")
 
 namespace attn::msg {
 #define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};

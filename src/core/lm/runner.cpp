@@ -92,9 +92,41 @@ void attend(const Mat& q, const Mat& keys, const Mat& values, int first, int row
   }
 }
 
+// The matrix of one site of a recorded run (Activations or const Activations).
+template <class A>
+auto& site_rows(A& a, PatchSite site, int layer) {
+  const std::size_t l = static_cast<std::size_t>(layer);
+  if (site == PatchSite::Residual) return a.residual[l];
+  return site == PatchSite::Head ? a.heads[l] : a.mlp[l];
+}
+
+// The intervention at one site of a layer, whose values are the rows of positions first ..
+// first + rows - 1: the patches naming it write the source's entries over them (a head's
+// columns only), then the record keeps them as they now are.
+void intervene(const Intervention* iv, PatchSite site, int layer, int first, int head_dim, Mat& values) {
+  if (!iv) return;
+  const int rows = static_cast<int>(values.rows()), width = static_cast<int>(values.cols());
+  if (iv->source) {
+    for (const Patch& p : iv->patches) {
+      if (p.site != site || p.layer != layer) continue;
+      const int lo = std::max(first, p.position == kAllPositions ? first : p.position);
+      const int hi = std::min(first + rows, p.position == kAllPositions ? first + rows : p.position + 1);
+      if (hi <= lo) continue;
+      const int col = site == PatchSite::Head ? p.head * head_dim : 0;
+      const int cols = site == PatchSite::Head ? head_dim : width;
+      values.block(lo - first, col, hi - lo, cols) = site_rows(*iv->source, site, layer).block(lo, col, hi - lo, cols);
+    }
+  }
+  if (iv->record) {
+    Mat& kept = site_rows(*iv->record, site, layer);
+    if (kept.rows() < first + rows || kept.cols() != width) kept.conservativeResize(first + rows, width);
+    kept.middleRows(first, rows) = values;
+  }
+}
+
 }  // namespace
 
-void Runner::feed(const int* tokens, int count, Mat& logits, FeedTrace* trace) {
+void Runner::feed(const int* tokens, int count, Mat& logits, FeedTrace* trace, const Intervention* iv) {
   const tr::ModelConfig& c = model_->config;
   const int d = c.d_model, f = c.d_mlp, first = filled_;
   const tr::ModelTensors<const float*> p = tr::tensors_of<const float*>(c, model_->parameters.data());
@@ -107,6 +139,12 @@ void Runner::feed(const int* tokens, int count, Mat& logits, FeedTrace* trace) {
     trace->v = trace->q;
     trace->weights.assign(static_cast<std::size_t>(c.layers) * c.heads, Mat());
   }
+  if (iv && iv->record) {
+    iv->record->residual.resize(static_cast<std::size_t>(c.layers) + 1);
+    iv->record->heads.resize(static_cast<std::size_t>(c.layers));
+    iv->record->mlp.resize(static_cast<std::size_t>(c.layers));
+  }
+  const int dk = model_->head_dim();
   Mat x(count, d), a(count, d), q(count, d), kv(count, d), heads(count, d), tmp(count, d);
   Mat hidden(count, f), act(count, f), gate(count, f);
   std::vector<float> mean(static_cast<std::size_t>(count)), rstd(mean.size());
@@ -117,6 +155,7 @@ void Runner::feed(const int* tokens, int count, Mat& logits, FeedTrace* trace) {
                 p.position_embedding[static_cast<std::size_t>(first + r) * d + t];
   for (int l = 0; l < c.layers; ++l) {
     const tr::LayerTensors<const float*>& L = p.layers[static_cast<std::size_t>(l)];
+    intervene(iv, PatchSite::Residual, l, first, dk, x);
     tr::layer_norm_forward(a.data(), mean.data(), rstd.data(), x.data(), L.ln1_gain, L.ln1_bias, count, d);
     tr::linear_forward(q.data(), a.data(), L.wq, static_cast<const float*>(nullptr), count, d, d);
     tr::linear_forward(kv.data(), a.data(), L.wk, static_cast<const float*>(nullptr), count, d, d);
@@ -129,14 +168,17 @@ void Runner::feed(const int* tokens, int count, Mat& logits, FeedTrace* trace) {
       trace->q[l] = q;
     }
     attend(q, keys_[l], values_[l], first, count, l, c, options_, heads, trace);
+    intervene(iv, PatchSite::Head, l, first, dk, heads);
     tr::linear_forward(tmp.data(), heads.data(), L.wo, static_cast<const float*>(nullptr), count, d, d);
     x += tmp;
     tr::layer_norm_forward(a.data(), mean.data(), rstd.data(), x.data(), L.ln2_gain, L.ln2_bias, count, d);
     tr::linear_forward(hidden.data(), a.data(), L.w1, L.b1, count, d, f);
     tr::gelu_forward(act.data(), gate.data(), hidden.data(), count * f);
     tr::linear_forward(tmp.data(), act.data(), L.w2, L.b2, count, f, d);
+    intervene(iv, PatchSite::Mlp, l, first, dk, tmp);
     x += tmp;
   }
+  intervene(iv, PatchSite::Residual, c.layers, first, dk, x);
   tr::layer_norm_forward(a.data(), mean.data(), rstd.data(), x.data(), p.final_gain, p.final_bias, count, d);
   logits.resize(count, c.vocab);
   tr::linear_forward(logits.data(), a.data(), p.unembed, p.unembed_bias, count, d, c.vocab);

@@ -16,6 +16,17 @@
 //   5 output      o_i = sum_j p_ij v_j, or 0 when the head is ablated
 // An ablated layer has every head ablated: its attention adds nothing to the residual
 // stream (its MLP still runs).
+//
+// An intervention (activation patching, core/lm/patching.h) records a feed's activations at
+// three kinds of site and/or writes chosen entries over them from a recorded run:
+//   residual  x entering layer l (l = 0: the embeddings), and x after the last layer (l = L,
+//             before the final layer norm)
+//   head      head h's output o_i of step 5, before W_O (columns h*d_k .. h*d_k + d_k - 1 of
+//             the heads' concatenation)
+//   mlp       layer l's MLP output (after W_2 and its bias), before it joins x
+// A patch replaces a site's rows at one position, or at every position, by the source's; the
+// rest of the pass then computes from the patched values. Without patches the math is
+// untouched: a recording feed gives the plain feed's logits bit for bit.
 #pragma once
 
 #include "core/base/types.h"
@@ -51,6 +62,34 @@ struct FeedTrace {
   std::vector<Mat> weights;        // layers * heads entries, (rows, keys)
 };
 
+// The activations of a feed at the sites above, row p = position p (a feed from position
+// `first` fills rows first .. first + count - 1).
+struct Activations {
+  std::vector<Mat> residual;  // layers + 1 entries, (positions, d_model)
+  std::vector<Mat> heads;     // layers entries, (positions, d_model): every head's o, concatenated
+  std::vector<Mat> mlp;       // layers entries, (positions, d_model)
+};
+
+enum class PatchSite { Residual, Head, Mlp };
+inline constexpr int kAllPositions = -1;
+
+// One site taken from the source run: `layer` (0 .. layers for the residual stream, else
+// 0 .. layers - 1), `head` (head sites only) and `position` (kAllPositions or one position).
+struct Patch {
+  PatchSite site = PatchSite::Residual;
+  int layer = 0, head = 0;
+  int position = kAllPositions;
+};
+
+// What a feed records and what it patches. `record`, when not null, receives this feed's
+// activations as they flowed (after its patches). `source` holds rows for every position the
+// patches name (the caller checks the patches against the model: patching.cpp does).
+struct Intervention {
+  Activations* record = nullptr;
+  const Activations* source = nullptr;
+  std::vector<Patch> patches;
+};
+
 class Runner {
  public:
   // An empty cache for the model (which must outlive the runner). Options are checked by
@@ -64,8 +103,9 @@ class Runner {
   void clear() { filled_ = 0; }
 
   // Feeds `count` tokens (1 .. capacity - position). logits gets (count, vocab); trace, when
-  // not null, what the views draw.
-  void feed(const int* tokens, int count, Mat& logits, FeedTrace* trace);
+  // not null, what the views draw; intervention, when not null, what is recorded and patched.
+  void feed(const int* tokens, int count, Mat& logits, FeedTrace* trace,
+            const Intervention* intervention = nullptr);
 
  private:
   const LanguageModel* model_;
