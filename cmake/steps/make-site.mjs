@@ -11,8 +11,10 @@
 //     asset-manifest.json maps each original name to its published one.
 //     api.mjs, which the page's own scripts name by its hashed name, is also published as a
 //     copy under its stable name, the entry for host pages and the npm package.
-//   2 licenses/: the third-party notices of everything shipped, copied from the machine's
-//     Debian copyright files (licenses/README.txt says which file covers what).
+//   2 licences: LICENSE, the project's own (MIT, the repository's LICENSE); licenses/, the
+//     third-party notices of everything shipped, copied from the machine's Debian copyright
+//     files, and the GPL-3.0 text that covers the shipped language model (licenses/README.txt
+//     says which file covers what).
 //   3 attnlab-offline.html: index.html with everything inlined (styles, the modules bundled
 //     into one script, the runtimes as inline scripts, wasm and font base64-encoded in data
 //     blocks) and a Content-Security-Policy of hashes: it opens from disk (file://). It has
@@ -24,7 +26,8 @@
 //     ('attention-lab' -> api.mjs's createLab, 'attention-lab/core' -> attnlab-core.mjs,
 //     'attention-lab/core/offthread') and the hand-written type declarations (web/*.d.ts)
 //     beside each entry. Its version is the repository's (the root package.json, which is
-//     private and named otherwise: it only holds the tests' tools).
+//     private and named otherwise: it only holds the tests' tools). Its licence is an SPDX
+//     expression of what it ships: MIT, and GPL-3.0-or-later while the language model is in it.
 //   5 the declarations' unions of the lab's choices: a type written `string; // @choices TABLE
 //     [COLUMN]` in web/*.d.ts becomes the union of the names in the core module's choices()
 //     TABLE (of the rows whose COLUMN is true), so the names are written once, in the C++
@@ -146,7 +149,20 @@ function publishEntryCopies(to, manifest) {
 }
 
 // ---- 2 licence notices ---------------------------------------------------------------
+// The language model (assets/fortunes-lm.attnlm) is Attention Lab's own but licensed
+// GPL-3.0-or-later (docs/LANGUAGE-MODEL.md, assets/fortunes-lm.attnlm.license); the site carries
+// it in models/ and inside both offline pages.
+const LANGUAGE_MODEL = 'models/fortunes-lm.attnlm';
+const OWN_LICENSE = 'MIT';
+const LANGUAGE_MODEL_LICENSE = 'GPL-3.0-or-later';
+
+// The SPDX expression of what the site (and the npm package) ships.
+function siteLicense(manifest) {
+  return manifest[LANGUAGE_MODEL] ? `${OWN_LICENSE} AND ${LANGUAGE_MODEL_LICENSE}` : OWN_LICENSE;
+}
+
 function writeLicenses(to, imguiDir) {
+  fs.copyFileSync(new URL('../../LICENSE', import.meta.url), path.join(to, 'LICENSE'));
   const imguiCopyright = [path.join(imguiDir ?? '', 'debian-copyright'), path.join(imguiDir ?? '', 'LICENSE.txt')]
     .find((f) => imguiDir && fs.existsSync(f));
   const notices = [
@@ -159,10 +175,12 @@ function writeLicenses(to, imguiDir) {
     ['fast-float.txt', 'fast_float 3.9 (libfast-float-dev): the numbers of the JSON import, in attnlab*.wasm', '/usr/share/doc/libfast-float-dev/copyright'],
     ['wqy-microhei.txt', 'WenQuanYi Micro Hei (fonts-wqy-microhei): fonts/cjk.ttf and fonts/ui-zh.ttf are subsets of it', '/usr/share/doc/fonts-wqy-microhei/copyright'],
     ['dejavu.txt', 'DejaVu Sans (fonts-dejavu-core): fonts/ui.ttf, the UI font, is a subset of it', '/usr/share/doc/fonts-dejavu-core/copyright'],
+    ['gpl-3.0.txt', `The GNU General Public License, version 3: the language model ${LANGUAGE_MODEL} (also inside attnlab-offline.html and attnlab-embed-offline.html) is Attention Lab's own, trained on fortunes-zh (GPL-3+) and fortunes (BSD), and licensed ${LANGUAGE_MODEL_LICENSE}`, '/usr/share/common-licenses/GPL-3'],
   ];
   const dir = path.join(to, 'licenses');
   fs.mkdirSync(dir, { recursive: true });
-  const index = ['Third-party software shipped in this site, and where each notice comes from.', ''];
+  const index = ["Attention Lab's own code is under the MIT licence (LICENSE, beside this folder). Below: the third-party software",
+    'shipped in this site, the licence of the shipped language model, and where each notice comes from.', ''];
   for (const [name, what, source] of notices) {
     if (!source || !fs.existsSync(source)) throw new Error(`make-site: licence notice for ${name} not found (${source ?? 'no imgui folder given'}); run scripts/setup.sh`);
     fs.copyFileSync(source, path.join(dir, name));
@@ -285,6 +303,7 @@ function writePackageJson(to, manifest) {
     type: 'module',
     exports,
     types: exports['.'].types,
+    license: siteLicense(manifest),
   };
   fs.writeFileSync(path.join(to, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 }

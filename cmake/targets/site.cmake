@@ -112,15 +112,18 @@ endif()
 
 # ---- dist/ -----------------------------------------------------------------------------
 set(ATTNLAB_SITE "${CMAKE_BINARY_DIR}/dist")
-# The Python package (python/attnlab) carries the single-file figure page: copied into its
-# static/ folder (git-ignored) beside the site.
+# The Python package (python/attnlab) carries the single-file figure page and the site's
+# licences (LICENSE, licenses/): copied into its static/ folder (git-ignored) beside the site.
 set(ATTNLAB_PYTHON_STATIC "${CMAKE_SOURCE_DIR}/python/attnlab/static")
 add_custom_target(site ALL
   COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/make-site.mjs"
           --from "${ATTNLAB_DIST}" --to "${ATTNLAB_SITE}" --imgui "${ATTNLAB_IMGUI_DIR}"
   COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_PYTHON_STATIC}"
-  COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_SITE}/attnlab-embed-offline.html" "${ATTNLAB_PYTHON_STATIC}/"
-  COMMENT "Writing the static site (build/web/dist) and the Python package's figure page" VERBATIM)
+  COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_SITE}/attnlab-embed-offline.html" "${ATTNLAB_SITE}/LICENSE"
+          "${ATTNLAB_PYTHON_STATIC}/"
+  COMMAND ${CMAKE_COMMAND} -E rm -rf "${ATTNLAB_PYTHON_STATIC}/licenses"
+  COMMAND ${CMAKE_COMMAND} -E copy_directory "${ATTNLAB_SITE}/licenses" "${ATTNLAB_PYTHON_STATIC}/licenses"
+  COMMENT "Writing the static site (build/web/dist) and the Python package's figure page and licences" VERBATIM)
 # The site is written last: after every target built by default, including those that other
 # files of cmake/targets/ add later (so anything they put into ATTNLAB_DIST is published too).
 function(attnlab_site_after_all)

@@ -101,6 +101,25 @@ test('npm install PATH: attention-lab/core computes the worked example in plain 
     expected.forEach((e, i) => assert.ok(Math.abs(got[name][i] - e) < 1e-6, `${name}[${i}]: ${got[name][i]} vs ${e}`));
 });
 
+test('the installed package\'s licence is an SPDX expression of what it ships, with the texts inside', () => {
+  assert.equal(install.status, 0, `npm install failed:\n${install.stdout}\n${install.stderr}`);
+  const installed = path.join(scratch, 'node_modules', 'attention-lab');
+  const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
+  // The language model (GPL-3.0-or-later, docs/LANGUAGE-MODEL.md) ships in models/ and inside
+  // the offline pages; the rest of the project's own files are MIT.
+  const model = fs.existsSync(path.join(installed, 'models'))
+    ? fs.readdirSync(path.join(installed, 'models')).filter((f) => /^fortunes-lm\.[0-9a-f]{12}\.attnlm$/.test(f)) : [];
+  const inPages = ['attnlab-offline.html', 'attnlab-embed-offline.html'].filter((f) => fs.existsSync(path.join(installed, f)) &&
+    fs.readFileSync(path.join(installed, f), 'utf8').includes('data-asset="models/fortunes-lm.attnlm"'));
+  const shipsModel = model.length + inPages.length > 0;
+  assert.equal(pkg.license, shipsModel ? 'MIT AND GPL-3.0-or-later' : 'MIT');
+  assert.equal(fs.readFileSync(path.join(installed, 'LICENSE'), 'utf8'), fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'));
+  if (shipsModel) assert.match(fs.readFileSync(path.join(installed, 'licenses', 'gpl-3.0.txt'), 'utf8'), /GNU GENERAL PUBLIC LICENSE\s+Version 3, 29 June 2007/);
+  // Today the package carries the model in both places.
+  assert.equal(model.length, 1);
+  assert.deepEqual(inPages, ['attnlab-offline.html', 'attnlab-embed-offline.html']);
+});
+
 // attention's nq written nQ; createLab's controls written control; the trainer's dModel as dmodel.
 const ARGUMENTS = [
   ['nq', 'nq: 2, nk: 2, dk: 2, dv: 2, causal: false', 'nQ: 2, nk: 2, dk: 2, dv: 2, causal: false', "'nQ'"],

@@ -25,7 +25,8 @@ test('every asset name carries the hash of its content; pages and API entries ke
     assert.equal(to, `${from.slice(0, -ext.length)}.${digest}${ext}`);
   }
   // Nothing else lies in dist/ (no stale files from an earlier build).
-  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'attnlab-embed-offline.html', 'package.json', 'api.mjs']);
+  const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'attnlab-embed-offline.html', 'package.json', 'api.mjs',
+    'LICENSE']);
   const walk = (dir) => fs.readdirSync(path.join(distDir, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
   const extra = walk('').filter((f) => !listed.has(f) && !f.startsWith('licenses/'));
@@ -48,8 +49,12 @@ test('published files name only published files (no original name of a hashed as
   for (const ref of refs) assert.ok(fs.existsSync(path.join(distDir, ref)), `index.html names ${ref}, which is missing`);
 });
 
-test('licenses/ carries the notices of everything shipped, from the Debian copyright files', () => {
+test('LICENSE is the project\'s (MIT); licenses/ carries the notices of everything shipped and the model\'s GPL', () => {
+  assert.equal(read('LICENSE').toString('utf8'), fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'));
+  assert.match(read('LICENSE').toString('utf8'), /^MIT License\n\nCopyright \(c\) 2026 Attention Lab\n/);
   const expected = {
+    'gpl-3.0.txt': /GNU GENERAL PUBLIC LICENSE\s+Version 3, 29 June 2007/,
+    'dejavu.txt': /Bitstream Vera/,
     'eigen.txt': /Mozilla Public License|MPL-2\.0/,
     'dear-imgui.txt': /Omar Cornut/,
     'emscripten.txt': /Emscripten Authors[\s\S]*musl/,
@@ -65,6 +70,8 @@ test('licenses/ carries the notices of everything shipped, from the Debian copyr
     assert.match(text, pattern, `licenses/${file}`);
     assert.ok(index.includes(file), `licenses/README.txt does not list ${file}`);
   }
+  assert.match(index, /models\/fortunes-lm\.attnlm[^\n]*licensed GPL-3\.0-or-later/);
+  assert.match(index, /^Attention Lab's own code is under the MIT licence \(LICENSE, beside this folder\)/);
 });
 
 test('the single-file pages (the lab, one figure) name no file beside them and allow no eval or inline code beyond their own', () => {
