@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds Attention Lab: `scripts/build.sh native`, `scripts/build.sh web`, or both (no argument).
+# Builds Attention Lab: `scripts/build.sh native`, `scripts/build.sh web`, or both (no argument);
+# `scripts/build.sh wheel` the web build and then the Python package's wheel.
 # Configures a build folder only the first time; later runs are incremental.
 # `web-app` and `native-app` are the run command's: a folder they configure first builds the
 # lab without the Catch2 tests (ATTNLAB_TESTS=OFF, so Catch2 need not be installed); `web` and
@@ -9,6 +10,8 @@
 #   build/asan/     (`asan`) attnlab_tests and the libFuzzer targets fuzz_* under
 #                   AddressSanitizer + UBSan, built with Debian's clang; no GUI (the CLI
 #                   builds there on request: cmake --build build/asan --target attnlab-cli)
+#   build/python/   (`wheel`) dist/attnlab-VERSION-py3-none-any.whl, the Python package with
+#                   the figure page and the site's licences (Debian's python3-build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -57,12 +60,33 @@ build_asan() {
   cmake --build build/asan -j "$jobs" --target attnlab_fuzzers attnlab_tests
 }
 
+# The Python package's wheel, after the web build, which copies the figure page and the site's
+# licences into python/attnlab/static/. python/ is staged with the repository's LICENSE
+# (setuptools takes no file from outside its project folder) and built by Debian's python3 and
+# python3-build without isolation: nothing is fetched.
+build_wheel() {
+  local stage=build/python/src
+  rm -rf build/python
+  mkdir -p "$stage"
+  cp -r python/pyproject.toml python/README.md python/attnlab LICENSE "$stage/"
+  find "$stage" -name __pycache__ -prune -exec rm -rf {} +
+  if ! /usr/bin/python3 -m build --wheel --no-isolation --outdir build/python/dist "$stage" >build/python/build.log 2>&1; then
+    tail -n 30 build/python/build.log
+    echo "the wheel did not build (log: build/python/build.log)" >&2
+    return 1
+  fi
+  local wheel
+  wheel=$(ls build/python/dist/*.whl)
+  echo "wheel: $wheel ($(stat -c %s "$wheel") bytes)"
+}
+
 case "${1:-all}" in
   native) build_native ON ;;
   web) build_web ON ;;
   native-app) build_native AS-IS ;;
   web-app) build_web AS-IS ;;
+  wheel) build_web ON; build_wheel ;;
   asan) build_asan ;;
   all) build_native ON; build_web ON ;;
-  *) echo "usage: scripts/build.sh [native|web|native-app|web-app|asan]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [native|web|native-app|web-app|asan|wheel]" >&2; exit 2 ;;
 esac

@@ -17,7 +17,8 @@
 #           the UI and CJK fonts
 #         test: both, plus Catch2 v2, clang with its sanitizer and libFuzzer runtimes
 #           (build/asan), wabt, Chromium, Xvfb, ImageMagick, Debian's torch/numpy (reference numbers),
-#           Jupyter's nbconvert and ipykernel, venv and setuptools (python/attnlab's tests)
+#           Jupyter's nbconvert and ipykernel; for python/attnlab's wheel and its tests: venv,
+#           setuptools, wheel, build (python3 -m build --no-isolation), pytest and mypy
 #   src   Dear ImGui 1.86 (every purpose) and zlib 1.2.13 (web, test) from Debian's source
 #         packages, unpacked into build-deps/ (git-ignored), with copies of the header-only
 #         stb_image_write.h and fast_float (libstb-dev, libfast-float-dev) beside them
@@ -58,11 +59,12 @@ build_pkgs=(cmake ninja-build pkg-config ccache dpkg-dev
 web_pkgs=("${build_pkgs[@]}" emscripten binaryen libharfbuzz-bin python3 zlib1g-dev)
 desktop_pkgs=("${build_pkgs[@]}" g++ libglfw3-dev zlib1g-dev)
 # The tests: the Catch2 suites, the sanitizer folder, the shipped .wasm's inspection, the
-# browser and desktop screenshots, the PyTorch reference, and Jupyter's nbconvert with the
-# Python kernel, venv and setuptools (the notebook test and the pip install of python/attnlab).
+# browser and desktop screenshots, the PyTorch reference, Jupyter's nbconvert with the Python
+# kernel (the notebook test), and python/attnlab's wheel (setuptools, wheel, build) and its
+# pytest suite, which installs the wheel into a venv and checks its type hints with mypy.
 test_pkgs=("${web_pkgs[@]}" g++ libglfw3-dev catch2 clang libclang-rt-dev wabt
   chromium xvfb xauth imagemagick python3-numpy python3-torch jupyter-nbconvert python3-ipykernel
-  python3-venv python3-setuptools)
+  python3-venv python3-setuptools python3-wheel python3-build python3-pytest mypy)
 # Training the shipped language model: the native build and the text it learns from.
 lm_pkgs=("${desktop_pkgs[@]}" fortunes fortunes-min fortunes-zh)
 

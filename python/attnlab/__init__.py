@@ -3,6 +3,7 @@
     import attnlab
     out = model(**batch, output_attentions=True)
     attnlab.show(out.attentions, tokens)          # the live lab in the cell's output
+    attnlab.show(out.attentions, tokens, theme="light")   # or "dark", "high-contrast", "auto"
     attnlab.save_html("figure.html", out.attentions, tokens)
 
 The figure is the lab's single-file page for one figure (attnlab-embed-offline.html, copied
@@ -14,21 +15,41 @@ outside the figure (Jupyter Notebook, JupyterLab, VS Code, and an HTML export of
 Each such figure adds the page's size (about 7 MB) to the notebook file; `server=` points the
 figure at a served build/web/dist instead (the file and about 2 KB of HTML per figure).
 
-numpy is the one requirement; torch tensors are accepted when torch is installed.
+The figure's colours: theme="auto" (the default) follows the browser's colour scheme, as the
+embedded page does; "dark", "light" or "high-contrast" (the lab's themes) fix them.
+
+numpy is the one requirement; torch tensors are accepted when torch is installed. The package
+is typed (py.typed).
 """
+from __future__ import annotations
+
 import base64
 import html
 import io
 import json
+import os
 import pathlib
 import uuid
 import warnings
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 __version__ = "0.1.0"  # the site's version (package.json): tests check the two agree
 
-__all__ = ["show", "figure", "save_html", "Figure", "offline_page", "to_npz_bytes", "__version__"]
+__all__ = ["show", "figure", "save_html", "Figure", "offline_page", "to_npz_bytes", "AttnlabError", "THEMES",
+           "__version__"]
+
+# What the functions take: a tensor (torch, numpy, nested lists), Hugging Face's tuple of them,
+# or a dict of docs/IMPORT.md's members; the tokens as a list, or (query tokens, key tokens).
+Attentions = Union[npt.ArrayLike, Sequence[Any], Mapping[str, Any]]
+Tokens = Union[Sequence[Any], Tuple[Sequence[Any], Sequence[Any]]]
+Array = npt.NDArray[Any]
+
+# The figure's themes: "auto" follows the browser's colour scheme (the page's default); the
+# others are the lab's (src/app/view_choices.h; the tests compare them with the page's list).
+THEMES: Tuple[str, ...] = ("auto", "dark", "light", "high-contrast")
 
 # The import's caps (src/core/io/import_attention.h), checked here before a file is written
 # into a notebook; the lab checks them again, with the rest, when it reads the file.
@@ -43,7 +64,7 @@ class AttnlabError(ValueError):
     """A figure that cannot be made (a missing page, an input over a cap)."""
 
 
-def offline_page():
+def offline_page() -> str:
     """The text of the single-file figure page this package carries."""
     page = _STATIC / _PAGE
     if not page.is_file():
@@ -55,7 +76,7 @@ def offline_page():
 
 # ---- attention in, an .npz file out ------------------------------------------------------------
 
-def _as_array(t, name):
+def _as_array(t: Any, name: str) -> Array:
     """A numpy array of a tensor (torch, numpy or nested lists)."""
     if hasattr(t, "detach") and hasattr(t, "cpu"):  # a torch tensor, without importing torch
         t = t.detach().cpu()
@@ -70,7 +91,7 @@ def _as_array(t, name):
     return a
 
 
-def _stack_attentions(attentions):
+def _stack_attentions(attentions: Any) -> Array:
     """Hugging Face's tuple of L tensors (B, H, n, n) becomes (B, L, H, n, n); arrays pass."""
     if isinstance(attentions, (tuple, list)) and attentions and not np.isscalar(attentions[0]) and \
             getattr(attentions[0], "ndim", np.ndim(attentions[0])) == 4:
@@ -78,8 +99,8 @@ def _stack_attentions(attentions):
     return _as_array(attentions, "attentions")
 
 
-def _members(attentions, tokens):
-    members = {}
+def _members(attentions: Attentions, tokens: Optional[Tokens]) -> Dict[str, Array]:
+    members: Dict[str, Array] = {}
     if isinstance(attentions, dict):
         for key, value in attentions.items():
             members[key] = _stack_attentions(value) if key in ("attentions", "attention", "attn", "weights") \
@@ -95,7 +116,7 @@ def _members(attentions, tokens):
     return members
 
 
-def _check_caps(members, batch):
+def _check_caps(members: Mapping[str, Array], batch: int) -> None:
     weights = next((members[k] for k in ("attentions", "attention", "attn", "weights") if k in members), None)
     if weights is None:
         return
@@ -107,7 +128,7 @@ def _check_caps(members, batch):
         raise AttnlabError(f"attnlab: {max(weights.shape[-2:])} tokens on a side; the lab's import takes at most {MAX_TOKENS}")
 
 
-def to_npz_bytes(attentions, tokens=None, *, batch=0):
+def to_npz_bytes(attentions: Attentions, tokens: Optional[Tokens] = None, *, batch: int = 0) -> bytes:
     """The .npz file the figure carries: attentions (B, L, H, n_q, n_k) or as given, tokens,
     and q/k/v when `attentions` is a dict that has them (docs/IMPORT.md)."""
     members = _members(attentions, tokens)
@@ -122,16 +143,25 @@ def to_npz_bytes(attentions, tokens=None, *, batch=0):
 
 # ---- the figure -------------------------------------------------------------------------------
 
-def _figure_state(panel, layer, head):
-    state = {"panel": panel}
+def _check_theme(theme: object) -> str:
+    if not isinstance(theme, str) or theme not in THEMES:
+        raise AttnlabError(f"attnlab: theme must be one of {', '.join(map(repr, THEMES))}, not {theme!r}")
+    return theme
+
+
+def _figure_state(panel: str, layer: Optional[int], head: Optional[int], theme: str) -> Dict[str, Any]:
+    """The settings patch the figure applies after its file ('auto' leaves the theme to the page)."""
+    state: Dict[str, Any] = {"panel": panel}
     if layer is not None:
         state["layer"] = int(layer)
     if head is not None:
         state["head"] = int(head)
+    if theme != "auto":
+        state["theme"] = theme
     return state
 
 
-def _fill_page(page, data, name, batch, options):
+def _fill_page(page: str, data: bytes, name: str, batch: int, options: Mapping[str, Any]) -> str:
     """The page with its figure's options and file as inert blocks before </body>."""
     blocks = (
         '<script type="application/json" id="attnlab-figure">'
@@ -145,36 +175,46 @@ def _fill_page(page, data, name, batch, options):
 
 
 class Figure:
-    """One lab figure; Jupyter shows it through _repr_html_."""
+    """One lab figure; Jupyter shows it through _repr_html_, other HTML hosts through __html__."""
 
-    def __init__(self, attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
-                 controls=False, tabs=False, server=None, name="attention.npz"):
+    def __init__(self, attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Optional[int] = None,
+                 head: Optional[int] = None, panel: str = "model", height: int = 600, batch: int = 0,
+                 controls: bool = False, tabs: bool = False, server: Optional[str] = None,
+                 name: str = "attention.npz", theme: str = "auto") -> None:
         if not isinstance(height, int) or not 100 <= height <= 4000:
             raise AttnlabError(f"attnlab: height must be a whole number of pixels from 100 to 4000, not {height!r}")
         if not isinstance(batch, int) or batch < 0:
             raise AttnlabError(f"attnlab: batch must be a whole number >= 0, not {batch!r}")
+        self.theme = _check_theme(theme)
         self.data = to_npz_bytes(attentions, tokens, batch=batch)
         self.name = name
         self.batch = batch
         self.height = height
         self.server = server
-        self.options = {"controls": bool(controls), "tabs": bool(tabs), "release": False,
-                        "state": _figure_state(panel, layer, head)}
+        self.options: Dict[str, Any] = {"controls": bool(controls), "tabs": bool(tabs), "release": False,
+                                        "state": _figure_state(panel, layer, head, self.theme)}
 
-    def page(self):
+    def page(self) -> str:
         """The figure as one HTML file: the lab's page with this figure's blocks."""
         return _fill_page(offline_page(), self.data, self.name, self.batch, self.options)
 
-    def _repr_html_(self):
+    def _repr_html_(self) -> str:
         style = f'width:100%;height:{self.height}px;border:0'
         if self.server:
             return self._served_html(style)
         return (f'<iframe class="attnlab-figure" style="{style}" title="Attention Lab figure" '
                 f'srcdoc="{html.escape(self.page(), quote=True)}"></iframe>')
 
-    def _served_html(self, style):
+    def __html__(self) -> str:
+        """The same HTML as _repr_html_, for hosts that ask for __html__ (markupsafe, Jinja)."""
+        return self._repr_html_()
+
+    def _served_html(self, style: str) -> str:
         # The served embed gets the file by the importFile message once it says it is ready.
+        assert self.server is not None
         base = self.server.rstrip("/") + "/"
+        # The served page reads its theme from the URL ('auto': none, the page follows the browser).
+        theme = "" if self.theme == "auto" else "&theme=" + self.theme
         payload = json.dumps({"file": base64.b64encode(self.data).decode("ascii"), "name": self.name,
                               "batch": self.batch, "state": self.options["state"]})
         frame_id = "attnlab-" + uuid.uuid4().hex  # notebooks insert outputs without currentScript
@@ -183,7 +223,7 @@ class Figure:
                 f'const frame = document.getElementById("{frame_id}");'
                 f'const p = {payload}; const base = {json.dumps(base)};'
                 f'const url = new URL("embed.html?tabs={int(self.options["tabs"])}&controls={int(self.options["controls"])}'
-                '&release=0&origins=" + encodeURIComponent(location.origin), base);'
+                f'&release=0{theme}&origins=" + encodeURIComponent(location.origin), base);'
                 'addEventListener("message", (e) => {'
                 '  if (e.source !== frame.contentWindow || e.data?.attnlab !== 1) return;'
                 '  if (e.data.event === "ready") {'
@@ -197,16 +237,17 @@ class Figure:
                 '})();</script>')
 
 
-_warned = False
+_warned: bool = False
 
 
-def figure(attentions, tokens=None, **options):
+def figure(attentions: Attentions, tokens: Optional[Tokens] = None, **options: Any) -> Figure:
     """The Figure for `attentions` without showing it (see show for the arguments)."""
     return Figure(attentions, tokens, **options)
 
 
-def show(attentions, tokens=None, *, layer=None, head=None, panel="model", height=600, batch=0,
-         controls=False, tabs=False, server=None):
+def show(attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Optional[int] = None,
+         head: Optional[int] = None, panel: str = "model", height: int = 600, batch: int = 0,
+         controls: bool = False, tabs: bool = False, server: Optional[str] = None, theme: str = "auto") -> None:
     """Shows the attention in the live lab, in the cell's output.
 
     attentions: Hugging Face's `output_attentions` (a tuple of L tensors (B, H, n, n)), an
@@ -219,25 +260,29 @@ def show(attentions, tokens=None, *, layer=None, head=None, panel="model", heigh
         room).
     server: the URL of a served build/web/dist (scripts/run.sh): the figure loads the lab
         from there instead of carrying it (the file and about 2 KB of HTML instead of about 7 MB).
+    theme: 'auto' (the browser's colour scheme, as the page's default), 'dark', 'light' or
+        'high-contrast'; any other value is refused (AttnlabError, a ValueError).
     """
     global _warned
     fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, height=height, batch=batch,
-                 controls=controls, tabs=tabs, server=server)
+                 controls=controls, tabs=tabs, server=server, theme=theme)
     if server is None and not _warned:
         _warned = True
         warnings.warn("attnlab: each figure carries the lab's page (about 7 MB) in the notebook file; "
                       "show(..., server='http://127.0.0.1:8080/') points figures at a served lab instead",
                       stacklevel=2)
     try:
-        from IPython.display import display
+        from IPython.display import display  # type: ignore[import]  # IPython ships no type information
     except ImportError as error:
         raise AttnlabError("attnlab.show needs IPython (a Jupyter kernel); attnlab.save_html writes a file") from error
     display(fig)
 
 
-def save_html(path, attentions, tokens=None, *, layer=None, head=None, panel="model", batch=0,
-              controls=False, tabs=False):
+def save_html(path: Union[str, "os.PathLike[str]"], attentions: Attentions, tokens: Optional[Tokens] = None, *,
+              layer: Optional[int] = None, head: Optional[int] = None, panel: str = "model", batch: int = 0,
+              controls: bool = False, tabs: bool = False, theme: str = "auto") -> str:
     """Writes the figure as one HTML file that opens without a network (file:// too)."""
-    fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, batch=batch, controls=controls, tabs=tabs)
+    fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, batch=batch, controls=controls, tabs=tabs,
+                 theme=theme)
     pathlib.Path(path).write_text(fig.page(), encoding="utf-8")
     return str(path)
