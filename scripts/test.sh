@@ -9,9 +9,11 @@
 #              number of runs from a fixed seed (deterministic; a crash or a broken
 #              invariant fails it, one test per target)
 #   6 browser  end-to-end tests of the page in headless Chromium (playwright-core), right after
-#              the builds; 1 to 5 run beside it in a lane of their own at the lowest priority
+#              the builds; 1 to 5 and 7 run beside it in a lane of their own at the lowest priority
+#   7 python   pytest (tests/python): the Python package's wheel, built right after the web
+#              build (build/python/dist), installed into a fresh virtual environment and used
 # The last line is "N passed, N failed" over all suites, a Catch2 suite counted by its test
-# cases; the exit code is 0 only if nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
+# cases, pytest's by its tests; the exit code is 0 only if nothing failed. Screenshots land in build/test-artifacts/. Before it, one line gives the
 # seconds each step took (builds included), so the cost of a suite is on record.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +68,19 @@ count_node() {
   passed=$((passed + p))
   failed=$((failed + f))
 }
+# pytest's summary line, "==== 2 failed, 22 passed, 1 error in 19.64s ====": errors count as
+# failures; a log without one (pytest did not get that far), or one that ran no test, is one failure.
+count_pytest() {
+  local log=$1 line
+  line=$(grep -E '^=+ .* in [0-9.]+s( \([0-9:]+\))? =+$' "$log" 2>/dev/null | tail -1)
+  if [[ ! $line =~ [0-9]+\ (passed|failed|errors?) ]]; then
+    echo "no pytest summary in $log"; failed=$((failed + 1)); return
+  fi
+  [[ $line =~ ([0-9]+)\ passed ]] && passed=$((passed + BASH_REMATCH[1]))
+  [[ $line =~ ([0-9]+)\ failed ]] && failed=$((failed + BASH_REMATCH[1]))
+  [[ $line =~ ([0-9]+)\ errors? ]] && failed=$((failed + BASH_REMATCH[1]))
+  return 0
+}
 
 # The sanitizer folder builds from the start at the lowest priority, on what the other steps
 # leave of the two cores (the links of the native and web builds, which use one core, and the
@@ -87,6 +102,15 @@ echo "== build web"
 web_built=0
 if bash scripts/build.sh web; then web_built=1; else echo "web build failed"; failed=$((failed + 1)); fi
 lap web
+
+# The Python package's wheel, from the figure page the web build just wrote (about 4 s; its
+# tests run in the lane below). scripts/build.sh prints its path and size.
+wheel_built=0
+if [ "$web_built" = 1 ]; then
+  echo "== build the Python wheel"
+  if bash scripts/build.sh wheel; then wheel_built=1; else echo "wheel build failed"; failed=$((failed + 1)); fi
+fi
+lap wheel
 
 # The rest runs in two lanes. The browser suite keeps both cores only about three quarters of
 # its time (it waits on pages, frames and timers), so the lane of the Catch2 suites, the node
@@ -115,6 +139,13 @@ lane_log="$logs/background-lane.log"
   echo "== 3 node tests (ES module, CLI, shipped wasm, desktop app)"
   node --test --test-reporter=tap tests/node/*.test.mjs tests/desktop/*.test.mjs >"$logs/node.log" 2>&1
   echo "node $((SECONDS - lane_started))s"
+  if [ "$wheel_built" = 1 ]; then
+    echo "== 7 python tests (pytest: the wheel installed into a fresh venv)"
+    /usr/bin/python3 -m pytest -p no:cacheprovider -rfE tests/python >"$logs/python.log" 2>&1
+    grep -E '^(FAILED|ERROR) ' "$logs/python.log"
+    tail -n 1 "$logs/python.log"
+    echo "python $((SECONDS - lane_started))s"
+  fi
   # Its status file, or its end without one (killed): then it failed.
   while [ ! -s "$asan_status" ] && kill -0 "$asan_build" 2>/dev/null; do sleep 1; done
   if [ "$(cat "$asan_status" 2>/dev/null)" = 0 ]; then
@@ -156,6 +187,7 @@ cat "$lane_log"
 [ "$native_built" = 1 ] && count_catch2 "$logs/native.log"
 if [ "$web_built" = 1 ]; then count_catch2 "$logs/wasm.log"; count_catch2 "$logs/wasm-relaxed.log"; fi
 count_node "$logs/node.log"
+[ "$wheel_built" = 1 ] && count_pytest "$logs/python.log"
 if [ -f build/asan/attnlab_tests ] && grep -q '^asan-build ' "$lane_log"; then
   count_catch2 "$logs/asan.log"
   # One test per fuzz target (a corpus folder each): one the lane did not report ok failed.
@@ -166,7 +198,7 @@ if [ -f build/asan/attnlab_tests ] && grep -q '^asan-build ' "$lane_log"; then
 else
   failed=$((failed + 1))
 fi
-timings="$timings (lane: $(grep -Eo '^(catch2|node|asan-build|asan\+fuzz) [0-9]+s' "$lane_log" | tr '\n' ' ' | sed 's/ $//'))"
+timings="$timings (lane: $(grep -Eo '^(catch2|node|python|asan-build|asan\+fuzz) [0-9]+s' "$lane_log" | tr '\n' ' ' | sed 's/ $//'))"
 
 echo "seconds per step (builds included):$timings, total $SECONDS s"
 echo "$passed passed, $failed failed"

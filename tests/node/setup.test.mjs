@@ -9,7 +9,7 @@ import { root } from '../support/paths.mjs';
 const setup = path.join(root, 'scripts', 'setup.sh');
 const list = (purpose) => execFileSync('bash', [setup, '--list', purpose], { encoding: 'utf8' }).trim().split('\n');
 const TEST_ONLY = ['catch2', 'chromium', 'xvfb', 'imagemagick', 'python3-torch', 'python3-numpy', 'clang', 'libclang-rt-dev', 'wabt',
-  'jupyter-nbconvert', 'python3-ipykernel'];
+  'jupyter-nbconvert', 'python3-ipykernel', 'python3-build', 'python3-wheel', 'python3-pytest', 'mypy'];
 
 test('setup.sh --list: web and desktop leave out the tests\' tools; test covers both', () => {
   const web = list('web'), desktop = list('desktop'), all = list('test');
