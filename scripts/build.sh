@@ -12,6 +12,8 @@
 #                   builds there on request: cmake --build build/asan --target attnlab-cli)
 #   build/python/   (`wheel`) dist/attnlab-VERSION-py3-none-any.whl, the Python package with
 #                   the figure page and the site's licences (Debian's python3-build)
+# CMakePresets.json configures the same three folders with the same settings for IDEs and
+# `cmake --preset NAME` (tests/node/cmake_presets.test.mjs compares the two).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
