@@ -4,7 +4,8 @@
 // Debian's `jupyter nbconvert --execute --to html` runs it headless; the HTML is opened from
 // disk in headless Chromium with the network off. Two figures render with the shader's colours
 // for the tensor's values, a third cell with a wrong shape shows the import's own message, and
-// attnlab.save_html's file renders the same from file://. Screenshots:
+// attnlab.save_html's file renders the same from file://; its theme= shows that theme in a
+// browser whose colour scheme is the other one, and the default follows the scheme. Screenshots:
 // build/test-artifacts/jupyter-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,3 +167,31 @@ test('attnlab.save_html writes one file that renders the same from file://, with
   assert.deepEqual(refused, []);
   assert.deepEqual(errors, []);
 });
+
+test('save_html(theme="light") shows the light theme where the browser\'s scheme is dark; the default follows the scheme', async () => {
+  const write = spawnSync('/usr/bin/python3', ['-c', `
+import numpy as np, attnlab
+a = np.eye(3, dtype=np.float32)
+attnlab.save_html("light.html", a, ["a", "b", "c"], theme="light")
+attnlab.save_html("auto.html", a, ["a", "b", "c"])`],
+  { cwd: work, env: { ...process.env, PYTHONPATH: path.join(root, 'python') }, encoding: 'utf8' });
+  assert.equal(write.status, 0, write.stderr);
+  // The browser's scheme is dark (openBrowser's default).
+  for (const [file, theme, light] of [['light.html', 'light', true], ['auto.html', 'dark', false]]) {
+    const { page, refused, errors } = await openOffline(path.join(work, file));
+    await page.waitForFunction(() => window.attnlab?.figureReady, null, { timeout: 120000, polling: 200 });
+    assert.deepEqual(await page.evaluate(() => window.attnlab.figureReady), { ok: true });
+    await page.waitForFunction(() => window.attnlab.framesDrawn() > 3);
+    const shown = await page.evaluate(() => ({ state: window.attnlab.getState().theme, page: document.documentElement.dataset.theme }));
+    assert.deepEqual(shown, { state: theme, page: theme }, file);
+    // The lab's background, below the heatmaps: light grey in the light theme, dark otherwise.
+    const png = decodePng(await page.screenshot({ path: path.join(artifactsDir, `jupyter-theme-${theme}.png`) }));
+    const [r, g, b] = png.pixel(png.width - 20, png.height - 20);
+    const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    assert.ok(light ? luminance > 200 : luminance < 80, `${file}: background (${r}, ${g}, ${b})`);
+    assert.deepEqual(refused, []);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
