@@ -31,7 +31,7 @@ import os
 import pathlib
 import uuid
 import warnings
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Literal, Mapping, Optional, Sequence, Tuple, Union, cast, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -49,7 +49,8 @@ Array = npt.NDArray[Any]
 
 # The figure's themes: "auto" follows the browser's colour scheme (the page's default); the
 # others are the lab's (src/app/view_choices.h; the tests compare them with the page's list).
-THEMES: Tuple[str, ...] = ("auto", "dark", "light", "high-contrast")
+Theme = Literal["auto", "dark", "light", "high-contrast"]
+THEMES: Tuple[str, ...] = get_args(Theme)
 
 # The import's caps (src/core/io/import_attention.h), checked here before a file is written
 # into a notebook; the lab checks them again, with the rest, when it reads the file.
@@ -143,10 +144,10 @@ def to_npz_bytes(attentions: Attentions, tokens: Optional[Tokens] = None, *, bat
 
 # ---- the figure -------------------------------------------------------------------------------
 
-def _check_theme(theme: object) -> str:
+def _check_theme(theme: object) -> Theme:
     if not isinstance(theme, str) or theme not in THEMES:
         raise AttnlabError(f"attnlab: theme must be one of {', '.join(map(repr, THEMES))}, not {theme!r}")
-    return theme
+    return cast(Theme, theme)  # one of THEMES, which are Theme's values
 
 
 def _figure_state(panel: str, layer: Optional[int], head: Optional[int], theme: str) -> Dict[str, Any]:
@@ -180,7 +181,7 @@ class Figure:
     def __init__(self, attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Optional[int] = None,
                  head: Optional[int] = None, panel: str = "model", height: int = 600, batch: int = 0,
                  controls: bool = False, tabs: bool = False, server: Optional[str] = None,
-                 name: str = "attention.npz", theme: str = "auto") -> None:
+                 name: str = "attention.npz", theme: Theme = "auto") -> None:
         if not isinstance(height, int) or not 100 <= height <= 4000:
             raise AttnlabError(f"attnlab: height must be a whole number of pixels from 100 to 4000, not {height!r}")
         if not isinstance(batch, int) or batch < 0:
@@ -247,7 +248,7 @@ def figure(attentions: Attentions, tokens: Optional[Tokens] = None, **options: A
 
 def show(attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Optional[int] = None,
          head: Optional[int] = None, panel: str = "model", height: int = 600, batch: int = 0,
-         controls: bool = False, tabs: bool = False, server: Optional[str] = None, theme: str = "auto") -> None:
+         controls: bool = False, tabs: bool = False, server: Optional[str] = None, theme: Theme = "auto") -> None:
     """Shows the attention in the live lab, in the cell's output.
 
     attentions: Hugging Face's `output_attentions` (a tuple of L tensors (B, H, n, n)), an
@@ -280,7 +281,7 @@ def show(attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Opti
 
 def save_html(path: Union[str, "os.PathLike[str]"], attentions: Attentions, tokens: Optional[Tokens] = None, *,
               layer: Optional[int] = None, head: Optional[int] = None, panel: str = "model", batch: int = 0,
-              controls: bool = False, tabs: bool = False, theme: str = "auto") -> str:
+              controls: bool = False, tabs: bool = False, theme: Theme = "auto") -> str:
     """Writes the figure as one HTML file that opens without a network (file:// too)."""
     fig = Figure(attentions, tokens, layer=layer, head=head, panel=panel, batch=batch, controls=controls, tabs=tabs,
                  theme=theme)

@@ -84,15 +84,18 @@ text: str = fig.__html__()
 page: str = attnlab.save_html("f.html", np.eye(2), theme="dark")
 count: int = fig._repr_html_()
 attnlab.show(np.eye(2), heigth=300)
+attnlab.show(np.eye(2), theme="sepia")
 """)
     r = subprocess.run([PYTHON, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", str(tmp_path / "cache"),
                         "--python-executable", str(venv.python), str(user)],
                        cwd=tmp_path, capture_output=True, text=True)
-    # Exactly the two mistakes, found through the installed package's hints (py.typed).
+    # Exactly the three mistakes, found through the installed package's hints (py.typed).
     errors = [line.split(": error: ")[1] for line in r.stdout.splitlines() if ": error: " in line]
     assert errors == [
         'Incompatible types in assignment (expression has type "str", variable has type "int")  [assignment]',
         'Unexpected keyword argument "heigth" for "show"; did you mean "height"?  [call-arg]',
+        'Argument "theme" to "show" has incompatible type "Literal[\'sepia\']"; '
+        'expected "Literal[\'auto\', \'dark\', \'light\', \'high-contrast\']"  [arg-type]',
     ], r.stdout + r.stderr
     # And the package itself passes --strict.
     package = next(venv.path.glob("lib/python3*/site-packages/attnlab"))
