@@ -1,5 +1,6 @@
 #include "cli/cli_common.h"
 
+#include "core/lm/language_model.h"
 #include "files/native/file_import.h"
 
 #include <fast_float/fast_float.h>
@@ -172,6 +173,14 @@ Status read_imported_attention(const Options& o, ImportedAttention& out, std::st
   options.batch_index = static_cast<int>(batch);
   options.uint16_is_bfloat16 = o.flag("--bfloat16");
   return native::import_file(o.get("--in"), options, out, name);
+}
+
+Status load_language_model(const std::string& path, lm::LanguageModel& model) {
+  std::vector<std::uint8_t> bytes;
+  if (Status st = read_file(path, bytes); !st.ok) return st;
+  if (Status st = lm::parse_language_model(bytes.data(), bytes.size(), model); !st.ok)
+    return Status::error(path + ": " + st.message);
+  return Status::success();
 }
 
 }  // namespace attn::cli

@@ -17,6 +17,10 @@
 #include <utility>
 #include <vector>
 
+namespace attn::lm {
+struct LanguageModel;
+}
+
 namespace attn::cli {
 
 using Shape = std::vector<std::int64_t>;
@@ -80,5 +84,8 @@ nlohmann::json to_json(const Mat& m);
 Status read_file(const std::string& path, std::vector<std::uint8_t>& bytes);
 // Writes beside the target and renames over it, so a failed write leaves no partial file.
 Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t>& bytes);
+
+// A language model file (lm-*); the message names the file.
+Status load_language_model(const std::string& path, lm::LanguageModel& model);
 
 }  // namespace attn::cli

@@ -105,14 +105,6 @@ Status read_corpus(const std::string& dir, const std::string& names, std::vector
   return Status::success();
 }
 
-Status load_language_model(const std::string& path, lm::LanguageModel& model) {
-  std::vector<std::uint8_t> bytes;
-  if (Status st = read_file(path, bytes); !st.ok) return st;
-  if (Status st = lm::parse_language_model(bytes.data(), bytes.size(), model); !st.ok)
-    return Status::error(path + ": " + st.message);
-  return Status::success();
-}
-
 Status read_int(const Options& o, const char* name, long long lo, long long hi, int& field) {
   if (!o.has(name)) return Status::success();
   long long v = 0;
