@@ -184,7 +184,10 @@ function writeLicenses(to, imguiDir) {
   for (const [name, what, source] of notices) {
     if (!source || !fs.existsSync(source)) throw new Error(`make-site: licence notice for ${name} not found (${source ?? 'no imgui folder given'}); run scripts/setup.sh`);
     fs.copyFileSync(source, path.join(dir, name));
-    index.push(`${name}\n  ${what}\n  copied from ${source}`, '');
+    // The imgui notice lies in the checkout's build-deps folder: named as the source package
+    // has it, not by this machine's path.
+    const from = source === imguiCopyright ? `the imgui source package's ${path.basename(source)} (in build-deps/imgui)` : source;
+    index.push(`${name}\n  ${what}\n  copied from ${from}`, '');
   }
   fs.writeFileSync(path.join(dir, 'README.txt'), index.join('\n'));
   return notices.map(([name]) => name);

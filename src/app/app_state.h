@@ -19,6 +19,7 @@
 #include "app/scaling_lab.h"
 #include "app/lm_state.h"
 #include "app/lm_text_run.h"
+#include "app/lm_patch.h"
 #include "app/across_layers.h"
 #include "app/cell_why.h"
 #include "app/mask_edit.h"
@@ -110,6 +111,8 @@ struct Settings {
   // figures are computed from the scene's results
   AcrossLayers across = AcrossLayers::Heads;
   float rollout_residual = 0.5f;
+  // activation patching on the language model (app/lm_patch.h): its own grid, not the scene's
+  LmPatchSettings patch = default_lm_patch_settings();
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
@@ -158,6 +161,7 @@ struct AppState {
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
   int lm_wanted_layer = 0;     // ... and the layer it asked for (the waiting scene has one layer)
   bool lm_unavailable = false; // the page cannot fetch the model (the offline single-file pages)
+  LmPatchResults lm_patch;     // activation patching's grid, a few cells a frame (app/lm_patch.h)
   LmTextRun lm_text;           // training on the user's own text (the page's Worker reports it)
 
   // Imported scene (files/import_view.h): the file's data, and what the selected layer shows.

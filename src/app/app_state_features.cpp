@@ -50,6 +50,10 @@ bool advance_lm(AppState& state, double now_seconds) {
   const bool changed = advance_lm_play(state.settings.lm, state.lm, now_seconds);
   if (state.settings.panel == Panel::Language && state.has_results)
     advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);
+  if (state.settings.panel == Panel::LmPatch) {
+    update_lm_patch(state.lm_scene->model, state.lm_scene->fingerprint, s.patch, state.lm_patch);
+    advance_lm_patch(state.lm_patch, kLmAblationBudgetMs);
+  }
   return changed;
 }
 

@@ -111,6 +111,7 @@ enum PanelFlags : unsigned {
   X(Language, "language", Chapter::Training, panel_language, draw_language_panel,                             \
     "source sentence scale temperature mask maskFill layer head cursor lm", kPanelNone)                      \
   X(LmText, "lm-train", Chapter::Training, panel_lm_text, draw_lm_text_panel, "language", kPanelNone)        \
+  X(LmPatch, "lm-patch", Chapter::Training, panel_lm_patch, draw_lm_patch_panel, "source patch", kPanelNone)  \
   X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                           \
     "layer head cursor hideSpecial renormalise acrossLayers rolloutResidual", kPanelHeatmaps)
 

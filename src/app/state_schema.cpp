@@ -252,6 +252,18 @@ KeyField head_list(Ref ref) {
   });
 }
 
+// A text of activation patching's: a string of at most the key's max bytes (the job checks
+// it against the model).
+template <class Ref>
+KeyField patch_text(Ref ref) {
+  return plain(ref, [](const json& v, KeyRead& r, std::string& out) {
+    if (!v.is_string() || v.get_ref<const std::string&>().size() > static_cast<std::size_t>(r.key.max))
+      return Status::error(msg::app_patch_text_rule, r.name, static_cast<long long>(r.key.max));
+    out = v.get<std::string>();
+    return Status::success();
+  });
+}
+
 // ---- the keys with readers of their own ------------------------------------------------------
 
 // Where the tokens come from: "trained" and "imported" need their model or file loaded.
@@ -504,6 +516,15 @@ void add_feature_keys(std::vector<StateKey>& k) {
   k.push_back({"lm.shown", "int", integer_in(at(l, &LmSettings::shown)), 0, kMaxLmTokens});
   k.push_back({"lm.playing", "bool", flag_in(at(l, &LmSettings::playing))});
   k.push_back({"lm.randomBeside", "bool", flag_in(at(l, &LmSettings::random_beside))});
+  const auto pt = at(&Settings::patch);
+  constexpr double prompt_bytes = static_cast<double>(kMaxPatchPromptBytes);
+  k.push_back({"patch.clean", "string", patch_text(at(pt, &LmPatchSettings::clean)), 0, prompt_bytes});
+  k.push_back({"patch.corrupt", "string", patch_text(at(pt, &LmPatchSettings::corrupt)), 0, prompt_bytes});
+  k.push_back({"patch.answer", "string", patch_text(at(pt, &LmPatchSettings::answer)), 0, prompt_bytes});
+  k.push_back({"patch.foil", "string", patch_text(at(pt, &LmPatchSettings::foil)), 0, prompt_bytes});
+  k.push_back({"patch.by", "enum", choice(at(pt, &LmPatchSettings::by), lm::kPatchGrids, msg::app_patch_by_rule), 0, 0,
+               choice_ids(lm::kPatchGrids)});
+  k.push_back({"patch.position", "int", integer_in(at(pt, &LmPatchSettings::position)), lm::kAllPositions, kMaxTokens});
 }
 
 // The scaling and softmax lab's settings, under "lab".

@@ -1396,6 +1396,84 @@ namespace attn::ui {
   X(lm_notes_label, \
     "The file's notes:", \
     "文件自带的说明（保留原文）：") \
+  X(panel_lm_patch, \
+    "Activation patching", \
+    "激活修补") \
+  X(lm_patch_intro, \
+    "Which part of the model carries a difference? Run it on a clean prompt and on a corrupted one (one character changed) and read, after each, how much more it prefers the answer character to the foil: the logit difference. Then run the corrupted prompt again with one head's output (or the residual stream at one position) taken from the clean run. The share of the gap that comes back is the cell: 0 = no change from the corrupted run, 1 = the clean run's difference restored in full.", \
+    "模型的哪一部分承载了两段输入之间的差别？分别在干净的提示和被破坏的提示（改动了一个字符）上运行模型，读出它在每次运行后比起干扰字符更偏好答案字符多少：即 logit 差。然后再次运行被破坏的提示，但把某一个头的输出（或某一位置上的残差流）换成干净运行中的值。差距被找回的比例就是该单元格的值：0 = 与被破坏的运行相同，1 = 完全恢复干净运行的差。") \
+  X(lm_patch_open_scene, \
+    "Patching runs the lab's language model: open its scene first.", \
+    "修补需要运行本实验室的语言模型：请先打开它的场景。") \
+  X(lm_patch_presets, \
+    "Presets:", \
+    "预设：") \
+  X(lm_patch_preset_previous, \
+    "A previous-character head", \
+    "关注前一个字符的头") \
+  X(lm_patch_preset_word, \
+    "A word-start head", \
+    "关注单词开头的头") \
+  X(lm_patch_clean, \
+    "Clean", \
+    "干净") \
+  X(lm_patch_corrupt, \
+    "Corrupted", \
+    "被破坏") \
+  X(lm_patch_answer, \
+    "Answer", \
+    "答案") \
+  X(lm_patch_foil, \
+    "Foil", \
+    "干扰") \
+  X(lm_patch_grid, \
+    "Patch", \
+    "修补") \
+  X(lm_patch_by_head, \
+    "each head's output", \
+    "每个头的输出") \
+  X(lm_patch_by_residual, \
+    "the residual stream, per layer and position", \
+    "残差流（按层和位置）") \
+  X(lm_patch_all_positions, \
+    "at every position", \
+    "在所有位置") \
+  X(lm_patch_one_position, \
+    "at one position", \
+    "只在一个位置") \
+  X(lm_patch_position, \
+    "position", \
+    "位置") \
+  X(lm_patch_differences, \
+    "logit('%s') - logit('%s') at the last position: clean %+.2f, corrupted %+.2f; the gap a patch can restore is %.2f.", \
+    "最后一个位置上的 logit('%s') - logit('%s')：干净 %+.2f，被破坏 %+.2f；修补可以找回的差距为 %.2f。") \
+  X(lm_patch_no_gap, \
+    "The two runs give the same difference (the gap is under 0.000001), so no share of it can be restored: change a character that matters to the answer.", \
+    "两次运行给出的差相同（差距小于 0.000001），因此谈不上找回多少：请改动一个对答案有影响的字符。") \
+  X(lm_patch_progress, \
+    "%d / %d runs", \
+    "%d / %d 次运行") \
+  X(lm_patch_head_rows, \
+    "Rows: layers; columns: heads. Each cell reruns the corrupted prompt with that head's output taken from the clean run.", \
+    "行：层；列：头。每个单元格都重新运行被破坏的提示，并把该头的输出换成干净运行中的值。") \
+  X(lm_patch_residual_rows, \
+    "Rows: the residual stream entering layer 0 (the embeddings), each later layer, and after the last; columns: positions (<s> is the start token). Row 0 restores the gap only where the prompts differ, the last row only at the last position, where the prediction is read: the rows between show at which layer attention moves the difference from one to the other.", \
+    "行：进入第 0 层的残差流（即嵌入）、之后每一层的输入，以及最后一层之后；列：位置（<s> 为起始记号）。第 0 行只在两段提示不同的位置找回差距，最后一行只在最后一个位置（读出预测的地方）找回：中间各行显示注意力在哪一层把这个差别从前者搬到后者。") \
+  X(lm_patch_peak_head, \
+    "Layer %d, head %d restores %.0f%% of the gap. On the clean prompt, at the last position, it puts %.0f%% of its weight on position %d ('%s'), where the prompts differ.", \
+    "第 %d 层第 %d 个头找回了 %.0f%% 的差距。在干净提示上，它在最后一个位置把 %.0f%% 的权重放在位置 %d（'%s'）上，也就是两段提示不同的地方。") \
+  X(lm_patch_peak_carries, \
+    "Most of its weight is on that character: this head carries it to the position where the next character is predicted.", \
+    "它的大部分权重都落在这个字符上：正是这个头把它带到预测下一个字符的位置。") \
+  X(lm_patch_layer_row, \
+    "layer %d", \
+    "第 %d 层") \
+  X(lm_patch_after_last, \
+    "after %d", \
+    "第 %d 层之后") \
+  X(lm_patch_head_col, \
+    "head %d", \
+    "头 %d") \
   X(panel_lm_text, \
     "Train on your text", \
     "用你的文本训练") \

@@ -13,13 +13,6 @@ namespace attn::lm {
 
 namespace {
 
-struct PatchByChoice {
-  PatchBy by;
-  const char* name;
-};
-constexpr PatchByChoice kPatchByChoices[] = {{PatchBy::Head, "head"}, {PatchBy::Residual, "residual"}};
-static_assert(std::size(kPatchByChoices) == kPatchByCount, "one entry per PatchBy");
-
 constexpr float kNotComputed = std::numeric_limits<float>::quiet_NaN();
 
 Status not_in_vocabulary(std::uint32_t code_point) {
@@ -61,13 +54,13 @@ std::vector<std::string> token_texts(const Vocabulary& vocabulary, const std::ve
 
 }  // namespace
 
-const char* patch_by_name(PatchBy by) { return kPatchByChoices[static_cast<int>(by)].name; }
+const char* patch_by_name(PatchBy by) { return choice_row(kPatchGrids, by).name; }
 
 Status parse_patch_by(std::string_view name, PatchBy& out) {
   std::string names;
-  for (const PatchByChoice& c : kPatchByChoices) {
+  for (const NamedChoice<PatchBy>& c : kPatchGrids) {
     if (name == c.name) {
-      out = c.by;
+      out = c.value;
       return Status::success();
     }
     names += (names.empty() ? "" : ", ") + std::string(c.name);

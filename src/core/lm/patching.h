@@ -30,6 +30,7 @@
 // frames; patch_activations is the job run to the end.
 #pragma once
 
+#include "core/base/choices.h"
 #include "core/base/types.h"
 #include "core/lm/language_model.h"
 #include "core/lm/runner.h"
@@ -41,8 +42,13 @@
 
 namespace attn::lm {
 
-enum class PatchBy { Head, Residual };
-inline constexpr int kPatchByCount = 2;
+// The grids: X(enumerator, name in the CLI, JSON and the state).
+#define ATTNLAB_PATCH_GRIDS(X) X(Head, "head") X(Residual, "residual")
+enum class PatchBy { ATTNLAB_PATCH_GRIDS(ATTNLAB_CHOICE_ENUMERATOR) };
+#define ATTNLAB_PATCH_GRID_ROW(value, name) {PatchBy::value, name},
+inline constexpr NamedChoice<PatchBy> kPatchGrids[] = {ATTNLAB_PATCH_GRIDS(ATTNLAB_PATCH_GRID_ROW)};
+#undef ATTNLAB_PATCH_GRID_ROW
+static_assert(choices_in_order(kPatchGrids));
 
 // "head", "residual"
 const char* patch_by_name(PatchBy by);
