@@ -52,7 +52,7 @@ bool advance_lm(AppState& state, double now_seconds) {
     advance_lm_ablation(*state.lm_scene, state.settings.math, state.settings.lm, state.lm, kLmAblationBudgetMs);
   if (state.settings.panel == Panel::LmPatch) {
     update_lm_patch(state.lm_scene->model, state.lm_scene->fingerprint, s.patch, state.lm_patch);
-    advance_lm_patch(state.lm_patch, kLmAblationBudgetMs);
+    advance_lm_patch(state.lm_patch, kLmPatchBudgetMs);
   }
   return changed;
 }

@@ -73,6 +73,10 @@ struct LmPatchResults {
 bool update_lm_patch(const lm::LanguageModel& model, std::uint64_t fingerprint, const LmPatchSettings& settings,
                      LmPatchResults& results);
 
+// A frame's share of the grid: a cell is a forward pass of a few milliseconds in WebAssembly,
+// so the page keeps drawing at its rate while the grid fills.
+inline constexpr double kLmPatchBudgetMs = 5.0;
+
 // Computes cells of the grid for about `budget_ms` (at least one). True when it computed any.
 bool advance_lm_patch(LmPatchResults& results, double budget_ms);
 

@@ -41,9 +41,8 @@ void request_controls(LmPatchSettings& p, int positions) {
   if (ImGui::SmallButton(tr(S::lm_patch_preset_previous))) p = with_lm_patch_preset(p, 0);
   ImGui::SameLine();
   if (ImGui::SmallButton(tr(S::lm_patch_preset_word))) p = with_lm_patch_preset(p, 1);
-  const float field = std::max(font * 10.0f, ImGui::GetContentRegionAvail().x * 0.3f);
+  const float field = std::max(font * 10.0f, ImGui::GetContentRegionAvail().x - font * 8.0f);
   text_field(tr(S::lm_patch_clean), p.clean, field);
-  ImGui::SameLine();
   text_field(tr(S::lm_patch_corrupt), p.corrupt, field);
   text_field(tr(S::lm_patch_answer), p.answer, font * 3.0f);
   ImGui::SameLine();
@@ -54,7 +53,7 @@ void request_controls(LmPatchSettings& p, int positions) {
   if (p.by != lm::PatchBy::Head) return;
   int one = p.position == lm::kAllPositions ? 0 : 1;
   ImGui::SameLine();
-  if (choice_row("##where", one, {tr(S::lm_patch_all_positions), tr(S::lm_patch_one_position)}))
+  if (choice_row(tr(S::lm_patch_where), one, {tr(S::lm_patch_all_positions), tr(S::lm_patch_one_position)}))
     p.position = one ? std::max(positions - 1, 0) : lm::kAllPositions;
   if (p.position != lm::kAllPositions && positions > 0) {
     ImGui::SameLine();
@@ -69,7 +68,8 @@ void grid_labels(const lm::PatchResult& g, std::vector<std::string>& rows, std::
   char text[64];
   for (int r = 0; r < g.rows; ++r) {
     const bool after = g.by == lm::PatchBy::Residual && r == g.rows - 1;
-    std::snprintf(text, sizeof text, tr(after ? S::lm_patch_after_last : S::lm_patch_layer_row), after ? r - 1 : r);
+    const S label = after ? S::lm_patch_after_last : g.by == lm::PatchBy::Residual ? S::lm_patch_into_layer : S::lm_patch_layer_row;
+    std::snprintf(text, sizeof text, tr(label), after ? r - 1 : r);
     rows.push_back(text);
   }
   if (g.by == lm::PatchBy::Residual) {

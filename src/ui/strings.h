@@ -1469,8 +1469,14 @@ namespace attn::ui {
     "layer %d", \
     "第 %d 层") \
   X(lm_patch_after_last, \
-    "after %d", \
+    "after layer %d", \
     "第 %d 层之后") \
+  X(lm_patch_into_layer, \
+    "into layer %d", \
+    "进入第 %d 层") \
+  X(lm_patch_where, \
+    "where", \
+    "范围") \
   X(lm_patch_head_col, \
     "head %d", \
     "头 %d") \

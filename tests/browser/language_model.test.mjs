@@ -9,8 +9,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openBrowser } from '../support/browser.mjs';
 import { labSuite } from '../support/suite.mjs';
-import { assertHeatmapShows, frames, screenshot } from '../support/lab.mjs';
+import { assertHeatmapShows, frames, openLab, screenshot } from '../support/lab.mjs';
 import { distDir, nativeDir, root } from '../support/paths.mjs';
 
 const suite = labSuite({ sharedPage: true });
@@ -216,4 +217,104 @@ test('break the math: the page shows the CLI\'s held-out figures; a refused prom
   const st = await page.evaluate(() => window.attnlab.getState());
   assert.equal(st.sentence, 'Love is');
   assert.equal(st.tokens.length, tokens);
+});
+
+// Activation patching: the preset pair's grids fill in a few runs a frame, each cell the CLI's;
+// the head that restores most of the gap looks, on the clean prompt, at the changed character.
+const patching = () => page.evaluate(() => window.attnlab.getState().figures.lmPatch);
+const patchDone = (p, by = 'head') => p.waitForFunction((b) => {
+  const f = window.attnlab.getState().figures.lmPatch;
+  return f.gridBy === b && f.cells > 0 && f.cellsDone === f.cells && f.error === '';
+}, by, { timeout: 60000, polling: 100 });
+
+test('activation patching: the grids equal the CLI\'s, fill in without stalling the frame, and name the head', async () => {
+  const cli = path.join(nativeDir, 'attnlab-cli');
+  await page.evaluate(() => window.attnlab.setState({ source: 'language', sentence: 'Love is', panel: 'lm-patch', patch: { by: 'head', position: -1 } }));
+  await patchDone(page);
+  let f = await patching();
+  assert.equal([...f.clean].length, [...f.corrupt].length);
+  const run = (by) => {
+    const r = spawnSync(cli, ['lm-patch', '--model', modelPath, '--clean', f.clean, '--corrupt', f.corrupt, '--answer', f.answer,
+      '--foil', f.foil, '--by', by], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const near = (a, b, what) => {
+    assert.equal(a.length, b.length, `${what}: rows`);
+    let worst = 0;
+    a.forEach((row, i) => row.forEach((x, j) => { worst = Math.max(worst, Math.abs(x - b[i][j])); }));
+    assert.ok(worst < 1e-3, `${what}: page and CLI differ by ${worst}`);
+  };
+  let want = run('head');
+  assert.ok(Math.abs(f.cleanDiff - want.cleanDiff) < 1e-3 && Math.abs(f.corruptDiff - want.corruptDiff) < 1e-3, 'the two differences');
+  assert.ok(f.cleanDiff - f.corruptDiff > 2, `a clear gap: ${f.cleanDiff} vs ${f.corruptDiff}`);
+  near(f.grid, want.grid, 'head grid');
+  // The previous-character head (layer 0, head 3) restores most of it, and looks at the change.
+  assert.deepEqual([f.peak.row, f.peak.col], [0, 3]);
+  assert.ok(f.peak.restored > 0.8, `restored ${f.peak.restored}`);
+  assert.ok(f.peak.weightOnChanged > 0.5, `weight on the changed character ${f.peak.weightOnChanged}`);
+  assert.ok(f.grid.flat().filter((x, i) => i !== 3).every((x) => x < 0.3), 'no other head restores as much');
+  await frames(page, 3);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  assert.equal(layout.heatmaps['lm-patch/grid']?.rows, 2);
+  assert.equal(layout.heatmaps['lm-patch/grid']?.cols, 4);
+  await screenshot(page, 'lm-patch-heads.png');
+
+  // The residual grid (3 x 45 runs), with the frame intervals recorded while it fills.
+  await page.evaluate(() => {
+    window.__patchFrames = [];
+    window.__patchFramesStop = false;
+    const tick = (t) => {
+      window.__patchFrames.push(t);
+      if (!window.__patchFramesStop) requestAnimationFrame(tick);
+    };
+    window.attnlab.setState({ patch: { by: 'residual' } });
+    requestAnimationFrame(tick);
+  });
+  await patchDone(page, 'residual');
+  await page.evaluate(() => { window.__patchFramesStop = true; });
+  f = await patching();
+  want = run('residual');
+  assert.equal(f.rows, 3);
+  assert.equal(f.cols, [...f.clean].length + 1);
+  near(f.grid, want.grid, 'residual grid');
+  const last = f.cols - 1;
+  assert.ok(Math.abs(f.grid[0][f.changed] - 1) < 1e-4 && Math.abs(f.grid[2][last] - 1) < 1e-4, 'the embeddings at the change, the last row at the end');
+  const times = await page.evaluate(() => window.__patchFrames);
+  const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+  const median = gaps[Math.floor(gaps.length / 2)], p95 = gaps[Math.floor(gaps.length * 0.95)];
+  console.log(`residual grid: ${f.cells} runs over ${gaps.length} frames; frame interval median ${median.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms`);
+  assert.ok(gaps.length >= 5, 'spread over frames');
+  assert.ok(p95 < 100, `frames while patching: p95 ${p95} ms`);
+  await frames(page, 3);
+  await screenshot(page, 'lm-patch-residual.png');
+
+  // A refused request (unequal lengths) says why and keeps the grid.
+  await page.evaluate(() => window.attnlab.setState({ patch: { corrupt: 'If at first' } }));
+  await frames(page, 2);
+  const refused = await patching();
+  assert.match(refused.error, /44.*11|11.*44/);
+  assert.deepEqual(refused.grid, f.grid);
+  await page.evaluate((c) => window.attnlab.setState({ patch: { corrupt: c, by: 'head' } }), f.corrupt);
+});
+
+test('activation patching in Chinese at DPR 2', async () => {
+  const browser = await openBrowser({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 2 });
+  try {
+    const { page: zh, errors } = await openLab(browser, suite.url, '?lang=zh#panel=lm-patch');
+    await zh.evaluate(() => window.attnlab.setState({ source: 'language', sentence: 'Love is' }));
+    await zh.evaluate(() => window.attnlab.languageModel());
+    await zh.waitForFunction(() => window.attnlab.getState().source === 'language' && window.attnlab.cjkFontLoaded, null, { timeout: 30000 });
+    await zh.evaluate(() => window.attnlab.setState({ panel: 'lm-patch', patch: { by: 'head' } }));
+    await patchDone(zh);
+    const f = await zh.evaluate(() => window.attnlab.getState().figures.lmPatch);
+    assert.deepEqual([f.peak.row, f.peak.col], [0, 3]);
+    await frames(zh, 3);
+    const layout = await zh.evaluate(() => window.attnlab.layout());
+    assert.equal(layout.heatmaps['lm-patch/grid']?.cols, 4);
+    await screenshot(zh, 'lm-patch-zh-dpr2.png');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
 });
