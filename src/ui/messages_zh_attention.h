@@ -37,4 +37,18 @@
   X(att_rollout_empty, "注意力展开至少需要一层、每层至少一个头") \
   X(att_rollout_cross, "注意力展开需要自注意力（查询与键一样多）；这里是 {0} x {1}，是交叉注意力") \
   X(att_rollout_sizes, "注意力展开要求每一层的每个头大小相同") \
-  X(att_rollout_finite, "注意力展开需要有限的权重（其中有 NaN 或无穷大）")
+  X(att_rollout_finite, "注意力展开需要有限的权重（其中有 NaN 或无穷大）") \
+  X(att_overview_empty, "概览至少需要一个查询和一个键，且 d_k >= 1") \
+  X(att_overview_width, "k 有 d_k = {0} 列，q 有 {1} 列：两者必须一致") \
+  X(att_overview_tokens, "{0} 个查询 x {1} 个键：概览每边最多 {2} 个") \
+  X(att_overview_dk, "d_k = {0}：概览最多接受 {1}") \
+  X(att_overview_block, "块大小必须是 >= 1 的整数，现在是 {0}") \
+  X(att_overview_pooled, "块大小 {0} 得到 {1} x {2} 的概览，超过 {3} 个格子：请选更大的块") \
+  X(att_overview_finite, "{0} 中有 NaN 或无穷大") \
+  X(att_overview_not_running, "没有正在进行的概览") \
+  X(att_overview_memory, "内存不足，无法存放概览打包后的键") \
+  X(att_overview_not_done, "概览尚未完成：还不知道各行的统计量") \
+  X(att_overview_region_rows, "区域的查询行 [{0}, {1}) 必须在 0 到 {2} 之内且不能为空") \
+  X(att_overview_region_keys, "区域的键 [{0}, {1}) 必须在 0 到 {2} 之内且不能为空") \
+  X(att_overview_region_cap, "区域是 {0} x {1}：每边最多 {2}") \
+  X(att_overview_stats, "行统计量对应 {0} 个查询，而 q 有 {1} 个")

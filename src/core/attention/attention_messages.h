@@ -42,7 +42,21 @@
   X(att_rollout_empty, "rollout needs at least one layer with at least one head") \
   X(att_rollout_cross, "rollout needs self-attention (as many queries as keys); this is {0} x {1}, cross-attention") \
   X(att_rollout_sizes, "every head of every layer must be the same size for rollout") \
-  X(att_rollout_finite, "rollout needs finite weights (a NaN or an infinity is in them)")
+  X(att_rollout_finite, "rollout needs finite weights (a NaN or an infinity is in them)") \
+  X(att_overview_empty, "the overview needs at least one query and one key, and d_k >= 1") \
+  X(att_overview_width, "k has d_k = {0} columns, q has {1}: they must match") \
+  X(att_overview_tokens, "{0} queries x {1} keys: the overview takes at most {2} per side") \
+  X(att_overview_dk, "d_k = {0}: the overview takes at most {1}") \
+  X(att_overview_block, "the block size must be a whole number >= 1, got {0}") \
+  X(att_overview_pooled, "blocks of {0} make a {1} x {2} overview, more than {3} cells: choose a larger block") \
+  X(att_overview_finite, "{0} contains NaN or Inf") \
+  X(att_overview_not_running, "no overview is in progress") \
+  X(att_overview_memory, "out of memory for the overview's packed keys") \
+  X(att_overview_not_done, "the overview is not finished: its row statistics are not known yet") \
+  X(att_overview_region_rows, "the region's query rows [{0}, {1}) must lie within 0 to {2} and not be empty") \
+  X(att_overview_region_keys, "the region's keys [{0}, {1}) must lie within 0 to {2} and not be empty") \
+  X(att_overview_region_cap, "the region is {0} x {1}: at most {2} per side") \
+  X(att_overview_stats, "the row statistics are for {0} queries, q has {1}")
 
 namespace attn::msg {
 #define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};

@@ -89,22 +89,6 @@ Mat attend_heads(const Mat& q, const Mat& k, const Mat& v, int heads, const Stre
   return concat;
 }
 
-// (d, n) row-major w into the active kernels' panels; empty when out of memory.
-PackedPanels pack(const Mat& w) {
-  const kernels::KernelTable& t = kernels::active_kernels();
-  kernels::GemmArgs g;
-  g.k = static_cast<int>(w.rows());
-  g.n = static_cast<int>(w.cols());
-  g.b = w.data();
-  g.ldb = g.n;
-  PackedPanels p;
-  const std::size_t bytes = (static_cast<std::size_t>(t.packed_b_floats(g.k, g.n)) * sizeof(float) + 63) / 64 * 64;
-  p.data.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
-  if (!p.data) return {};
-  t.pack_b(g, p.data.get());
-  return p;
-}
-
 }  // namespace
 
 StreamingResult streaming_attention(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k,
@@ -153,6 +137,22 @@ StreamingResult streaming_multi_head_attention(const Eigen::Ref<const Mat>& x_q,
   return r;
 }
 
+PackedPanels pack_gemm_b(const float* b, int ldb, int k, int n, bool transposed) {
+  const kernels::KernelTable& t = kernels::active_kernels();
+  kernels::GemmArgs g;
+  g.k = k;
+  g.n = n;
+  g.b = b;
+  g.ldb = ldb;
+  g.b_transposed = transposed;
+  PackedPanels p;
+  const std::size_t bytes = (static_cast<std::size_t>(t.packed_b_floats(g.k, g.n)) * sizeof(float) + 63) / 64 * 64;
+  p.data.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+  if (!p.data) return {};
+  t.pack_b(g, p.data.get());
+  return p;
+}
+
 Status pack_multi_head(const ProjectionWeights& w, int d_model, int heads, PackedMultiHead& out) {
   if (d_model < 1 || heads < 1 || d_model % heads != 0)
     return Status::error("d_model " + std::to_string(d_model) + " is not divisible by " + std::to_string(heads) +
@@ -162,6 +162,10 @@ Status pack_multi_head(const ProjectionWeights& w, int d_model, int heads, Packe
   PackedMultiHead p;
   p.d_model = d_model;
   p.heads = heads;
+  // Each (d, n) row-major W into the active kernels' panels.
+  const auto pack = [](const Mat& m) {
+    return pack_gemm_b(m.data(), static_cast<int>(m.cols()), static_cast<int>(m.rows()), static_cast<int>(m.cols()), false);
+  };
   p.wq = pack(w.wq);
   p.wk = pack(w.wk);
   p.wv = pack(w.wv);

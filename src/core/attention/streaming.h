@@ -54,6 +54,11 @@ struct PackedPanels {
   std::unique_ptr<float[], Free> data;  // 64-byte aligned, as the GEMM's own scratch
 };
 
+// op(B) of a product with k rows of depth and n columns, B (k, n) row-major with leading
+// dimension ldb (or, transposed, B^T (n, k)), packed for the active kernels' GEMM
+// (GemmArgs::b_packed); empty when out of memory.
+PackedPanels pack_gemm_b(const float* b, int ldb, int k, int n, bool transposed);
+
 struct PackedMultiHead {
   int d_model = 0, heads = 0;
   PackedPanels wq, wk, wv, wo;  // panels of kernels::KernelTable::pack_b
