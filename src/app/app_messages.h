@@ -86,6 +86,7 @@
   X(app_model_file, "model file") \
   X(app_import_too_large, "the file is {0} MiB; at most {1} MiB can be imported") \
   X(app_no_import, "no import is in progress") \
+  X(app_import_no_weights, "this file has q and k but no attention weights: open it in the overview") \
   X(app_not_running, "the app is not running") \
   X(app_no_matrix, "no matrix '{0}' for head {1} in this scene") \
   X(app_capture_scale, "the scale must be 1, 2, 3 or 4") \

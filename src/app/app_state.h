@@ -278,10 +278,11 @@ bool update_tour(AppState& state);
 
 // The imported scene (files/import_view.h). import_into_state parses `bytes` and, on success,
 // makes it the scene (source Imported, layer 0, head 0, cursor 0); on error the state is
-// unchanged and the message says why. set_imported makes already-parsed data the scene.
+// unchanged and the message says why. set_imported makes already-parsed data the scene; it
+// refuses a file without weights (q and k alone, for the overview), leaving the state as it was.
 Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,
                          const ImportOptions& options, const InflateFn& inflate);
-void set_imported(AppState& state, ImportedAttention data, const std::string& name);
+Status set_imported(AppState& state, ImportedAttention data, const std::string& name);
 
 // Rebuilds the scene from the imported data for the settings' layer (update_results calls it
 // when the scene changed).

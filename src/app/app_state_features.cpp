@@ -77,7 +77,10 @@ bool update_tour(AppState& state) {
 
 // ---- the imported scene -----------------------------------------------------------------
 
-void set_imported(AppState& state, ImportedAttention data, const std::string& name) {
+Status set_imported(AppState& state, ImportedAttention data, const std::string& name) {
+  // Every view of an imported scene reads its weights. A file of q and k alone is the
+  // overview's (core/attention/overview.h), which this state does not hold yet.
+  if (!data.has_weights) return Status::error(msg::app_import_no_weights).within(name);
   state.imported = std::make_shared<const ImportedAttention>(std::move(data));
   state.imported_name = name;
   Settings& s = state.settings;
@@ -91,6 +94,7 @@ void set_imported(AppState& state, ImportedAttention data, const std::string& na
   s.compare = false;
   s.panel = Panel::ModelView;
   state.notice = Status::success();
+  return Status::success();
 }
 
 Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t size, const std::string& name,
@@ -98,8 +102,7 @@ Status import_into_state(AppState& state, const std::uint8_t* bytes, std::size_t
   ImportedAttention data;
   const Status s = import_attention(bytes, size, options, inflate, data);
   if (!s.ok) return s.within(name);
-  set_imported(state, std::move(data), name);
-  return Status::success();
+  return set_imported(state, std::move(data), name);
 }
 
 void update_imported_results(AppState& state) {

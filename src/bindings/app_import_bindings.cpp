@@ -143,7 +143,10 @@ val import_finish_step(double budget_ms, double max_bytes) {
   }
   out.set("progress", g_job.progress());
   out.set("done", g_job.done());
-  if (g_job.done()) attn::set_imported(app->state(), g_job.take(), g_job_name);
+  // A file without weights is refused there (set_imported says why): the scene stays.
+  if (g_job.done())
+    if (const attn::Status set = attn::set_imported(app->state(), g_job.take(), g_job_name); !set.ok)
+      out.set("error", attn::bindings::refused(set));
   return out;
 }
 

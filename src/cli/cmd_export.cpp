@@ -6,6 +6,7 @@
 // (files/import_view.h); with Q/K/V the score matrices are recomputed with the default math.
 // Prints one JSON line: the shape written. Needs the core and src/files only, not the app.
 #include "cli/cli_common.h"
+#include "core/io/io_messages.h"
 #include "files/export_figure.h"
 #include "files/import_view.h"
 
@@ -33,6 +34,7 @@ Status run_export(const Args& args) {
   ImportedAttention d;
   std::string name;
   if (Status s = read_imported_attention(o, d, name, batch); !s.ok) return s;
+  if (!d.has_weights) return Status::error(msg::io_import_needs_weights, "export").within(name);
   if (layer >= d.layers) return Status::error("--layer " + std::to_string(layer) + ": the file has " + std::to_string(d.layers) + " layers");
   if (head >= d.heads) return Status::error("--head " + std::to_string(head) + ": the file has " + std::to_string(d.heads) + " heads");
   const VisibleTokens visible = visible_tokens(d, o.flag("--hide-special"));

@@ -7,6 +7,7 @@
 // Ã_l = rownormalise((1 - A) * pooled heads of layer l + A * I), A = --residual (default 0.5).
 // Cross-attention (n_q != n_k) is refused: rollout has no meaning there. Prints one JSON line.
 #include "cli/cli_common.h"
+#include "core/io/io_messages.h"
 #include "core/attention/rollout.h"
 
 #include <cstdio>
@@ -30,6 +31,7 @@ Status run_rollout(const Args& args) {
   std::string name;
   long long batch = 0;
   if (Status s = read_imported_attention(o, d, name, batch); !s.ok) return s;
+  if (!d.has_weights) return Status::error(msg::io_import_needs_weights, "rollout").within(name);
   if (d.cross_attention())
     return Status::error(name + ": rollout needs self-attention; this file has " + std::to_string(d.n_q) +
                          " queries and " + std::to_string(d.n_k) + " keys (cross-attention)");

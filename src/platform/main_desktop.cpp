@@ -232,8 +232,7 @@ attn::Status import_path(attn::AppState& state, const std::string& path) {
   attn::ImportedAttention data;
   std::string name;
   if (attn::Status st = attn::native::import_file(path, attn::ImportOptions(), data, name); !st.ok) return st;
-  attn::set_imported(state, std::move(data), name);
-  return attn::Status::success();
+  return attn::set_imported(state, std::move(data), name);
 }
 
 // A file dropped on the window becomes the scene; when it cannot, the previous scene stays.

@@ -81,6 +81,7 @@
   X(app_model_file, "模型文件") \
   X(app_import_too_large, "文件有 {0} MiB；最多只能导入 {1} MiB") \
   X(app_no_import, "没有正在进行的导入") \
+  X(app_import_no_weights, "这个文件有 q 和 k，但没有注意力权重：请在概览中打开它") \
   X(app_not_running, "实验室没有在运行") \
   X(app_no_matrix, "这个场景中头 {1} 没有矩阵 '{0}'") \
   X(app_capture_scale, "倍数必须是 1、2、3 或 4") \

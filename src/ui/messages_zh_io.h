@@ -169,4 +169,12 @@
   X(io_import_query_token_count, "有 {0} 个查询词元，但权重有 {1} 个查询行") \
   X(io_import_key_token_count, "有 {0} 个键词元，但权重有 {1} 个键列") \
   X(io_import_qkv_partial, "Q、K、V 必须一起给出：文件里只有 'q'、'k'、'v' 中的一部分") \
-  X(io_import_qk_width, "'q' 的宽度是 {0}，而 'k' 的宽度是 {1}")
+  X(io_import_qk_width, "'q' 的宽度是 {0}，而 'k' 的宽度是 {1}") \
+  X(io_import_q_rank, "没有权重时，'q' 必须有 2 到 5 个维度（(n, d) … (batch, layers, heads, n, d)），现在的形状是 {0}") \
+  X(io_import_no_batch_axis_q, "批次 {0} 不存在：'q' 没有批次轴") \
+  X(io_import_projection_rank_q, "'{0}' 必须像 'q' 一样有 {1} 个维度，现在的形状是 {2}") \
+  X(io_import_projection_batch_q, "'{0}' 的批次是 {1}，而 'q' 的是 {2}") \
+  X(io_import_projection_shape_q, "'{0}' 的形状必须是 {1} 才能与 'q' 匹配，现在是 {2}") \
+  X(io_import_too_many_overview_tokens, "{0} x {1} 个词元：没有权重、只有 q 和 k 的文件每边最多 {2} 个") \
+  X(io_import_too_many_qkv_elements, "q、k、v 共有 {0} 个元素，超过允许的 {1} 个") \
+  X(io_import_needs_weights, "这个文件有 q 和 k，但没有注意力权重：{0} 需要权重（实验室的概览会从 q 和 k 计算它们）")

@@ -136,7 +136,7 @@ def zip_archive(members, deflate):
 
 
 def import_corpus():
-    """Attention files: 2 layers x 2 heads x 3 x 3 weights, tokens, cross-attention, Q/K/V."""
+    """Attention files: 2 layers x 2 heads x 3 x 3 weights, tokens, cross-attention, Q/K/V; q and k alone."""
     rows = [1 / 3] * 9
     w = struct.pack("<36f", *(rows * 4))
     weights = npy("<f4", (2, 2, 3, 3), w)
@@ -155,6 +155,13 @@ def import_corpus():
     write("import", "small.json", b'{"format": "attnlab-attention", "version": 1, "tokens": ["a", "b"], '
                                   b'"attentions": [[[[0.5, 0.5], [0.25, 0.75]]]]}')
     write("import", "bad_crc.npz", zip_archive(members, False)[:-30] + b"\0" * 30)
+    # q and k without weights (the overview's input), (n, d) and with v and a batch axis.
+    q2 = npy("<f4", (3, 2), struct.pack("<6f", *range(6)))
+    write("import", "qk.npz", zip_archive([("q.npy", q2), ("k.npy", q2), ("tokens.npy", tokens)], False))
+    qkv5 = [(n + ".npy", npy("<f4", (1, 2, 1, 3, 2), struct.pack("<12f", *range(12)))) for n in "qkv"]
+    write("import", "qkv_batch.npz", zip_archive(qkv5, True))
+    write("import", "qk.json", b'{"format": "attnlab-attention", "version": 1, "q": [[1, 0], [0, 1]], '
+                               b'"k": [[1, 1], [0, 1], [2, 0]]}')
 
 
 if __name__ == "__main__":

@@ -73,40 +73,157 @@ Status pick_tokens(const std::vector<std::int64_t>& shape, const std::vector<std
   return Status::success();
 }
 
-// Q, K or V: (L, H, n, d) or (B, L, H, n, d) after picking the batch like the weights.
-Status check_projection(ArrayPart& part, const char* name, bool batched, const ImportedAttention& r, int n, bool bf16,
-                        int& d) {
-  const std::vector<std::int64_t>& shape = part.meta.shape;
-  const std::size_t dims = batched ? 5 : 4;
-  if (shape.size() != dims)
-    return Status::error(msg::io_import_projection_rank, name, batched ? "(B, L, H, n, d)" : "(L, H, n, d)",
+// What Q, K or V is measured against: the weights' shape (L, H, n, d) or (B, L, H, n, d), or,
+// in a file without weights, q's shape (any of (n, d) ... (B, L, H, n, d)), `rank` axes.
+struct ProjectionRule {
+  bool like_q = false;
+  std::size_t rank = 4;
+  bool batched = false;
+};
+
+// "(L, H, n, d)" with L, H and n as numbers, the last of those axes that the rule's shape has
+// after its batch axis: "(n, d)" for q given as (n, d).
+std::string projection_shape_text(const ProjectionRule& rule, const ImportedAttention& r, int n) {
+  const std::string axes[4] = {std::to_string(r.layers), std::to_string(r.heads), std::to_string(n), "d"};
+  std::string text;
+  for (std::size_t a = 4 - (rule.rank - (rule.batched ? 1 : 0)); a < 4; ++a) text += (text.empty() ? "(" : ", ") + axes[a];
+  return text + ")";
+}
+
+// Q, K or V after picking the batch as the rule's array did; its shape then gains the missing
+// leading axes of (L, H, n, d).
+Status check_projection(ArrayPart& part, const char* name, const ProjectionRule& rule, const ImportedAttention& r, int n,
+                        bool bf16, int& d) {
+  std::vector<std::int64_t>& shape = part.meta.shape;
+  if (shape.size() != rule.rank) {
+    if (rule.like_q) return Status::error(msg::io_import_projection_rank_q, name, rule.rank, npy_shape_string(shape));
+    return Status::error(msg::io_import_projection_rank, name, rule.batched ? "(B, L, H, n, d)" : "(L, H, n, d)",
                          npy_shape_string(shape));
-  if (batched) {
+  }
+  if (rule.batched) {
     if (shape[0] != r.batch)
-      return Status::error(msg::io_import_projection_batch, name, shape[0], r.batch);
+      return rule.like_q ? Status::error(msg::io_import_projection_batch_q, name, shape[0], r.batch)
+                         : Status::error(msg::io_import_projection_batch, name, shape[0], r.batch);
     pick_batch(part, r.batch_index);
   }
-  // std::string first: GCC 12 warns falsely (-Wrestrict) on "(" + std::string here.
-  const std::string want =
-      std::string("(") + std::to_string(r.layers) + ", " + std::to_string(r.heads) + ", " + std::to_string(n) + ", d)";
-  if (shape[0] != r.layers || shape[1] != r.heads || shape[2] != n)
-    return Status::error(msg::io_import_projection_shape, name, want, npy_shape_string(shape));
+  const std::vector<std::int64_t> given = shape;
+  while (shape.size() < 4) shape.insert(shape.begin(), 1);
+  if (shape[0] != r.layers || shape[1] != r.heads || shape[2] != n) {
+    const std::string want = projection_shape_text(rule, r, n);
+    return rule.like_q ? Status::error(msg::io_import_projection_shape_q, name, want, npy_shape_string(given))
+                       : Status::error(msg::io_import_projection_shape, name, want, npy_shape_string(given));
+  }
   if (shape[3] < 1 || shape[3] > kImportMaxHeadDim)
     return Status::error(msg::io_import_projection_width, name, shape[3], kImportMaxHeadDim);
   d = static_cast<int>(shape[3]);
   return check_float_dtype(part.meta, name, bf16);
 }
 
+// Keeps batch entry options.batch_index of `shape` (5 axes) in r, or refuses the index.
+Status pick_batch_index(const std::vector<std::int64_t>& shape, const ImportOptions& options, ImportedAttention& r) {
+  r.batch = static_cast<int>(std::min<std::int64_t>(shape[0], std::numeric_limits<int>::max()));
+  if (options.batch_index < 0 || options.batch_index >= shape[0])
+    return Status::error(msg::io_import_batch_out_of_range, options.batch_index, shape[0], shape[0] - 1);
+  r.batch_index = options.batch_index;
+  return Status::success();
+}
+
+// Tokens: one list for self-attention, or one per side, or the indices as labels.
+Status assemble_tokens(const Parts& p, ImportedAttention& r) {
+  if (p.has_tokens && (p.has_query_tokens || p.has_key_tokens))
+    return Status::error(msg::io_import_tokens_both);
+  if (p.has_query_tokens != p.has_key_tokens) return Status::error(msg::io_import_tokens_pair);
+  if (p.has_tokens) {
+    if (Status s = pick_tokens(p.tokens_shape, p.tokens, r.batch_index, "tokens", r.query_tokens); !s.ok) return s;
+    if (r.n_q != r.n_k)
+      return Status::error(msg::io_import_tokens_cross, r.n_q, r.n_k);
+    r.key_tokens = r.query_tokens;
+    r.tokens_given = true;
+  } else if (p.has_query_tokens) {
+    if (Status s = pick_tokens(p.query_tokens_shape, p.query_tokens, r.batch_index, "query_tokens", r.query_tokens); !s.ok) return s;
+    if (Status s = pick_tokens(p.key_tokens_shape, p.key_tokens, r.batch_index, "key_tokens", r.key_tokens); !s.ok) return s;
+    r.tokens_given = true;
+  } else {
+    for (int i = 0; i < r.n_q; ++i) r.query_tokens.push_back(std::to_string(i));
+    for (int j = 0; j < r.n_k; ++j) r.key_tokens.push_back(std::to_string(j));
+  }
+  if (static_cast<int>(r.query_tokens.size()) != r.n_q)
+    return Status::error(msg::io_import_query_token_count, r.query_tokens.size(), r.n_q);
+  if (static_cast<int>(r.key_tokens.size()) != r.n_k)
+    return Status::error(msg::io_import_key_token_count, r.key_tokens.size(), r.n_k);
+  return Status::success();
+}
+
+// A file of q and k (v optional) without weights, for the overview: q's shape, any of (n, d),
+// (H, n, d), (L, H, n, d) and (B, L, H, n, d), sets the layers, heads and the batch; k and v
+// follow it. Up to kImportMaxOverviewTokens per side.
+Status assemble_without_weights(Parts& p, const ImportOptions& options, bool bf16, ImportedAttention& r,
+                                std::vector<Fill>& f) {
+  const std::vector<std::int64_t> shape = p.q.meta.shape;
+  if (shape.size() < 2 || shape.size() > 5) return Status::error(msg::io_import_q_rank, npy_shape_string(shape));
+  for (const auto& [name, part] : {std::pair<const char*, const ArrayPart*>{"q", &p.q}, {"k", &p.k}, {"v", &p.v}})
+    for (std::int64_t d : part->meta.shape)
+      if (d == 0) return Status::error(msg::io_import_weights_empty, name, npy_shape_string(part->meta.shape));
+  ProjectionRule rule{true, shape.size(), shape.size() == 5};
+  if (rule.batched) {
+    if (Status s = pick_batch_index(shape, options, r); !s.ok) return s;
+  } else if (options.batch_index != 0) {
+    return Status::error(msg::io_import_no_batch_axis_q, options.batch_index);
+  }
+  std::vector<std::int64_t> s4(shape.begin() + rule.batched, shape.end());
+  while (s4.size() < 4) s4.insert(s4.begin(), 1);
+  const std::vector<std::int64_t>& ks = p.k.meta.shape;
+  const std::int64_t L = s4[0], H = s4[1], nq = s4[2], nk = ks.size() == shape.size() ? ks[ks.size() - 2] : nq;
+  if (L > kImportMaxLayers) return Status::error(msg::io_import_too_many_layers, L, kImportMaxLayers);
+  if (H > kImportMaxHeads) return Status::error(msg::io_import_too_many_heads, H, kImportMaxHeads);
+  if (nq > kImportMaxOverviewTokens || nk > kImportMaxOverviewTokens)
+    return Status::error(msg::io_import_too_many_overview_tokens, nq, nk, kImportMaxOverviewTokens);
+  r.layers = static_cast<int>(L);
+  r.heads = static_cast<int>(H);
+  r.n_q = static_cast<int>(nq);
+  r.n_k = static_cast<int>(nk);
+  int dq = 0, dk = 0, dv = 0;
+  if (Status s = check_projection(p.q, "q", rule, r, r.n_q, bf16, dq); !s.ok) return s;
+  if (Status s = check_projection(p.k, "k", rule, r, r.n_k, bf16, dk); !s.ok) return s;
+  if (dq != dk) return Status::error(msg::io_import_qk_width, dq, dk);
+  if (p.has_v)
+    if (Status s = check_projection(p.v, "v", rule, r, r.n_k, bf16, dv); !s.ok) return s;
+  const std::int64_t elements = L * H * (nq * dq + nk * dk + nk * dv);
+  if (elements > kImportMaxElements)
+    return Status::error(msg::io_import_too_many_qkv_elements, elements, kImportMaxElements);
+  if (Status s = assemble_tokens(p, r); !s.ok) return s;
+  r.has_weights = false;
+  r.has_qk = true;
+  r.has_qkv = p.has_v;
+  r.d_k = dk;
+  r.d_v = dv;
+  r.q = p.q.meta;
+  r.k = p.k.meta;
+  f.push_back({1, p.q.span, "q"});
+  f.push_back({2, p.k.span, "k"});
+  if (p.has_v) {
+    r.v = p.v.meta;
+    f.push_back({3, p.v.span, "v"});
+  }
+  return Status::success();
+}
+
 }  // namespace
 
 Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, ImportedAttention& out,
                 std::vector<Fill>& fills) {
-  if (!p.has_weights)
-    return Status::error(msg::io_import_no_weights);
   const bool bf16 = p.bfloat16 || options.uint16_is_bfloat16;
   ImportedAttention r;
   r.format = format;
   r.bfloat16 = bf16;
+  if (!p.has_weights) {
+    if (!p.has_q || !p.has_k) return Status::error(msg::io_import_no_weights);
+    std::vector<Fill> f;
+    if (Status s = assemble_without_weights(p, options, bf16, r, f); !s.ok) return s;
+    out = std::move(r);
+    fills = std::move(f);
+    return Status::success();
+  }
   ArrayPart w = p.weights;
   const std::string& wn = p.weights_name;
   const std::vector<std::int64_t> shape = w.meta.shape;
@@ -120,10 +237,7 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
   // 1 the batch: kept entry of a 5-d array.
   const bool batched = shape.size() == 5;
   if (batched) {
-    r.batch = static_cast<int>(std::min<std::int64_t>(shape[0], std::numeric_limits<int>::max()));
-    if (options.batch_index < 0 || options.batch_index >= shape[0])
-      return Status::error(msg::io_import_batch_out_of_range, options.batch_index, shape[0], shape[0] - 1);
-    r.batch_index = options.batch_index;
+    if (Status s = pick_batch_index(shape, options, r); !s.ok) return s;
     pick_batch(w, r.batch_index);
   } else if (options.batch_index != 0) {
     return Status::error(msg::io_import_no_batch_axis, options.batch_index);
@@ -146,27 +260,7 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
   r.weights = w.meta;
 
   // 3 tokens: one list for self-attention, or one per side.
-  if (p.has_tokens && (p.has_query_tokens || p.has_key_tokens))
-    return Status::error(msg::io_import_tokens_both);
-  if (p.has_query_tokens != p.has_key_tokens) return Status::error(msg::io_import_tokens_pair);
-  if (p.has_tokens) {
-    if (Status s = pick_tokens(p.tokens_shape, p.tokens, r.batch_index, "tokens", r.query_tokens); !s.ok) return s;
-    if (r.n_q != r.n_k)
-      return Status::error(msg::io_import_tokens_cross, r.n_q, r.n_k);
-    r.key_tokens = r.query_tokens;
-    r.tokens_given = true;
-  } else if (p.has_query_tokens) {
-    if (Status s = pick_tokens(p.query_tokens_shape, p.query_tokens, r.batch_index, "query_tokens", r.query_tokens); !s.ok) return s;
-    if (Status s = pick_tokens(p.key_tokens_shape, p.key_tokens, r.batch_index, "key_tokens", r.key_tokens); !s.ok) return s;
-    r.tokens_given = true;
-  } else {
-    for (int i = 0; i < r.n_q; ++i) r.query_tokens.push_back(std::to_string(i));
-    for (int j = 0; j < r.n_k; ++j) r.key_tokens.push_back(std::to_string(j));
-  }
-  if (static_cast<int>(r.query_tokens.size()) != r.n_q)
-    return Status::error(msg::io_import_query_token_count, r.query_tokens.size(), r.n_q);
-  if (static_cast<int>(r.key_tokens.size()) != r.n_k)
-    return Status::error(msg::io_import_key_token_count, r.key_tokens.size(), r.n_k);
+  if (Status s = assemble_tokens(p, r); !s.ok) return s;
 
   // 4 Q, K, V: all three or none.
   std::vector<Fill> f;
@@ -174,11 +268,13 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
   if (given != 0 && given != 3) return Status::error(msg::io_import_qkv_partial);
   if (given == 3) {
     int dq = 0, dk = 0, dv = 0;
-    if (Status s = check_projection(p.q, "q", batched, r, r.n_q, bf16, dq); !s.ok) return s;
-    if (Status s = check_projection(p.k, "k", batched, r, r.n_k, bf16, dk); !s.ok) return s;
-    if (Status s = check_projection(p.v, "v", batched, r, r.n_k, bf16, dv); !s.ok) return s;
+    const ProjectionRule rule{false, batched ? std::size_t{5} : std::size_t{4}, batched};
+    if (Status s = check_projection(p.q, "q", rule, r, r.n_q, bf16, dq); !s.ok) return s;
+    if (Status s = check_projection(p.k, "k", rule, r, r.n_k, bf16, dk); !s.ok) return s;
+    if (Status s = check_projection(p.v, "v", rule, r, r.n_k, bf16, dv); !s.ok) return s;
     if (dq != dk) return Status::error(msg::io_import_qk_width, dq, dk);
     r.has_qkv = true;
+    r.has_qk = true;
     r.d_k = dk;
     r.d_v = dv;
     r.q = p.q.meta;
@@ -199,13 +295,13 @@ Status assemble(Parts& p, const ImportOptions& options, ImportFormat format, Imp
 // ---- 2 Decoding one head -----------------------------------------------------------------
 
 Mat ImportedAttention::head_weights(int layer, int head) const {
-  return decode_head_block(weights, bfloat16, layer, head);
+  return has_weights ? decode_head_block(weights, bfloat16, layer, head) : Mat();
 }
 Mat ImportedAttention::head_q(int layer, int head) const {
-  return has_qkv ? decode_head_block(q, bfloat16, layer, head) : Mat();
+  return has_qk || has_qkv ? decode_head_block(q, bfloat16, layer, head) : Mat();
 }
 Mat ImportedAttention::head_k(int layer, int head) const {
-  return has_qkv ? decode_head_block(k, bfloat16, layer, head) : Mat();
+  return has_qk || has_qkv ? decode_head_block(k, bfloat16, layer, head) : Mat();
 }
 Mat ImportedAttention::head_v(int layer, int head) const {
   return has_qkv ? decode_head_block(v, bfloat16, layer, head) : Mat();

@@ -1,7 +1,10 @@
 // Attention from any model, read from the bytes of a file: a .npy array, a .npz archive
 // (what np.savez / np.savez_compressed write) or the lab's JSON format (docs/IMPORT.md).
 // The result is an ImportedAttention: weights for every layer and head, the query and key
-// tokens, and optionally Q, K, V per layer and head.
+// tokens, and optionally Q, K, V per layer and head. A file may also hold q and k (and
+// optionally v) without weights, for sequences too long to hold n x n weights: then
+// has_weights is false, the weights are empty, and the lab computes what it shows from q and
+// k (core/attention/overview.h).
 //
 // It deliberately does not read files, inflate deflate streams or guess at formats it
 // does not document: callers hand it bytes (a File read in slices in the browser, a file
@@ -39,10 +42,13 @@ namespace attn {
 inline constexpr std::int64_t kImportMaxFileBytes = std::int64_t{512} << 20;
 // All members of an archive after inflating, together: 1 GiB (a guard against zip bombs).
 inline constexpr std::int64_t kImportMaxInflatedBytes = std::int64_t{1} << 30;
-// Weight elements L * H * n_q * n_k of the picked batch: 128 Mi (256 MiB as float16).
+// Weight elements L * H * n_q * n_k of the picked batch: 128 Mi (256 MiB as float16). A file
+// without weights: the elements of q, k and v together, L * H * (n_q d_k + n_k d_k + n_k d_v).
 inline constexpr std::int64_t kImportMaxElements = std::int64_t{128} << 20;
-// Tokens per side (the explorer's cap), layers, heads, and Q/K/V width.
+// Tokens per side (the explorer's cap) when the file holds weights; without weights (q and k
+// alone) up to the overview's cap, 32,768. Layers, heads, and Q/K/V width.
 inline constexpr int kImportMaxTokens = 1024;
+inline constexpr int kImportMaxOverviewTokens = 32768;
 inline constexpr int kImportMaxLayers = 256;
 inline constexpr int kImportMaxHeads = 256;
 inline constexpr int kImportMaxHeadDim = 1024;
@@ -63,21 +69,25 @@ struct ImportedAttention {
   int batch_index = 0;  // the one that was picked
   // Weights of the picked batch, shape (L, H, n_q, n_k), kept in the file's element type
   // (float32, float16, float64, or uint16 holding bfloat16) so memory stays the file's size;
-  // head_weights() decodes one head.
+  // head_weights() decodes one head. Empty when has_weights is false (a file of q and k alone):
+  // every feature that reads weights must check has_weights first.
+  bool has_weights = true;
   NpyArray weights;
   bool bfloat16 = false;  // weights (and Q/K/V) of dtype uint16 are bfloat16 bit patterns
   std::vector<std::string> query_tokens, key_tokens;  // n_q and n_k labels
   bool tokens_given = false;  // false: labels are "0", "1", ... (the file had none)
-  // Optional, all three or none: (L, H, n_q, d_k), (L, H, n_k, d_k), (L, H, n_k, d_v).
+  // (L, H, n_q, d_k), (L, H, n_k, d_k), (L, H, n_k, d_v). With weights: all three or none
+  // (has_qkv). Without weights q and k are there (has_qk), v optionally (has_qkv then too).
   bool has_qkv = false;
+  bool has_qk = false;  // q and k (the import sets it whenever has_qkv; has_qkv alone implies it)
   int d_k = 0, d_v = 0;
   NpyArray q, k, v;
 
   // One head's matrices as float; an empty matrix for an index out of range.
-  Mat head_weights(int layer, int head) const;  // (n_q, n_k)
-  Mat head_q(int layer, int head) const;        // (n_q, d_k), empty without Q/K/V
+  Mat head_weights(int layer, int head) const;  // (n_q, n_k), empty without weights
+  Mat head_q(int layer, int head) const;        // (n_q, d_k), empty without q and k
   Mat head_k(int layer, int head) const;        // (n_k, d_k)
-  Mat head_v(int layer, int head) const;        // (n_k, d_v)
+  Mat head_v(int layer, int head) const;        // (n_k, d_v), empty without v
   bool cross_attention() const { return n_q != n_k; }
 };
 
@@ -103,6 +113,9 @@ Status import_npy(const std::uint8_t* bytes, std::size_t size, const ImportOptio
 //   tokens                  n strings, self-attention (n_q = n_k = n), or (B, n)
 //   query_tokens, key_tokens   n_q and n_k strings for cross-attention
 //   q, k, v                 optional, (L, H, n, d) or (B, L, H, n, d)
+//   Without a weights member: q and k (v optional) of one shape among (n, d), (H, n, d),
+//   (L, H, n, d) and (B, L, H, n, d), up to kImportMaxOverviewTokens per side; has_weights
+//   is then false.
 //   bfloat16                optional 0-d bool: uint16 arrays are bfloat16
 // Members compressed with deflate go through `inflate`; other methods are refused.
 Status import_npz(const std::uint8_t* bytes, std::size_t size, const ImportOptions& options,

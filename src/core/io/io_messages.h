@@ -172,7 +172,15 @@
   X(io_import_query_token_count, "{0} query tokens for {1} query rows of the weights") \
   X(io_import_key_token_count, "{0} key tokens for {1} key columns of the weights") \
   X(io_import_qkv_partial, "Q, K and V come together: the file has only some of 'q', 'k', 'v'") \
-  X(io_import_qk_width, "'q' has width {0} but 'k' has {1}")
+  X(io_import_qk_width, "'q' has width {0} but 'k' has {1}") \
+  X(io_import_q_rank, "without weights, 'q' must have 2 to 5 dimensions ((n, d) ... (batch, layers, heads, n, d)), found shape {0}") \
+  X(io_import_no_batch_axis_q, "batch {0} does not exist: 'q' has no batch axis") \
+  X(io_import_projection_rank_q, "'{0}' must have {1} dimensions like 'q', found shape {2}") \
+  X(io_import_projection_batch_q, "'{0}' has batch {1}, 'q' {2}") \
+  X(io_import_projection_shape_q, "'{0}' must have shape {1} to match 'q', found {2}") \
+  X(io_import_too_many_overview_tokens, "{0} x {1} tokens: a file of q and k without weights may have at most {2} per side") \
+  X(io_import_too_many_qkv_elements, "q, k and v hold {0} elements, more than the {1} allowed") \
+  X(io_import_needs_weights, "this file has q and k but no attention weights: {0} needs the weights (the lab's overview computes them from q and k)")
 
 namespace attn::msg {
 #define ATTNLAB_MESSAGE_TEXT(id, en) inline constexpr MessageText id{#id, en};

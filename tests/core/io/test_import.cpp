@@ -587,6 +587,82 @@ TEST_CASE("import: malformed archives and arrays are refused with a message", "[
   expect_refused(ramp_npy({2, 2}), "no batch axis", batch);
 }
 
+TEST_CASE("import: q and k without weights, up to 32768 tokens, for the overview", "[import]") {
+  // (n, d): one layer, one head; the weights are absent and every reader of them gets nothing.
+  ImportedAttention a;
+  Status s = import_bytes(make_zip({{"q.npy", ramp_npy({32768, 2})}, {"k.npy", ramp_npy({32768, 2})}}), a);
+  INFO(s.message);
+  REQUIRE(s.ok);
+  CHECK_FALSE(a.has_weights);
+  CHECK(a.weights.data.empty());
+  CHECK(a.head_weights(0, 0).size() == 0);
+  CHECK(a.has_qk);
+  CHECK_FALSE(a.has_qkv);
+  CHECK(a.layers == 1);
+  CHECK(a.heads == 1);
+  CHECK(a.n_q == 32768);
+  CHECK(a.n_k == 32768);
+  CHECK(a.d_k == 2);
+  CHECK(a.head_k(0, 0).rows() == 32768);
+  CHECK(a.head_k(0, 0)(32767, 1) == Approx(65535 / 100.0f));
+  CHECK(a.head_v(0, 0).size() == 0);
+  CHECK(a.key_tokens.back() == "32767");
+
+  // (H, n, d) with v; (B, L, H, n, d) picks the batch, cross-attention with its tokens.
+  REQUIRE(import_bytes(make_zip({{"q.npy", ramp_npy({2, 5, 3})}, {"k.npy", ramp_npy({2, 5, 3})},
+                                 {"v.npy", ramp_npy({2, 5, 4})}}),
+                       a)
+              .ok);
+  CHECK(a.heads == 2);
+  CHECK(a.has_qkv);
+  CHECK(a.d_v == 4);
+  CHECK(a.head_v(0, 1)(4, 3) == Approx((20 + 4 * 4 + 3) / 100.0f));
+  ImportOptions second;
+  second.batch_index = 1;
+  const Bytes batched = make_zip({{"q.npy", ramp_npy({2, 1, 1, 2, 3})}, {"k.npy", ramp_npy({2, 1, 1, 4, 3})},
+                                  {"query_tokens.npy", strings_npy({"a", "b"}, 1)},
+                                  {"key_tokens.npy", strings_npy({"w", "x", "y", "z"}, 1)}});
+  REQUIRE(import_bytes(batched, a, second).ok);
+  CHECK(a.batch == 2);
+  CHECK(a.n_q == 2);
+  CHECK(a.n_k == 4);
+  CHECK(a.head_q(0, 0)(0, 0) == Approx(6 / 100.0f));
+  CHECK(a.key_tokens[3] == "z");
+  CHECK(stepped_message(batched, 1, second).empty());
+
+  // The JSON format too.
+  REQUIRE(import_text(R"({"format":"attnlab-attention","version":1,"q":[[1,2],[3,4]],"k":[[1,0],[0,1],[1,1]]})", a).ok);
+  CHECK_FALSE(a.has_weights);
+  CHECK(a.n_k == 3);
+  CHECK(a.head_k(0, 0)(2, 1) == 1.0f);
+}
+
+TEST_CASE("import: q and k without weights are refused past their caps, naming the array", "[import]") {
+  expect_refused(make_zip({{"q.npy", ramp_npy({32769, 1})}, {"k.npy", ramp_npy({4, 1})}}),
+                 "32769 x 4 tokens: a file of q and k without weights may have at most 32768 per side");
+  // With weights the explorer's cap of 1024 stays.
+  expect_refused(make_zip({{"attentions.npy", ramp_npy({1, 1025})}}), "at most 1024 per side are shown");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 1025})}, {"k.npy", ramp_npy({2, 1025})}}), "'q' has width 1025");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2})}, {"k.npy", ramp_npy({2})}}), "'q' must have 2 to 5 dimensions");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}, {"k.npy", ramp_npy({1, 2, 3})}}),
+                 "'k' must have 2 dimensions like 'q', found shape (1, 2, 3)");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 2, 3})}, {"k.npy", ramp_npy({3, 2, 3})}}),
+                 "'k' must have shape (2, 2, d) to match 'q', found (3, 2, 3)");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}, {"k.npy", ramp_npy({2, 4})}}), "'q' has width 3 but 'k' has 4");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}, {"k.npy", ramp_npy({2, 3})}, {"v.npy", ramp_npy({3, 3})}}),
+                 "'v' must have shape (2, d) to match 'q', found (3, 3)");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 1, 1, 2, 3})}, {"k.npy", ramp_npy({3, 1, 1, 2, 3})}}),
+                 "'k' has batch 3, 'q' 2");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 0})}, {"k.npy", ramp_npy({2, 3})}}), "'q' is empty");
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}}), "no attention weights");
+  ImportOptions batch;
+  batch.batch_index = 1;
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}, {"k.npy", ramp_npy({2, 3})}}), "'q' has no batch axis", batch);
+  const float bad[6] = {0, 1, 2, std::numeric_limits<float>::infinity(), 4, 5};
+  expect_refused(make_zip({{"q.npy", ramp_npy({2, 3})}, {"k.npy", serialize_npy(NpyArray::from_float({2, 3}, bad))}}),
+                 "'k' contains NaN or Inf at flat index 3");
+}
+
 TEST_CASE("import: no truncation of a good archive parses, and none crashes", "[import]") {
   const Bytes good = make_zip({{"attentions.npy", ramp_npy({1, 2, 3, 3})}, {"tokens.npy", strings_npy({"a", "b", "c"}, 1)}});
   for (size_t cut = 0; cut < good.size(); ++cut) {
