@@ -7,6 +7,12 @@ export function checkFloat32(name, value) {
   if (!(value instanceof Float32Array)) throw new TypeError(`${name} must be a Float32Array`);
 }
 
+// A TypeError for an argument of `what` not among `known`.
+export function knownArguments(args, known, what) {
+  for (const key of Object.keys(args ?? {}))
+    if (!known.includes(key)) throw new TypeError(`unknown argument '${key}' of ${what} (${known.join(', ')})`);
+}
+
 export function refused(result) {
   if (result?.error !== undefined) throw new RangeError(result.error);
   return result;

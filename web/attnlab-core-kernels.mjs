@@ -21,7 +21,7 @@
 //   ('simd128' in the browser), floats per vector, the GEMM register tile.
 // wasmMemoryBytes() -> number: the size of this instance's WebAssembly memory in bytes
 //   (it only grows: after a call it is that call's high-water mark, plus what came before).
-import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
+import { checkFloat32, intoOption, knownArguments, refused } from './attnlab-core-checks.mjs';
 
 const LAYER_ARGS = ['wq', 'wk', 'wv', 'wo', 'dModel', 'heads'];
 const LAYER_OUTPUT_ARGS = ['x', 'nq', 'causal', 'into'];
@@ -29,11 +29,6 @@ const OUTPUT_ARGS = ['x', 'wq', 'wk', 'wv', 'wo', 'nq', 'dModel', 'heads', 'caus
 
 // {output: nq*dModel floats}, or null while they are not whole numbers (the module names them).
 const outputSize = (nq, dModel) => ({ output: [nq, dModel].every((n) => Number.isSafeInteger(n) && n > 0) ? nq * dModel : null });
-
-function knownArguments(args, known, what) {
-  for (const key of Object.keys(args ?? {}))
-    if (!known.includes(key)) throw new TypeError(`unknown argument '${key}' of ${what} (${known.join(', ')})`);
-}
 
 export default function kernelsApi(wasm) {
   // A layer garbage-collected without dispose() frees its packed weights here.

@@ -1,6 +1,8 @@
 // Types of attnlab-core-offthread.mjs (`attention-lab/core/offthread`): long attention in a
 // module Web Worker. Written by hand beside the module's comments.
-import type { AttentionArgs, LanguageModelTrainerInfo, LanguageModelTrainerOptions } from './attnlab-core.js';
+import type {
+  AttentionArgs, LanguageModelTrainerInfo, LanguageModelTrainerOptions, OverviewArgs, OverviewRegion, OverviewResult,
+} from './attnlab-core.js';
 
 export interface WorkerAttentionResult {
   /** (nq, dv) */
@@ -10,9 +12,25 @@ export interface WorkerAttentionResult {
   isa: string;
 }
 
+export interface WorkerOverviewResult extends OverviewResult {
+  milliseconds: number;
+  /** The worker's module instance after the pass: its high-water mark. */
+  wasmMemoryBytes: number;
+  isa: string;
+}
+
 export interface AttentionWorker {
   /** Always the streaming path; q, k and v are copied to the worker. */
   attention(args: AttentionArgs): Promise<WorkerAttentionResult>;
+  /** overviewBegin(args) run to its end in the worker; onProgress after each slice of about 0.1 s. */
+  overview(
+    args: OverviewArgs,
+    options?: { onProgress?: (progress: { rowsDone: number; progress: number }) => void },
+  ): Promise<WorkerOverviewResult>;
+  /** The exact weights of a region (at most 1024 a side) of the last overview. */
+  region(args: { q0: number; q1: number; k0: number; k1: number }): Promise<OverviewRegion>;
+  /** Drops the last overview's q and k from the worker. */
+  freeOverview(): Promise<{ freed: boolean }>;
   /** Stops the worker; calls still pending reject. */
   terminate(): void;
 }

@@ -14,6 +14,14 @@
 //     worker (the caller keeps them). A bad argument rejects with the worker's TypeError /
 //     RangeError, named as attention() names it; `into` is refused (a TypeError), as the
 //     worker cannot write this thread's arrays.
+//   overview(args, {onProgress}): overviewBegin(args) of attnlab-core.mjs run to its end in the
+//     worker (q and k are copied to it), onProgress({rowsDone, progress}) after each slice of
+//     about 0.1 s; resolves to job.result()'s {pooled, rows, cols, keyTotals, rowMax, rowLse,
+//     scale} with {milliseconds, wasmMemoryBytes, isa} as attention's. The worker keeps the job
+//     for region() until the next overview or freeOverview().
+//   region({q0, q1, k0, k1}) -> Promise of {weights, rows, cols}: the exact weights of a region
+//     (at most 1024 a side) of the last overview.
+//   freeOverview() -> Promise of {freed}: drops the last overview's q and k from the worker.
 //   terminate(): stops the worker; calls still pending reject.
 //
 // createLanguageModelTrainerWorker({url}) -> the language model trained on a text in a Worker
@@ -41,9 +49,10 @@ export function createLanguageModelTrainerWorker({ url = new URL('./attnlab-core
   };
 }
 
-// A worker's calls: call(method, args) -> Promise of its answer (an error answer rejects with
-// the worker's TypeError / RangeError); call.post(method) sends without waiting; a message
-// without an id goes to `other`.
+// A worker's calls: call(method, args, onProgress) -> Promise of its answer (an error answer
+// rejects with the worker's TypeError / RangeError; a message with the call's id and a
+// `progress` goes to onProgress); call.post(method) sends without waiting; a message without
+// an id goes to `other`.
 function workerCaller(url, other = () => {}) {
   const worker = new Worker(url, { type: 'module' });
   const pending = new Map();
@@ -60,6 +69,10 @@ function workerCaller(url, other = () => {}) {
     }
     const waiting = pending.get(id);
     if (!waiting) return;
+    if (result.progress !== undefined && !error) {
+      waiting.onProgress(result.progress);
+      return;
+    }
     pending.delete(id);
     if (error) {
       const Kind = error.name === 'TypeError' ? TypeError : error.name === 'RangeError' ? RangeError : Error;
@@ -69,10 +82,10 @@ function workerCaller(url, other = () => {}) {
     }
   };
   worker.onerror = (event) => failAll(new Error(`worker failed: ${event.message ?? 'could not start'}`));
-  const call = (method, args) => {
+  const call = (method, args, onProgress = () => {}) => {
     const id = next++;
     return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve, reject, onProgress });
       worker.postMessage({ id, method, args });
     });
   };
@@ -92,6 +105,15 @@ export function createAttentionWorker({ url = new URL('./attnlab-core-worker.mjs
       if (args?.into !== undefined)
         return Promise.reject(new TypeError('into is not taken by the worker: its output comes back as a fresh array'));
       return call('attention', args);
+    },
+    overview(args, { onProgress = () => {} } = {}) {
+      return call('overview', args, onProgress);
+    },
+    region(args) {
+      return call('overviewRegion', args);
+    },
+    freeOverview() {
+      return call('overviewFree');
     },
     terminate() {
       call.terminate();

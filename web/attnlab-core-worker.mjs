@@ -1,5 +1,5 @@
 // attnlab-core-worker.mjs: a module Web Worker that runs long work off the page's thread
-// (long attention, training the language model on a text), with its own fresh instance of
+// (long attention, the overview of long attention, training the language model on a text), with its own fresh instance of
 // the math module. Start it through attnlab-core-offthread.mjs (createAttentionWorker,
 // createLanguageModelTrainerWorker); the messages are:
 //   in:  {id, method: 'attention', args}   args as attention() of attnlab-core.mjs; the
@@ -20,6 +20,14 @@
 //   in:  {id, method: 'lmSave'}            out: {id, bytes: Uint8Array (the .attnlm), transferred}
 //   in:  {id, method: 'lmEvaluate'}        out: {id, evaluation}
 //   in:  {id, method: 'lmLook'}            out: {id, step, look} (the look above, at any point)
+//   in:  {id, method: 'overview', args}    args as overviewBegin() of attnlab-core.mjs; runs the
+//        whole pass in slices of about 0.1 s, meanwhile {id, progress: {rowsDone, progress}} after
+//        each; out: {id, pooled, rows, cols, keyTotals, rowMax, rowLse, scale, milliseconds,
+//        wasmMemoryBytes, isa} (arrays transferred). The job stays for regions until the next
+//        overview or overviewFree.
+//   in:  {id, method: 'overviewRegion', args: {q0, q1, k0, k1}}   out: {id, weights, rows, cols}
+//        of the last overview (weights transferred)
+//   in:  {id, method: 'overviewFree'}      out: {id, freed}: drops the last overview's job
 //   or:  {id, error: {name, message}}      the TypeError / RangeError of a bad argument
 import createAttnlabCore from './attnlab-core.mjs';
 
@@ -135,12 +143,50 @@ function lmControl(method) {
   }
 }
 
+// ---- the overview of long attention --------------------------------------------------
+
+// A slice is the rows stepped between two progress reports: about a tenth of a second.
+const OVERVIEW_SLICE_MS = 100;
+let overviewJob = null;  // the last overview's job, kept for regions
+
+async function overview(core, args, progress) {
+  overviewJob?.dispose();
+  overviewJob = null;
+  const start = performance.now();
+  const job = core.overviewBegin(args);  // throws on a refused argument
+  overviewJob = job;
+  let rows = 32, report;
+  do {
+    const sliceStart = performance.now();
+    report = job.step(rows);
+    const ms = performance.now() - sliceStart;
+    rows = Math.max(32, Math.min(8192, Math.round(rows * OVERVIEW_SLICE_MS / Math.max(ms, 1))));
+    progress({ rowsDone: report.rowsDone, progress: report.progress });
+  } while (!report.done);
+  const result = job.result();
+  const milliseconds = performance.now() - start;
+  const transfer = [result.pooled.buffer, result.keyTotals.buffer, result.rowMax.buffer, result.rowLse.buffer];
+  return [{ ...result, milliseconds, wasmMemoryBytes: core.wasmMemoryBytes(), isa: core.kernelInfo().isa }, transfer];
+}
+
 const METHODS = {
   async attention(core, args) {
     const start = performance.now();
     const { output } = core.attention({ ...args, returnWeights: false });
     const milliseconds = performance.now() - start;
     return [{ output, milliseconds, wasmMemoryBytes: core.wasmMemoryBytes(), isa: core.kernelInfo().isa }, [output.buffer]];
+  },
+  overview,
+  async overviewRegion(core, args) {
+    if (!overviewJob) throw new Error('no overview was run (overview)');
+    const region = overviewJob.region(args);
+    return [region, [region.weights.buffer]];
+  },
+  async overviewFree() {
+    const freed = overviewJob !== null;
+    overviewJob?.dispose();
+    overviewJob = null;
+    return [{ freed }];
   },
   async lmStart(core, args) {
     const trainer = core.createLanguageModelTrainer(args);  // throws on a refused text: the old run stays
@@ -177,7 +223,7 @@ self.onmessage = async (event) => {
   try {
     const core = await ready;
     if (!Object.hasOwn(METHODS, method)) throw new TypeError(`unknown method '${method}'`);
-    const [result, transfer = []] = await METHODS[method](core, args);
+    const [result, transfer = []] = await METHODS[method](core, args, (progress) => self.postMessage({ id, progress }));
     self.postMessage({ id, ...result }, transfer);
   } catch (e) {
     self.postMessage({ id, error: { name: e?.name ?? 'Error', message: String(e?.message ?? e) } });

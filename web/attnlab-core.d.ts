@@ -155,6 +155,69 @@ export interface MultiHeadLayer {
   dispose(): void;
 }
 
+export interface OverviewArgs {
+  /** (nq, dk) row-major, finite; copied into the module. */
+  q: Float32Array;
+  /** (nk, dk) row-major, finite. */
+  k: Float32Array;
+  /** 1 to 32768 each. */
+  nq: number;
+  nk: number;
+  /** 1 to 1024. */
+  dk: number;
+  /** The pooling block's side (default 32); ceil(nq/block) * ceil(nk/block) at most 2^22. */
+  block?: number;
+  /** Each block's mean over its actual cells (masked ones count as zeros) or its max (default 'mean'). */
+  pool?: 'mean' | 'max';
+  /** Query i sees keys j <= i (default false). */
+  causal?: boolean;
+  /** Multiplier of Q K^T (default 1/sqrt(dk)). */
+  scale?: number;
+}
+
+export interface OverviewProgress {
+  rowsDone: number;
+  /** Share of the score cells computed, 0 to 1. */
+  progress: number;
+  done: boolean;
+}
+
+export interface OverviewResult {
+  /** (rows, cols) row-major: the weights pooled over block x block blocks. */
+  pooled: Float32Array;
+  rows: number;
+  cols: number;
+  /** (nk): each key's total weight over all queries. */
+  keyTotals: Float32Array;
+  /** (nq): each query row's largest scaled score. */
+  rowMax: Float32Array;
+  /** (nq): ln sum_j e^(score), the row's log-sum-exp. */
+  rowLse: Float64Array;
+  scale: number;
+}
+
+export interface OverviewRegion {
+  /** (rows, cols) row-major: the exact weights of queries [q0, q1) and keys [k0, k1). */
+  weights: Float32Array;
+  rows: number;
+  cols: number;
+}
+
+/** A streaming pass over the query rows, run in pieces; its q and k stay in the module for regions. */
+export interface OverviewJob {
+  readonly rows: number;
+  readonly cols: number;
+  readonly scale: number;
+  /** The next `rows` query rows. */
+  step(rows: number): OverviewProgress;
+  /** Once done; throws an Error before. */
+  result(): OverviewResult;
+  /** Exact weights of a region of at most 1024 x 1024 (half-open ranges), once done. */
+  region(args: { q0: number; q1: number; k0: number; k1: number }): OverviewRegion;
+  /** Frees the module's copy of q and k; a second call does nothing. */
+  dispose(): void;
+}
+
 export interface Token {
   text: string;
   /** UTF-8 byte offsets. */
@@ -620,6 +683,8 @@ export interface AttnlabCore {
   softmaxPrecision(args: SoftmaxPrecisionArgs): SoftmaxResult;
   /** R as (layers, n, n) row-major: R[l] = Ã_l ... Ã_0. */
   rollout(args: RolloutArgs): Float32Array;
+  /** The weights of up to 32768 tokens pooled over blocks by a streaming pass, step by step. */
+  overviewBegin(args: OverviewArgs): OverviewJob;
   kernelInfo(): KernelInfo;
   wasmMemoryBytes(): number;
   trainingTasks(): TrainingTasks;

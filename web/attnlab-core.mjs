@@ -50,11 +50,15 @@
 //   evenDk, needs an even d_k. scoreFunction: qk, computed from q and k alone. theme: the
 //   app's colour themes). The checks of this module, the declarations' unions and the
 //   embed's theme check are made from them.
+// overviewBegin({q, k, nq, nk, dk, block, pool, causal, scale}) -> a job that pools the weights
+//   of up to 32768 tokens over blocks in a streaming pass, step by step, and gives any region's
+//   exact weights (attnlab-core-overview.mjs).
 import { checkFloat32, intoOption, refused } from './attnlab-core-checks.mjs';
 import efficientApi from './attnlab-core-efficient.mjs';
 import kernelsApi from './attnlab-core-kernels.mjs';
 import lmApi from './attnlab-core-lm.mjs';
 import modernApi, { positionalOption } from './attnlab-core-modern.mjs';
+import overviewApi from './attnlab-core-overview.mjs';
 import statisticsApi from './attnlab-core-statistics.mjs';
 import trainApi from './attnlab-core-train.mjs';
 import { BUILDS, buildRuns, chooseBuild } from './builds.mjs';
@@ -95,6 +99,7 @@ export default async function createAttnlabCore(moduleOptions = {}) {
     ...kernelsApi(wasm),
     ...lmApi(wasm),
     ...modernApi(wasm),
+    ...overviewApi(wasm),
     ...statisticsApi(wasm),
     ...trainApi(wasm),
     attention(args = {}) {

@@ -37,6 +37,11 @@ async function mathModule(): Promise<number> {
   const curve = core.saturationCurve({ dks: [4, 16, 64], scaled: false, rows: 16, keys: 8 });
   const precision = core.softmaxPrecision({ row: new Float32Array([10, 20]), precision: 'float32' });
   const rolled: Float32Array = core.rollout({ weights: new Float32Array([1, 0, 0.5, 0.5]), layers: 1, heads: 1, n: 2, pool: 'max', residual: 0 });
+  const job = core.overviewBegin({ q, k, nq: 2, nk: 2, dk: 2, block: 1, pool: 'max', causal: true });
+  const { progress } = job.step(64);
+  const { pooled, keyTotals, rowLse } = job.result();
+  const region: Float32Array = job.region({ q0: 0, q1: 2, k0: 0, k1: 1 }).weights;
+  job.dispose();
   const causalKinds: EfficientKind[] = core.choices().efficientKind.filter((row) => row.causal).map((row) => row.name);
   const { isa, lanes } = core.kernelInfo();
   const bytes: number = core.wasmMemoryBytes();
@@ -61,7 +66,7 @@ async function mathModule(): Promise<number> {
   const lmFile: Uint8Array = lmTrainer.save();
   learned.dispose();
   lmTrainer.dispose();
-  return trainBits + (heldOutBits ?? 0) + bigramBits + lmFile.length + lmTrainer.info.vocab + rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + causalKinds.length + sm.weights[0] + mha.weights.length +
+  return progress + pooled[0] + keyTotals[1] + rowLse[0] + region[0] + trainBits + (heldOutBits ?? 0) + bigramBits + lmFile.length + lmTrainer.info.vocab + rope.scores[0] + alibi.weights[0] + flashM + scores[0] + weights[1] + output[0] + scale + streamed[0] + reused[0] + reusedOut[0] + kinds.length + causalKinds.length + sm.weights[0] + mha.weights.length +
     mhaOut.output[0] + eff.relativeError + (eff.display?.nonzeros[0] ?? 0) + (chart.series[0].slope ?? 0) + variance +
     histogram.counts.length + curve[0].entropy + precision.weights[1] + rolled[3] + lanes + isa.length + bytes + tasks.length +
     (run.finalLoss ?? 0) + history.loss.length + evaluation.tokenAccuracy + heads.length + probe.weights.length +
@@ -71,6 +76,10 @@ async function mathModule(): Promise<number> {
 async function offThread(q: Float32Array, k: Float32Array, v: Float32Array): Promise<number> {
   const worker = createAttentionWorker({ url: new URL('./attnlab-core-worker.mjs', 'https://example.org/lab/') });
   const { output, milliseconds, wasmMemoryBytes } = await worker.attention({ q, k, v, nq: 2, nk: 2, dk: 2, dv: 2, causal: true });
+  const seen = await worker.overview({ q, k, nq: 2, nk: 2, dk: 2 }, { onProgress: ({ progress }) => console.log(progress) });
+  const part = await worker.region({ q0: 0, q1: 1, k0: 0, k1: 2 });
+  await worker.freeOverview();
+  console.log(seen.pooled[0] + seen.milliseconds + part.weights[1]);
   worker.terminate();
   const lm = createLanguageModelTrainerWorker({ onProgress: ({ step, steps, charactersPerSecond }) => console.log(step / steps, charactersPerSecond) });
   const { vocab, heldOutCharacters } = await lm.start({ text: 'the cat sat on the mat\n'.repeat(200), seed: 1 });

@@ -29,7 +29,7 @@ float inverse_sum(float m, double lse) { return static_cast<float>(std::exp(stat
 
 // ---- 1 checks -------------------------------------------------------------------------------
 
-Status check_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>& k, const OverviewOptions& o) {
+Status check_inputs(const Mat& q, const Mat& k, const OverviewOptions& o) {
   if (q.rows() < 1 || k.rows() < 1 || q.cols() < 1) return Status::error(msg::att_overview_empty);
   if (k.cols() != q.cols()) return Status::error(msg::att_overview_width, k.cols(), q.cols());
   if (q.rows() > kOverviewMaxTokens || k.rows() > kOverviewMaxTokens)
@@ -40,8 +40,8 @@ Status check_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>&
   if (rows * cols > kOverviewMaxPooledCells)
     return Status::error(msg::att_overview_pooled, o.block, rows, cols, kOverviewMaxPooledCells);
   if (!std::isnan(o.scale) && !std::isfinite(o.scale)) return Status::error(msg::att_scale_finite);
-  if (!all_finite(q)) return Status::error(msg::att_overview_finite, "q");
-  if (!all_finite(k)) return Status::error(msg::att_overview_finite, "k");
+  if (!all_finite(q.data(), q.size())) return Status::error(msg::att_overview_finite, "q");
+  if (!all_finite(k.data(), k.size())) return Status::error(msg::att_overview_finite, "k");
   return Status::success();
 }
 
@@ -50,23 +50,26 @@ Status check_inputs(const Eigen::Ref<const Mat>& q, const Eigen::Ref<const Mat>&
 // ---- 2 the job ------------------------------------------------------------------------------
 
 Status OverviewJob::begin(Mat q, Mat k, const OverviewOptions& options) {
-  *this = OverviewJob();
+  release();
   if (Status s = check_inputs(q, k, options); !s.ok) return s;
   const int n_q = static_cast<int>(q.rows()), n_k = static_cast<int>(k.rows()), d_k = static_cast<int>(q.cols());
   for (int j0 = 0; j0 < n_k; j0 += kKeyChunk) {
     packed_k_.push_back(pack_gemm_b(k.data() + static_cast<std::ptrdiff_t>(j0) * d_k, d_k, d_k, std::min(kKeyChunk, n_k - j0), true));
     if (!packed_k_.back().data) {
-      *this = OverviewJob();
+      release();
       return Status::error(msg::att_overview_memory);
     }
   }
   q_ = std::move(q);
   k_ = std::move(k);
   options_ = options;
-  sum_f_.assign(static_cast<std::size_t>(n_k), 0.0f);
-  sum_d_.assign(static_cast<std::size_t>(n_k), 0.0);
-  key_totals_.assign(static_cast<std::size_t>(n_k), 0.0);
-  if (options.pool == BlockPool::Max) max_f_.assign(static_cast<std::size_t>(n_k), 0.0f);
+  const std::size_t keys = static_cast<std::size_t>(n_k);
+  sum_f_.resize(keys);
+  sum_d_.resize(keys);
+  key_totals_.resize(keys);
+  if (options.pool == BlockPool::Max) max_f_.resize(keys);
+  rows_in_float_ = open_row_ = next_row_ = 0;
+  cells_done_ = cells_total_ = 0.0;
   OverviewResult& r = result_;
   r.n_q = n_q;
   r.n_k = n_k;
@@ -78,7 +81,9 @@ Status OverviewJob::begin(Mat q, Mat k, const OverviewOptions& options) {
   r.stats.row_max = RowVec::Zero(n_q);
   r.stats.row_lse.assign(static_cast<std::size_t>(n_q), 0.0);
   r.status = Status::error(msg::att_overview_not_done);
-  for (int i = 0; i < n_q; ++i) cells_total_ += options.causal ? std::min(n_k, i + 1) : n_k;
+  // Row i computes min(n_k, i + 1) cells with causal: a triangle, then full rows.
+  const double nq = n_q, nk = n_k, tri = std::min(nq, nk);
+  cells_total_ = options.causal ? tri * (tri + 1) / 2 + (nq - tri) * nk : nq * nk;
   active_ = true;
   return Status::success();
 }
@@ -94,15 +99,28 @@ Status OverviewJob::step(int rows) {
   for (int j = 0; j < result_.n_k; ++j) result_.key_totals[j] = static_cast<float>(key_totals_[static_cast<std::size_t>(j)]);
   result_.status = Status::success();
   // The scratch goes; q and k stay for region_weights.
-  packed_k_.clear();
+  release_scratch();
+  active_ = false;
+  done_ = true;
+  return Status::success();
+}
+
+// Every buffer but q and k, and the result, emptied (the vectors' memory freed too).
+void OverviewJob::release_scratch() {
+  packed_k_ = std::vector<PackedPanels>();
   scores_ = Mat();
   sum_f_ = {};
   sum_d_ = {};
   max_f_ = {};
   key_totals_ = {};
-  active_ = false;
-  done_ = true;
-  return Status::success();
+}
+
+void OverviewJob::release() {
+  release_scratch();
+  q_ = Mat();
+  k_ = Mat();
+  result_ = OverviewResult();
+  active_ = done_ = false;
 }
 
 double OverviewJob::progress() const {
@@ -112,7 +130,7 @@ double OverviewJob::progress() const {
 
 OverviewResult OverviewJob::take() {
   OverviewResult r = std::move(result_);
-  *this = OverviewJob();
+  release();
   return r;
 }
 

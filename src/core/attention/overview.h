@@ -100,6 +100,8 @@ class OverviewJob {
   void process_tile(int r0, int r1);
   void fold_float_sums();
   void close_pooled_row();
+  void release_scratch();
+  void release();  // back to an empty job
 
   Mat q_, k_;
   OverviewOptions options_;
