@@ -1,11 +1,13 @@
 // The WebAssembly benchmark in Chromium: the suite of wasm-suite.mjs on the page's main
-// thread, then 32k-token streaming attention in a worker on a fresh math instance.
+// thread, then 32k-token streaming attention in a worker on a fresh math instance, and the
+// 32k-token overview likewise (overview-page.mjs).
 // bench/run.mjs calls window.runBenchmark() and reads what it returns.
 import * as ort from '/ort/ort.wasm.min.mjs';
 import createAttnlabCore from '/core/attnlab-core.mjs';
 import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
 import { buildRuns } from '/core/builds.mjs';
 import createCeiling from '/ceiling/attnlab-bench-ceiling.mjs';
+import { overview32k } from './overview-page.mjs';
 import { SHAPES, fusedModelKey, modelKey, runSuite } from './wasm-suite.mjs';
 
 const logElement = document.getElementById('log');
@@ -63,6 +65,8 @@ window.runBenchmark = async ({ rounds }) => {
   const suite = await runSuite({ core, coreRelaxed, ceiling, fusedCeiling, ort, tf, models, rounds, log });
   const streaming = await streaming32k();
   log(`32k streaming in a worker: ${(streaming.ms / 1000).toFixed(2)} s, wasm memory ${(streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
-  return { ...suite, streaming, build: core.build, kernels: core.kernelInfo(), relaxedKernels: coreRelaxed?.kernelInfo() ?? null, tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
+  const overview = await overview32k();
+  log(`32k overview in a worker: ${(overview.ms / 1000).toFixed(2)} s, wasm memory ${(overview.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB`);
+  return { ...suite, streaming, overview, build: core.build, kernels: core.kernelInfo(), relaxedKernels: coreRelaxed?.kernelInfo() ?? null, tfBackend: tf.getBackend(), userAgent: navigator.userAgent,
     crossOriginIsolated: self.crossOriginIsolated };
 };

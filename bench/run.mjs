@@ -9,7 +9,8 @@
 //               and as an extra row the graph with its fused attention operator), TensorFlow.js
 //               wasm, the f32x4 ceiling, alternating (bench/wasm-suite.mjs)
 //   3 Chromium  the same suite in headless Chromium (Debian's, via playwright-core), then
-//               n = 32,768 streaming attention in a Web Worker on a fresh instance
+//               n = 32,768 streaming attention and the 32k-token overview (overview-page.mjs),
+//               each in a Web Worker on a fresh instance
 //   4 latency   the knob-to-picture time of the full lab in headless Chromium
 //               (bench/latency.mjs); with --latency-before DIST also that of another build
 //               of the site (an earlier commit's), measured the same way just before, named
@@ -188,7 +189,7 @@ async function chromiumSuite() {
     'tfjs-core': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-core', 'dist'),
     'tfjs-wasm': path.join(benchDir, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist'),
     'page.html': path.join(benchDir, 'page.html'), 'page.mjs': path.join(benchDir, 'page.mjs'),
-    'wasm-suite.mjs': path.join(benchDir, 'wasm-suite.mjs'),
+    'wasm-suite.mjs': path.join(benchDir, 'wasm-suite.mjs'), 'overview-page.mjs': path.join(benchDir, 'overview-page.mjs'),
   };
   for (const [name, target] of Object.entries(links)) fs.symlinkSync(target, path.join(site, name));
   for (const s of SHAPES) {
@@ -222,6 +223,17 @@ async function chromiumSuite() {
 }
 
 // ---- the report --------------------------------------------------------------------------
+
+// The 32k-token overview's row (bench/overview-page.mjs; `node bench/overview.mjs` runs it alone).
+function overviewNote(o) {
+  if (!o) return '';
+  return `
+The overview of n = 32,768 tokens, d_k = 64 (block-pooled weights, ${o.rows} × ${o.cols} blocks of ${o.block}, each key's
+total and each row's statistics by one streaming pass; \`overviewBegin\`) in headless Chromium, in a Web Worker on a
+fresh instance, reporting progress ${o.progressReports} times: **${(o.ms / 1000).toFixed(2)} s** (${(2 * o.n ** 2 * o.d / o.ms / 1e6).toFixed(1)} GFLOP/s
+of Q·Kᵀ, besides n² exponentials), wasm memory after the pass **${(o.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB**; then a
+1024 × 1024 region's exact weights in ${o.regionMs.toFixed(1)} ms (round trip to the worker).`;
+}
 
 const PEERS = {
   native: ['onnxruntime-node', 'eigen/sse2', 'eigen/avx2', 'eigen/avx512', 'reference', 'attnlab-trace'],
@@ -404,6 +416,7 @@ ${[
 Streaming attention at n = 32,768, d = 64 in headless Chromium, in a Web Worker on a fresh
 instance of the math module: **${(chromium.streaming.ms / 1000).toFixed(2)} s** (${(4 * 32768 ** 2 * 64 / chromium.streaming.ms / 1e6).toFixed(1)} GFLOP/s), wasm memory after the call
 **${(chromium.streaming.wasmMemoryBytes / 2 ** 20).toFixed(1)} MiB** (target: under 64 MiB).
+${overviewNote(chromium.overview)}
 
 ## Knob to picture
 
