@@ -4,17 +4,22 @@
 // bench/page.mjs runs it after the suite; bench/overview.mjs runs it alone.
 import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
 
-export async function overview32k() {
-  const n = 32768, d = 64, block = 32;
-  let state = 11;
-  const fill = () => {
-    const a = new Float32Array(n * d);
+// A filler of Float32Arrays of `count` values in [-1, 1) from one LCG stream seeded `seed`.
+export function lcgFiller(seed) {
+  let state = seed;
+  return (count) => {
+    const a = new Float32Array(count);
     for (let i = 0; i < a.length; i++) {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
       a[i] = state / 2 ** 31 - 1;
     }
     return a;
   };
+}
+
+export async function overview32k() {
+  const n = 32768, d = 64, block = 32;
+  const next = lcgFiller(11), fill = () => next(n * d);
   const worker = createAttentionWorker({ url: '/core/attnlab-core-worker.mjs' });
   try {
     const q = fill(), k = fill();

@@ -7,7 +7,7 @@ import createAttnlabCore from '/core/attnlab-core.mjs';
 import { createAttentionWorker } from '/core/attnlab-core-offthread.mjs';
 import { buildRuns } from '/core/builds.mjs';
 import createCeiling from '/ceiling/attnlab-bench-ceiling.mjs';
-import { overview32k } from './overview-page.mjs';
+import { lcgFiller, overview32k } from './overview-page.mjs';
 import { SHAPES, fusedModelKey, modelKey, runSuite } from './wasm-suite.mjs';
 
 const logElement = document.getElementById('log');
@@ -18,15 +18,7 @@ const log = (line) => {
 
 async function streaming32k() {
   const n = 32768, d = 64;
-  let state = 7;
-  const fill = () => {
-    const a = new Float32Array(n * d);
-    for (let i = 0; i < a.length; i++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      a[i] = state / 2 ** 31 - 1;
-    }
-    return a;
-  };
+  const next = lcgFiller(7), fill = () => next(n * d);
   const worker = createAttentionWorker({ url: '/core/attnlab-core-worker.mjs' });
   const q = fill(), k = fill(), v = fill();
   // A small call first, so the worker's instance is compiled and warm; memory is read after

@@ -177,8 +177,7 @@ function nodeSuite() {
 // ---- 3 Chromium --------------------------------------------------------------------------
 
 async function chromiumSuite() {
-  const { chromium } = await import('playwright-core');
-  const { startServer } = await import(path.join(root, 'scripts', 'serve.mjs'));
+  const { onBenchPage } = await import('./chromium.mjs');
   // A site of symlinks: the math module, the ceiling, the peers' browser builds, the page.
   const site = path.join(webDir, 'bench-site');
   fs.rmSync(site, { recursive: true, force: true });
@@ -198,28 +197,12 @@ async function chromiumSuite() {
     fs.writeFileSync(path.join(site, 'models', `${fusedModelKey(s)}.onnx`),
       s.kind === 'single' ? singleHeadFusedModel(s.n, s.d) : multiHeadFusedModel(s.n, s.dModel, s.heads, makeInputs(s)));
   }
-  const { server, url } = await startServer({ root: site });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true,
-    args: ['--no-sandbox', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--disable-quic', '--disable-renderer-backgrounding', '--disable-background-timer-throttling'],
-  });
-  try {
-    const page = await context.newPage();
-    page.on('console', (m) => log(`[chromium] ${m.text()}`));
-    page.on('pageerror', (e) => log(`[chromium] page error: ${e}`));
-    await page.route('**/favicon.ico', (route) => route.fulfill({ status: 204 }));
-    await page.goto(url + 'page.html');
+  return onBenchPage({ site, pagePath: 'page.html', log }, async (page, context) => {
     await page.waitForFunction(() => typeof window.runBenchmark === 'function');
     const result = await page.evaluate((r) => window.runBenchmark({ rounds: r }), rounds);
     result.chromiumVersion = context.browser()?.version() ?? execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
     return result;
-  } finally {
-    await context.close();
-    server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
-  }
+  });
 }
 
 // ---- the report --------------------------------------------------------------------------
