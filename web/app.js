@@ -22,6 +22,7 @@ import { wirePage } from './page.mjs';
 import { preAppLanguage, preAppText } from './pre-app-text.mjs';
 import { setupImport } from './import.mjs';
 import { setupLmText } from './lm-text-ui.mjs';
+import { setupOverview } from './overview-ui.mjs';
 import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
@@ -154,6 +155,7 @@ async function start() {
   setupTraining(module, handle, { notice, dropTarget: document.getElementById('lab'), frameAfter });
   setupImport(module, handle);
   setupLmText(module, handle, { dropTarget: document.getElementById('lab') });
+  setupOverview(module);
   loadCjkFontWhenNeeded(module, handle);
   loadLanguageModelWhenWanted(module, handle);
   return handle;

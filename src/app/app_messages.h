@@ -57,6 +57,9 @@
   X(app_across_layers_rule, "'acrossLayers' must be one of {0}") \
   X(app_patch_text_rule, "'{0}' in 'patch' must be a string of at most {1} bytes") \
   X(app_patch_by_rule, "'by' in 'patch' must be one of {0}") \
+  X(app_overview_pool_rule, "'pool' in 'overview' must be one of {0}") \
+  X(app_overview_progress, "the overview's progress must be from 0 to 1") \
+  X(app_overview_shape, "the overview's result does not have the pass's shape") \
   X(app_cell_not_dot, "the score is {0}, not a dot product, so it has no terms over the head's dimensions") \
   X(app_cell_no_qk, "this file has weights only: a score's terms need q and k") \
   X(app_cell_outside, "the cell ({0}, {1}) is outside the head's scores") \

@@ -20,6 +20,7 @@
 #include "app/lm_state.h"
 #include "app/lm_text_run.h"
 #include "app/lm_patch.h"
+#include "app/overview_state.h"
 #include "app/across_layers.h"
 #include "app/cell_why.h"
 #include "app/mask_edit.h"
@@ -113,6 +114,8 @@ struct Settings {
   float rollout_residual = 0.5f;
   // activation patching on the language model (app/lm_patch.h): its own grid, not the scene's
   LmPatchSettings patch = default_lm_patch_settings();
+  // the long-input overview of a file of q and k without weights (app/overview_state.h)
+  OverviewSettings overview;
 
   // True when the two differ in anything that changes the computed results.
   bool same_scene(const Settings& o) const {
@@ -161,6 +164,7 @@ struct AppState {
   bool lm_wanted = false;      // the scene was asked for before its model arrived (the page fetches it)
   int lm_wanted_layer = 0;     // ... and the layer it asked for (the waiting scene has one layer)
   bool lm_unavailable = false; // the page cannot fetch the model (the offline single-file pages)
+  OverviewState overview;      // a file of q and k of up to 32,768 tokens, and its pooled picture
   LmPatchResults lm_patch;     // activation patching's grid, a few cells a frame (app/lm_patch.h)
   LmTextRun lm_text;           // training on the user's own text (the page's Worker reports it)
 
@@ -266,6 +270,10 @@ void update_variant_panels(AppState& state, double chart_budget_seconds);
 // token every kLmPlaySeconds; and kLmAblationBudgetMs of the ablation table. True if a
 // setting changed.
 bool advance_lm(AppState& state, double now_seconds);
+
+// The long-input overview while its panel shows: a new pass when its settings changed, the
+// region, and (no Worker) a slice of the pass within `budget_ms`.
+bool advance_overview_panel(AppState& state, double budget_ms);
 
 // Opens `panel` (its id) and applies `patch` (a settings patch of the lab's own: a tour step's,
 // an exercise's); a refused patch still opens the panel.

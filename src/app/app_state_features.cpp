@@ -57,6 +57,12 @@ bool advance_lm(AppState& state, double now_seconds) {
   return changed;
 }
 
+bool advance_overview_panel(AppState& state, double budget_ms) {
+  if (!state.overview.file || state.settings.panel != Panel::Overview) return false;
+  const bool changed = update_overview(state.overview, state.settings.overview);
+  return advance_overview(state.overview, budget_ms) || changed;
+}
+
 void open_panel_with(AppState& state, const char* panel, const char* patch) {
   // The patches are ours and checked by the tests; a refused one still opens the panel.
   apply_state_json(state, std::string(R"({"panel": ")") + panel + "\"}");
@@ -78,9 +84,14 @@ bool update_tour(AppState& state) {
 // ---- the imported scene -----------------------------------------------------------------
 
 Status set_imported(AppState& state, ImportedAttention data, const std::string& name) {
-  // Every view of an imported scene reads its weights. A file of q and k alone is the
-  // overview's (core/attention/overview.h), which this state does not hold yet.
-  if (!data.has_weights) return Status::error(msg::app_import_no_weights).within(name);
+  // Every view of an imported scene reads its weights: a file of q and k alone goes to the
+  // overview (app/overview_state.h), and the scene stays as it was.
+  if (!data.has_weights) {
+    set_overview_file(state.overview, state.settings.overview, std::move(data), name);
+    state.settings.panel = Panel::Overview;
+    state.notice = Status::success();
+    return Status::success();
+  }
   state.imported = std::make_shared<const ImportedAttention>(std::move(data));
   state.imported_name = name;
   Settings& s = state.settings;

@@ -113,7 +113,8 @@ enum PanelFlags : unsigned {
   X(LmText, "lm-train", Chapter::Training, panel_lm_text, draw_lm_text_panel, "language", kPanelNone)        \
   X(LmPatch, "lm-patch", Chapter::Training, panel_lm_patch, draw_lm_patch_panel, "source patch", kPanelNone)  \
   X(ModelView, "model", Chapter::YourModel, panel_model_view, draw_model_view_panel,                           \
-    "layer head cursor hideSpecial renormalise acrossLayers rolloutResidual", kPanelHeatmaps)
+    "layer head cursor hideSpecial renormalise acrossLayers rolloutResidual", kPanelHeatmaps)                  \
+  X(Overview, "overview", Chapter::YourModel, panel_overview, draw_overview_panel, "overview", kPanelNone)
 
 enum class Panel {
 #define ATTNLAB_PANEL_ENUM(name, id, chapter, title, draw, keys, flags) name,

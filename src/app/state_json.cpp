@@ -280,6 +280,7 @@ std::string state_to_json(const AppState& state) {
   figures["lmText"] = lm_text_run_json(state.lm_text);
   figures["cell"] = cell_why_json(state.cell);
   figures["lmPatch"] = lm_patch_json(state.lm_patch, state.settings.patch);
+  figures["overview"] = overview_json(state.overview);
   figures["acrossLayers"] = across_layers_json(state.across, state.settings.across, state.settings.rollout_residual,
                                                state.settings.layer, state.settings.cursor);
   j["training"] = training_settings_json(state.train);

@@ -525,6 +525,16 @@ void add_feature_keys(std::vector<StateKey>& k) {
   k.push_back({"patch.by", "enum", choice(at(pt, &LmPatchSettings::by), lm::kPatchGrids, msg::app_patch_by_rule), 0, 0,
                choice_ids(lm::kPatchGrids)});
   k.push_back({"patch.position", "int", integer_in(at(pt, &LmPatchSettings::position)), lm::kAllPositions, kMaxTokens});
+  const auto ov = at(&Settings::overview);
+  k.push_back({"overview.layer", "int", integer_in(at(ov, &OverviewSettings::layer)), 0, kImportMaxLayers - 1});
+  k.push_back({"overview.head", "int", integer_in(at(ov, &OverviewSettings::head)), 0, kImportMaxHeads - 1});
+  k.push_back({"overview.block", "int", integer_in(at(ov, &OverviewSettings::block)), 0, kOverviewMaxTokens});
+  k.push_back({"overview.pool", "enum", choice(at(ov, &OverviewSettings::pool), kBlockPools, msg::app_overview_pool_rule), 0, 0,
+               choice_ids(kBlockPools)});
+  k.push_back({"overview.causal", "bool", flag_in(at(ov, &OverviewSettings::causal))});
+  k.push_back({"overview.q0", "int", integer_in(at(ov, &OverviewSettings::q0)), -1, kOverviewMaxTokens - 1});
+  k.push_back({"overview.k0", "int", integer_in(at(ov, &OverviewSettings::k0)), -1, kOverviewMaxTokens - 1});
+  k.push_back({"overview.side", "int", integer_in(at(ov, &OverviewSettings::side)), 1, kOverviewMaxRegion});
 }
 
 // The scaling and softmax lab's settings, under "lab".

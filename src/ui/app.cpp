@@ -297,6 +297,7 @@ void App::update_before_frame(float scale) {
   update_variant_panels(state_, 0.03);
   update_modern_panels(state_);
   advance_thumbnails(state_, 8.0);
+  advance_overview_panel(state_, 8.0);  // the long-input overview's pass where no Worker runs it
   update_glyph_set();
   if (fonts_dirty_) rebuild_fonts();
 }

@@ -52,6 +52,9 @@
   X(app_across_layers_rule, "'acrossLayers' 必须是以下之一：{0}") \
   X(app_patch_text_rule, "'patch' 中的 '{0}' 必须是不超过 {1} 字节的字符串") \
   X(app_patch_by_rule, "'patch' 中的 'by' 必须是以下之一：{0}") \
+  X(app_overview_pool_rule, "'overview' 中的 'pool' 必须是以下之一：{0}") \
+  X(app_overview_progress, "概览的进度必须在 0 到 1 之间") \
+  X(app_overview_shape, "概览的结果与这次计算的形状不符") \
   X(app_cell_not_dot, "分数是 {0}，不是点积，所以不能按头的各个维度拆成若干项") \
   X(app_cell_no_qk, "这个文件只有权重：拆分分数需要 q 和 k") \
   X(app_cell_outside, "单元格 ({0}, {1}) 超出了该头的分数范围") \

@@ -1396,6 +1396,60 @@ namespace attn::ui {
   X(lm_notes_label, \
     "The file's notes:", \
     "文件自带的说明（保留原文）：") \
+  X(panel_overview, \
+    "Long-input overview", \
+    "长输入概览") \
+  X(overview_intro, \
+    "For inputs of thousands of tokens the full weight matrix is too large to draw or even hold (32,768 tokens: 1.07 billion weights, 4 GiB). The overview computes softmax(QK^T/sqrt(d_k)) one tile of query rows at a time, never holding the matrix, and keeps what a person can read: the weights pooled over blocks of b x b tokens, each key's total weight over all queries, and the exact weights of any region you pick.", \
+    "输入有成千上万个词元时，完整的权重矩阵大到无法绘制，甚至无法存放（32,768 个词元：10.7 亿个权重，4 GiB）。概览每次只计算一块查询行的 softmax(QK^T/sqrt(d_k))，从不存放整个矩阵，只保留人能读懂的部分：按 b x b 个词元分块汇总的权重、每个键从所有查询那里得到的总权重，以及你选中的任一区域的精确权重。") \
+  X(overview_empty, \
+    "Import a .npz or JSON file that holds q and k (and v if you like) but no attention weights, of up to 32,768 tokens (Import... above; docs/IMPORT.md shows how to save one from a model).", \
+    "导入一个只含 q 和 k（也可含 v）而不含注意力权重的 .npz 或 JSON 文件，最多 32,768 个词元（上方的“导入...”；docs/IMPORT.md 说明了如何从模型保存这样的文件）。") \
+  X(overview_summary, \
+    "%s: %d layers x %d heads, %d queries x %d keys, d_k %d. Its full weight matrix per head would be %s weights (%sB as float32): never formed here.", \
+    "%s：%d 层 x %d 个头，%d 个查询 x %d 个键，d_k %d。每个头的完整权重矩阵将有 %s 个权重（float32 下为 %sB）：这里从不生成它。") \
+  X(overview_causal, \
+    "causal (query i sees keys j <= i)", \
+    "因果（查询 i 只看键 j <= i）") \
+  X(overview_pool, \
+    "Each block shows", \
+    "每个块显示") \
+  X(overview_pool_mean, \
+    "the mean weight", \
+    "平均权重") \
+  X(overview_pool_max, \
+    "the largest weight", \
+    "最大权重") \
+  X(overview_side, \
+    "region side", \
+    "区域边长") \
+  X(overview_running_worker, \
+    "Computing in a Worker, off the page's thread: %.0f%%", \
+    "正在 Worker 中计算（不占用页面线程）：%.0f%%") \
+  X(overview_running, \
+    "Computing a slice of rows each frame: %.0f%%", \
+    "每帧计算一部分行：%.0f%%") \
+  X(overview_pooled_mean, \
+    "Left: the mean weight of each block of %d queries x %d keys (%d x %d blocks; rows are queries, labelled by their block's first token). Below it: each key's total weight over all queries; a spike is a key that many queries attend to, such as a sink. Click a block to see its region's exact weights on the right.", \
+    "左：每个 %d 个查询 x %d 个键的块的平均权重（共 %d x %d 块；行是查询，标签为块中第一个词元的位置）。下方：每个键从所有查询得到的总权重；尖峰表示许多查询都关注的键，例如注意力汇聚点。点击一个块，右侧显示其区域的精确权重。") \
+  X(overview_pooled_max, \
+    "Left: the largest weight in each block of %d queries x %d keys (%d x %d blocks; rows are queries, labelled by their block's first token): a single sharp weight shows even where the mean would hide it. Below it: each key's total weight over all queries. Click a block to see its region's exact weights on the right.", \
+    "左：每个 %d 个查询 x %d 个键的块中的最大权重（共 %d x %d 块；行是查询，标签为块中第一个词元的位置）：即使平均值会把它淹没，单个尖锐的权重也能显示出来。下方：每个键从所有查询得到的总权重。点击一个块，右侧显示其区域的精确权重。") \
+  X(overview_block_tip, \
+    "queries %d-%d, keys %d-%d: %.5f", \
+    "查询 %d-%d，键 %d-%d：%.5f") \
+  X(overview_key_axis, \
+    "key position", \
+    "键的位置") \
+  X(overview_total_axis, \
+    "total weight", \
+    "总权重") \
+  X(overview_pick_region, \
+    "Click a block of the pooled picture: its region's exact weights appear here.", \
+    "点击汇总图中的一个块：它所在区域的精确权重会显示在这里。") \
+  X(overview_region_note, \
+    "Exact weights of queries %d-%d over keys %d-%d, from the pass's row statistics (each whole row sums to 1; this region holds %.1f%% of its rows' weight).", \
+    "查询 %d-%d 对键 %d-%d 的精确权重，由这次计算的行统计量得出（每一整行之和为 1；这个区域占这些行权重的 %.1f%%）。") \
   X(panel_lm_patch, \
     "Activation patching", \
     "激活修补") \

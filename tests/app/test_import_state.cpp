@@ -273,17 +273,3 @@ TEST_CASE("imported cross-attention across layers: a reason, not a figure", "[im
   REQUIRE(state.across.status.message.find("cross-attention") != std::string::npos);
 }
 
-TEST_CASE("imported scene: a file of q and k without weights is refused, the scene stays", "[import][state]") {
-  AppState state;
-  REQUIRE(set_imported(state, sample(), "sample.npz").ok);
-  const std::uint64_t import_id = state.settings.import_id;
-  ImportedAttention qk = sample(true);
-  qk.has_weights = false;
-  qk.weights = NpyArray();
-  const Status s = set_imported(state, qk, "long.npz");
-  REQUIRE_FALSE(s.ok);
-  REQUIRE(s.message == "long.npz: this file has q and k but no attention weights: open it in the overview");
-  REQUIRE(state.imported_name == "sample.npz");
-  REQUIRE(state.settings.import_id == import_id);
-  REQUIRE(state.imported->has_weights);
-}

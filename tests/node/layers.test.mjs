@@ -42,7 +42,7 @@ const CORE_WINGS = ['core/base', 'core/kernels', 'core/attention', 'core/efficie
 const APP_ORDER = `
   app_messages panel_registry mask_edit scene tour exercises view_choices
   scaling_lab train_state
-  lm_state lm_text_run lm_patch across_layers cell_why modern_state variants_state
+  lm_state lm_text_run lm_patch overview_state across_layers cell_why modern_state variants_state
   app_state app_state_features state_schema state_json
   url_state messages scene_export exercise_grading
 `.split(/\s+/).filter(Boolean);
