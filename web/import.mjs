@@ -56,7 +56,10 @@ export function setupImport(module, handle) {
       });
       await handle.setState({});  // waits until the imported scene has been drawn
       status.ms = performance.now() - started;
-      const s = handle.getState().import;
+      // A file of q and k without weights opened the long-input overview instead of a scene.
+      const state = handle.getState(), o = state.figures.overview;
+      const s = state.panel === 'overview' && o.loaded && o.name === file.name
+        ? { name: o.name, layers: o.layers, heads: o.heads, nQ: o.nq, nK: o.nk, overview: true } : state.import;
       report('done', 1, pageText(module, 'web_import_done', file.name, s.layers, s.heads, s.nQ, s.nK, Math.round(status.ms)));
       return { ...s, ms: status.ms };
     } catch (error) {

@@ -379,7 +379,9 @@ HeatmapResult heatmap_widget(UiContext& ctx, const HeatmapSpec& spec, ImVec2 siz
   HeatmapCache& cache = cache_for(ctx, spec);
   // Weights (the [0, 1] scale) in the chosen colour range: the texture holds their per-row or
   // log form; numbers, readouts and tests keep reading the weights themselves.
-  const WeightRange range = spec.colormap == Colormap::Sequential ? ctx.weight_range : WeightRange::Fixed;
+  const WeightRange range = spec.colormap != Colormap::Sequential ? WeightRange::Fixed
+                            : spec.weight_range ? *spec.weight_range
+                                                : ctx.weight_range;
   const RangedWeights* ranged = range == WeightRange::Fixed ? nullptr : &ranged_weights(cache, spec, range);
   const Mat& shown = ranged ? ranged->values : values;
   if (cache.texture_range != static_cast<int>(range)) {  // a new matrix, or a new colour range

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct HeatmapSpec {
   bool zoomable = false;
   bool show_scale = true;
   bool show_col_labels = true;  // false: no column label strip (thumbnails)
+  // Sequential only: this range instead of the view's (a picture whose weights are all far
+  // below 1, such as block means over thousands of keys, is drawn on the log scale).
+  std::optional<WeightRange> weight_range;
 };
 
 struct HeatmapResult {

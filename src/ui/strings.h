@@ -1400,14 +1400,14 @@ namespace attn::ui {
     "Long-input overview", \
     "长输入概览") \
   X(overview_intro, \
-    "For inputs of thousands of tokens the full weight matrix is too large to draw or even hold (32,768 tokens: 1.07 billion weights, 4 GiB). The overview computes softmax(QK^T/sqrt(d_k)) one tile of query rows at a time, never holding the matrix, and keeps what a person can read: the weights pooled over blocks of b x b tokens, each key's total weight over all queries, and the exact weights of any region you pick.", \
-    "输入有成千上万个词元时，完整的权重矩阵大到无法绘制，甚至无法存放（32,768 个词元：10.7 亿个权重，4 GiB）。概览每次只计算一块查询行的 softmax(QK^T/sqrt(d_k))，从不存放整个矩阵，只保留人能读懂的部分：按 b x b 个词元分块汇总的权重、每个键从所有查询那里得到的总权重，以及你选中的任一区域的精确权重。") \
+    "For inputs of thousands of tokens the full weight matrix is too large to draw or even hold (32,768 tokens: 1.07 billion weights, 4 GiB). The overview computes softmax(QKᵀ/sqrt(d_k)) one tile of query rows at a time, never holding the matrix, and keeps what a person can read: the weights pooled over blocks of b x b tokens, each key's total weight over all queries, and the exact weights of any region you pick.", \
+    "输入有成千上万个词元时，完整的权重矩阵大到无法绘制，甚至无法存放（32,768 个词元：10.7 亿个权重，按 float32 约 43 亿字节）。概览每次只计算一块查询行的 softmax(QKᵀ/sqrt(d_k))，从不存放整个矩阵，只保留人能读懂的部分：按 b x b 个词元分块汇总的权重、每个键从所有查询那里得到的总权重，以及你选中的任一区域的精确权重。") \
   X(overview_empty, \
     "Import a .npz or JSON file that holds q and k (and v if you like) but no attention weights, of up to 32,768 tokens (Import... above; docs/IMPORT.md shows how to save one from a model).", \
     "导入一个只含 q 和 k（也可含 v）而不含注意力权重的 .npz 或 JSON 文件，最多 32,768 个词元（上方的“导入...”；docs/IMPORT.md 说明了如何从模型保存这样的文件）。") \
   X(overview_summary, \
-    "%s: %d layers x %d heads, %d queries x %d keys, d_k %d. Its full weight matrix per head would be %s weights (%sB as float32): never formed here.", \
-    "%s：%d 层 x %d 个头，%d 个查询 x %d 个键，d_k %d。每个头的完整权重矩阵将有 %s 个权重（float32 下为 %sB）：这里从不生成它。") \
+    "%s: layers %d, heads %d, %d queries x %d keys, d_k %d. Its full weight matrix per head would be %s weights (%sB as float32): never formed here. Both pictures are coloured by log10 of the weight, from 1 at the top of the scale down to the decade of the smallest weight at its foot.", \
+    "%s：层数 %d，头数 %d，%d 个查询 x %d 个键，d_k %d。每个头的完整权重矩阵将有 %s 个权重（float32 下为 %sB）：这里从不生成它。两幅图都按权重的 log10 着色：色标顶端为 1，底端为最小权重所在的数量级。") \
   X(overview_causal, \
     "causal (query i sees keys j <= i)", \
     "因果（查询 i 只看键 j <= i）") \

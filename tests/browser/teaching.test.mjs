@@ -308,7 +308,7 @@ test('the worked example is drawn as coloured matrices with the operations betwe
 // methods, products and libraries, file formats and number types.
 const LATIN_ALLOWED = new Set([
   'Q', 'K', 'V', 'q', 'k', 'v', 'x', 'i', 'j', 'w', 's', 'b', 'n', 'h', 'm', 'd_k', 'd_model', 'QKᵀ', 'Kᵀ', 'sqrt', 'softmax',
-  'Softmax', 'exp', 'log10', 'mod', 'inf', 'Var', 'max',
+  'Softmax', 'exp', 'log10', 'logit', 'mod', 'inf', 'Var', 'max',
   'Attention', 'Lab', 'PyTorch', 'ONNX', 'Bahdanau', 'RoPE', 'ALiBi', 'GQA', 'FlashAttention', 'Transformer', 'GPT',
   'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'attnlm', 'uint16', 'bfloat16', 'float16', 'float32',
   'txt', 'UTF',  // a text file, and UTF-8 (its digits are not a word)
