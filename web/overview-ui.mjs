@@ -31,8 +31,13 @@ export function setupOverview(module) {
       module.overviewError(pass.request, String(error?.message ?? error));
     }
   };
-  setInterval(() => {
+  const timer = setInterval(() => {
     const pending = module.overviewPending();
     if (pending) run(JSON.parse(pending));
   }, POLL_MS);
+  // A stopped lab is asked nothing more (the crash screen says why it stopped).
+  module.attnlabLife.onDeath(() => {
+    clearInterval(timer);
+    worker?.terminate();
+  });
 }

@@ -24,9 +24,9 @@ attn::ImportedAttention long_file(int n) {
   d.d_k = 8;
   std::vector<float> x(static_cast<std::size_t>(2 * n * 8));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37f * static_cast<float>(i)) * 2.0f;
-  d.q = attn::NpyArray::from_float({1, 2, static_cast<std::size_t>(n), 8}, x.data());
+  d.q = attn::NpyArray::from_float({1, 2, n, 8}, x.data());
   for (float& v : x) v = std::cos(v);
-  d.k = attn::NpyArray::from_float({1, 2, static_cast<std::size_t>(n), 8}, x.data());
+  d.k = attn::NpyArray::from_float({1, 2, n, 8}, x.data());
   d.has_qk = true;
   d.has_weights = false;
   for (int i = 0; i < n; ++i) d.query_tokens.push_back("t" + std::to_string(i));

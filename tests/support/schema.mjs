@@ -44,6 +44,7 @@ function value(e, patch, nTokens, random) {
       case 'enum|number': v = other.length && random() < 0.5 ? pick() : number(random, e.min, e.max); break;
       case 'number': v = number(random, e.min, e.max); break;
       case 'token': v = int(0, nTokens - 1); break;
+      case 'string': v = Array.from({ length: int(1, 4) }, () => WORDS[int(0, WORDS.length - 1)]).join(' '); break;
       case 'tokens': v = [...Array(nTokens).keys()].filter(() => random() < 0.35); break;
       case 'vector': v = Array.from({ length: e.length }, () => number(random, e.min, e.max)); break;
       case 'list': v = Array.from({ length: int(1, e.length) }, () => number(random, e.min, e.max)); break;
