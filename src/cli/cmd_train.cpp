@@ -376,7 +376,7 @@ Status run_scaling_experiment_command(const Args& args) {
   if (!st.ok) return st;
 
   const json summary = summarise_scaling_runs(s, runs, quiet);
-  if (curves) {
+  if (curves.is_open()) {  // an ofstream never opened is not in a failed state: is_open tells
     write_scaling_curves(curves, s, runs);
     if (!curves) return Status::error(o.get("--curves") + ": write failed");
   }
