@@ -4,6 +4,7 @@
 //   model-info          read a model file: its config, held-out accuracy and head scores
 //   scaling-experiment  the tutorial's "forgot to scale" experiment over several seeds: the same
 //                       runs with and without 1/sqrt(d_k), at d_k = 64 and a smaller d_k
+// The JSON line is the result, on stdout; progress, each run and the tables go to stderr.
 //
 // Sections: 1 shared option parsing and file I/O  2 train  3 model-info  4 scaling-experiment
 #include "cli/cli_common.h"
@@ -174,7 +175,7 @@ Status run_train(const Args& args) {
   const bool quiet = o.flag("--quiet");
   if (!o.has("--log-every")) log_every = std::max<long long>(1, steps / 10);
   if (!quiet)
-    std::printf("training %s: %d layers, %d heads, d_model %d (d_k %d), %s, %zu parameters, %lld steps\n",
+    std::fprintf(stderr, "training %s: %d layers, %d heads, d_model %d (d_k %d), %s, %zu parameters, %lld steps\n",
                 trainer.task().name, trainer.config().layers, trainer.config().heads, trainer.config().d_model,
                 trainer.config().d_model / trainer.config().heads,
                 trainer.config().scale_scores ? "scaled by 1/sqrt(d_k)" : "NOT scaled",
@@ -190,10 +191,9 @@ Status run_train(const Args& args) {
     done += slice;
     if (!quiet) {
       const train::Evaluation e = trainer.evaluate(256);
-      std::printf("step %6lld  loss %.4f  batch accuracy %.3f  held-out accuracy %.3f  %.0f steps/s\n",
+      std::fprintf(stderr, "step %6lld  loss %.4f  batch accuracy %.3f  held-out accuracy %.3f  %.0f steps/s\n",
                   static_cast<long long>(trainer.steps()), trainer.loss_history().back(),
                   trainer.accuracy_history().back(), e.token_accuracy, (trainer.steps() - first) / train_seconds);
-      std::fflush(stdout);
     }
   }
   if (Status st = write_file_atomic(o.get("--out"), trainer.save(!o.flag("--weights-only"))); !st.ok) return st;
@@ -281,24 +281,23 @@ Status read_scaling_settings(const Options& o, train::ScalingSettings& s) {
 }
 
 void print_scaling_header(const train::ScalingSettings& s) {
-  std::printf("scaling experiment: task %s, %d layers, d_model %d, d_k %d vs %d, init %s, %d steps, %zu seeds;\n"
+  std::fprintf(stderr, "scaling experiment: task %s, %d layers, d_model %d, d_k %d vs %d, init %s, %d steps, %zu seeds;\n"
               "steps to loss: first step where the mean loss of the last %d steps <= %g\n",
               train::task_spec(s.task).name, s.layers, s.d_model, s.d_model / s.heads, s.d_model / s.control_heads,
               init_name(s.init), s.steps, s.seeds.size(), s.window, s.target_loss);
 }
 
 void print_scaling_run(const train::ScalingRun& r) {
-  std::printf("d_k %3d  seed %3llu  %-9s  steps to loss: %6s  final loss %.4f  late peak %.4f  held-out %.3f  (%.1f s)\n",
+  std::fprintf(stderr, "d_k %3d  seed %3llu  %-9s  steps to loss: %6s  final loss %.4f  late peak %.4f  held-out %.3f  (%.1f s)\n",
               r.d_k, static_cast<unsigned long long>(r.seed), r.scaled ? "scaled" : "unscaled",
               r.steps_to_target < 0 ? "never" : std::to_string(r.steps_to_target).c_str(), r.final_loss, r.late_peak,
               r.held_out_accuracy, r.seconds);
-  std::fflush(stdout);
 }
 
 // Medians over the seeds for each d_k with and without scaling; a table unless quiet.
 json summarise_scaling_runs(const train::ScalingSettings& s, const std::vector<train::ScalingRun>& runs, bool quiet) {
   json summary = json::array();
-  if (!quiet) std::printf("\n  d_k  scaling     median steps to loss  reached  median final loss  median late peak\n");
+  if (!quiet) std::fprintf(stderr, "\n  d_k  scaling     median steps to loss  reached  median final loss  median late peak\n");
   for (int d_k : {s.d_model / s.heads, s.d_model / s.control_heads})
     for (bool scaled : {true, false}) {
       std::vector<int> steps;
@@ -312,7 +311,7 @@ json summarise_scaling_runs(const train::ScalingSettings& s, const std::vector<t
       const double med = train::median_steps(steps);
       const long reached = std::count_if(steps.begin(), steps.end(), [](int x) { return x >= 0; });
       if (!quiet)
-        std::printf("  %3d  %-10s  %20s  %4ld/%zu  %17.4f  %16.4f\n", d_k, scaled ? "1/sqrt(d_k)" : "none",
+        std::fprintf(stderr, "  %3d  %-10s  %20s  %4ld/%zu  %17.4f  %16.4f\n", d_k, scaled ? "1/sqrt(d_k)" : "none",
                     med < 0 ? ("> " + std::to_string(s.steps)).c_str() : std::to_string(static_cast<long>(med)).c_str(),
                     reached, steps.size(), median(finals), median(peaks));
       summary.push_back({{"dK", d_k}, {"scaled", scaled}, {"medianStepsToTarget", med < 0 ? json(nullptr) : json(med)},
