@@ -1,12 +1,14 @@
 #include "cli/cli_common.h"
 
 #include "core/lm/language_model.h"
+#include "core/train/model.h"
 #include "files/native/file_import.h"
 
 #include <fast_float/fast_float.h>
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,21 +32,98 @@ bool register_command(const Command& command) {
 
 const std::vector<Command>& commands() { return registry(); }
 
-Status Options::parse(const Args& args, const std::set<std::string>& value_names,
-                      const std::set<std::string>& flag_names, Options& out) {
+Outcome Outcome::usage(std::string why) {
+  Outcome o;
+  o.kind = OutcomeKind::Usage;
+  o.status = Status::error(std::move(why));
+  return o;
+}
+
+Outcome Outcome::help() {
+  Outcome o;
+  o.kind = OutcomeKind::Help;
+  return o;
+}
+
+int exit_code(const Outcome& outcome) {
+  switch (outcome.kind) {
+    case OutcomeKind::Done:
+    case OutcomeKind::Help: return 0;
+    case OutcomeKind::Runtime: return 1;
+    case OutcomeKind::Usage: return 2;
+  }
+  return 1;
+}
+
+Outcome Options::parse(const Args& args, const std::set<std::string>& value_names,
+                       const std::set<std::string>& flag_names, Options& out) {
+  // The first refusal is kept and the walk goes on, so that a --help later on still wins.
+  Outcome refusal;
+  auto refuse = [&](std::string why) {
+    if (refusal.ok()) refusal = Outcome::usage(std::move(why));
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (flag_names.count(a)) {
-      out.flags.insert(a);
-    } else if (value_names.count(a)) {
-      if (i + 1 >= args.size()) return Status::error(a + " needs a value");
-      if (out.values.count(a)) return Status::error(a + " is given twice");
-      out.values[a] = args[++i];
+    if (a == "--help" || a == "-h") return Outcome::help();
+    // "--name=value" is "--name value"; a switch takes no value.
+    const size_t eq = a.rfind("--", 0) == 0 ? a.find('=') : std::string::npos;
+    const std::string name = eq == std::string::npos ? a : a.substr(0, eq);
+    if (flag_names.count(name)) {
+      if (eq != std::string::npos) refuse(name + " is a switch and takes no value");
+      out.flags.insert(name);
+    } else if (value_names.count(name)) {
+      if (eq == std::string::npos && i + 1 >= args.size()) {
+        refuse(name + " needs a value");
+        continue;
+      }
+      if (out.values.count(name)) refuse(name + " is given twice");
+      out.values[name] = eq == std::string::npos ? args[++i] : a.substr(eq + 1);
     } else {
-      return Status::error("unknown option '" + a + "'");
+      refuse("unknown option '" + name + "'");
     }
   }
-  return Status::success();
+  return refusal;
+}
+
+Outcome Options::require(const char* command, std::initializer_list<const char*> names) const {
+  for (const char* name : names)
+    if (!has(name)) return Outcome::usage(std::string(command) + " needs " + name);
+  return {};
+}
+
+Outcome Options::whole(const char* name, long long lo, long long hi, long long& out) const {
+  if (!has(name)) return {};
+  if (!parse_long(get(name), lo, hi, out))
+    return Outcome::usage(std::string(name) + " needs a whole number from " + std::to_string(lo) + " to " +
+                          std::to_string(hi) + ", got '" + get(name) + "'");
+  return {};
+}
+
+Outcome Options::whole(const char* name, long long lo, long long hi, int& out) const {
+  long long v = out;
+  Outcome r = whole(name, lo, hi, v);
+  if (r.ok()) out = static_cast<int>(v);
+  return r;
+}
+
+Outcome Options::number(const char* name, float lo, float hi, float& out) const {
+  if (!has(name)) return {};
+  float v = 0;
+  if (!parse_float(get(name), v) || !(v >= lo && v <= hi)) {
+    char range[64];
+    std::snprintf(range, sizeof range, "from %g to %g", lo, hi);
+    return Outcome::usage(std::string(name) + " needs a number " + range + ", got '" + get(name) + "'");
+  }
+  out = v;
+  return {};
+}
+
+Outcome read_init(const Options& o, train::InitScheme& init) {
+  if (!o.has("--init")) return {};
+  if (o.get("--init") == "unit") init = train::InitScheme::Unit;
+  else if (o.get("--init") == "small") init = train::InitScheme::Small;
+  else return Outcome::usage("--init must be unit or small, got '" + o.get("--init") + "'");
+  return {};
 }
 
 bool parse_float(const std::string& text, float& out) {
@@ -166,9 +245,9 @@ Status write_file_atomic(const std::string& path, const std::vector<std::uint8_t
   return Status::success();
 }
 
-Status read_imported_attention(const Options& o, ImportedAttention& out, std::string& name, long long& batch) {
+Outcome read_imported_attention(const Options& o, ImportedAttention& out, std::string& name, long long& batch) {
   batch = 0;
-  if (o.has("--batch") && !parse_long(o.get("--batch"), 0, 1 << 30, batch)) return Status::error("--batch must be >= 0");
+  if (o.has("--batch") && !parse_long(o.get("--batch"), 0, 1 << 30, batch)) return Outcome::usage("--batch must be >= 0");
   ImportOptions options;
   options.batch_index = static_cast<int>(batch);
   options.uint16_is_bfloat16 = o.flag("--bfloat16");

@@ -27,8 +27,9 @@ using json = nlohmann::json;
 // 1 example / random
 // ---------------------------------------------------------------------------------------
 
-Status run_example(const std::vector<std::string>& args) {
-  if (!args.empty()) return Status::error("example takes no options");
+Outcome run_example(const Args& args) {
+  Options o;
+  if (Outcome r = Options::parse(args, {}, {}, o); !r.ok()) return r;
   const WorkedExample ex = worked_example();
   const AttentionResult r = attention(ex.q, ex.k, ex.v);
   json out;
@@ -41,16 +42,14 @@ Status run_example(const std::vector<std::string>& args) {
   return Status::success();
 }
 
-Status run_random(const std::vector<std::string>& args) {
+Outcome run_random(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--seed", "--rows", "--cols"}, {}, o); !st.ok) return st;
-  if (!o.has("--seed") || !o.has("--rows") || !o.has("--cols"))
-    return Status::error("random needs --seed, --rows and --cols");
+  if (Outcome r = Options::parse(args, {"--seed", "--rows", "--cols"}, {}, o); !r.ok()) return r;
+  if (Outcome r = o.require("random", {"--seed", "--rows", "--cols"}); !r.ok()) return r;
   long long seed = 0, rows = 0, cols = 0;
-  if (!parse_long(o.get("--seed"), 0, (1ll << 53) - 1, seed))
-    return Status::error("--seed needs a whole number from 0 to 9007199254740991");
-  if (!parse_long(o.get("--rows"), 1, 4096, rows)) return Status::error("--rows needs a whole number from 1 to 4096");
-  if (!parse_long(o.get("--cols"), 1, 4096, cols)) return Status::error("--cols needs a whole number from 1 to 4096");
+  for (Outcome r : {o.whole("--seed", 0, (1ll << 53) - 1, seed), o.whole("--rows", 1, 4096, rows),
+                    o.whole("--cols", 1, 4096, cols)})
+    if (!r.ok()) return r;
   Rng rng(static_cast<std::uint64_t>(seed));
   std::printf("%s\n", json_text(to_json(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols)))).c_str());
   return Status::success();
@@ -74,24 +73,24 @@ struct SdpaInputs {
 };
 
 // --rope BASE [--rope-pairing PAIRING] or --alibi-slope M: positions inside attention.
-Status read_positions(const Options& o, PositionalOptions& p) {
-  if (o.has("--rope") && o.has("--alibi-slope")) return Status::error("--rope and --alibi-slope exclude each other");
-  if (o.has("--rope-pairing") && !o.has("--rope")) return Status::error("--rope-pairing goes with --rope");
+Outcome read_positions(const Options& o, PositionalOptions& p) {
+  if (o.has("--rope") && o.has("--alibi-slope")) return Outcome::usage("--rope and --alibi-slope exclude each other");
+  if (o.has("--rope-pairing") && !o.has("--rope")) return Outcome::usage("--rope-pairing goes with --rope");
   if (o.has("--rope")) {
     p.kind = PositionalKind::Rope;
     if (!parse_float(o.get("--rope"), p.rope_base) || !(p.rope_base > 0.0f))
-      return Status::error("--rope needs the base, a finite number > 0 (10000 in the paper)");
+      return Outcome::usage("--rope needs the base, a finite number > 0 (10000 in the paper)");
     if (o.has("--rope-pairing")) {
       const RopePairingInfo* row = choice_from_name(kRopePairings, o.get("--rope-pairing"));
-      if (!row) return Status::error("--rope-pairing must be " + join_names(choice_names(kRopePairings), ", ", " or "));
+      if (!row) return Outcome::usage("--rope-pairing must be " + join_names(choice_names(kRopePairings), ", ", " or "));
       p.rope_pairing = row->value;
     }
   }
   if (o.has("--alibi-slope")) {
     p.kind = PositionalKind::Alibi;
-    if (!parse_float(o.get("--alibi-slope"), p.alibi_slope)) return Status::error("--alibi-slope needs a finite number");
+    if (!parse_float(o.get("--alibi-slope"), p.alibi_slope)) return Outcome::usage("--alibi-slope needs a finite number");
   }
-  return Status::success();
+  return {};
 }
 
 // The score functions computed from Q and K alone: the ones --score offers.
@@ -100,14 +99,14 @@ std::vector<std::string> qk_score_names() {
 }
 
 // --scale, --score, --causal and the positions.
-Status read_sdpa_config(const Options& o, PipelineConfig& config) {
+Outcome read_sdpa_config(const Options& o, PipelineConfig& config) {
   if (o.has("--scale")) {
-    if (!parse_float(o.get("--scale"), config.custom_scale)) return Status::error("--scale needs a finite number");
+    if (!parse_float(o.get("--scale"), config.custom_scale)) return Outcome::usage("--scale needs a finite number");
     config.scale_kind = ScaleKind::Custom;
   }
   if (o.has("--score")) {
     const ScoreFunctionInfo* row = choice_from_name(kScoreFunctions, o.get("--score"));
-    if (!row || !row->qk) return Status::error("--score must be " + join_names(qk_score_names(), ", ", " or "));
+    if (!row || !row->qk) return Outcome::usage("--score must be " + join_names(qk_score_names(), ", ", " or "));
     config.score = row->value;
   }
   config.mask.causal = o.flags.count("--causal") > 0;
@@ -181,15 +180,14 @@ void apply_sdpa_mask(const MaskArray& mask, const SdpaInputs& in, std::int64_t b
   }
 }
 
-Status run_sdpa(const std::vector<std::string>& args) {
+Outcome run_sdpa(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--rope", "--rope-pairing",
-                                        "--alibi-slope", "--out"}, {"--causal"}, o); !st.ok)
-    return st;
-  for (const char* need : {"--q", "--k", "--v", "--out"})
-    if (!o.has(need)) return Status::error(std::string("sdpa needs ") + need);
+  if (Outcome r = Options::parse(args, {"--q", "--k", "--v", "--mask", "--scale", "--score", "--rope", "--rope-pairing",
+                                        "--alibi-slope", "--out"}, {"--causal"}, o); !r.ok())
+    return r;
+  if (Outcome r = o.require("sdpa", {"--q", "--k", "--v", "--out"}); !r.ok()) return r;
   PipelineConfig config;
-  if (Status st = read_sdpa_config(o, config); !st.ok) return st;
+  if (Outcome r = read_sdpa_config(o, config); !r.ok()) return r;
   SdpaInputs in;
   if (Status st = read_sdpa_inputs(o, in); !st.ok) return st;
   MaskArray mask;
@@ -342,17 +340,16 @@ void apply_mha_masks(const MaskArray& kpm, const MaskArray& am, std::int64_t b, 
     }
 }
 
-Status run_mha(const std::vector<std::string>& args) {
+Outcome run_mha(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--query", "--key", "--value", "--heads", "--in-proj-weight", "--in-proj-bias",
+  if (Outcome r = Options::parse(args, {"--query", "--key", "--value", "--heads", "--in-proj-weight", "--in-proj-bias",
                                         "--out-proj-weight", "--out-proj-bias", "--key-padding-mask", "--attn-mask", "--out"},
-                                 {"--causal"}, o); !st.ok)
-    return st;
-  for (const char* need : {"--query", "--heads", "--in-proj-weight", "--out-proj-weight", "--out"})
-    if (!o.has(need)) return Status::error(std::string("mha needs ") + need);
-  if (o.has("--key") != o.has("--value")) return Status::error("--key and --value go together");
+                                 {"--causal"}, o); !r.ok())
+    return r;
+  if (Outcome r = o.require("mha", {"--query", "--heads", "--in-proj-weight", "--out-proj-weight", "--out"}); !r.ok()) return r;
+  if (o.has("--key") != o.has("--value")) return Outcome::usage("--key and --value go together");
   long long heads = 0;
-  if (!parse_long(o.get("--heads"), 1, 1024, heads)) return Status::error("--heads needs a whole number from 1 to 1024");
+  if (Outcome r = o.whole("--heads", 1, 1024, heads); !r.ok()) return r;
   MhaInputs in;
   if (Status st = read_mha_inputs(o, heads, in); !st.ok) return st;
   ProjectionWeights pw;
@@ -389,10 +386,10 @@ Status run_mha(const std::vector<std::string>& args) {
 // 4 softmax
 // ---------------------------------------------------------------------------------------
 
-Status run_softmax(const std::vector<std::string>& args) {
+Outcome run_softmax(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--in", "--out"}, {"--naive", "--half"}, o); !st.ok) return st;
-  if (!o.has("--in") || !o.has("--out")) return Status::error("softmax needs --in and --out");
+  if (Outcome r = Options::parse(args, {"--in", "--out"}, {"--naive", "--half"}, o); !r.ok()) return r;
+  if (Outcome r = o.require("softmax", {"--in", "--out"}); !r.ok()) return r;
   NpyArray a;
   if (Status st = read_npy_file(o.get("--in"), a); !st.ok) return st;
   if (a.dtype != NpyDtype::Float32 && a.dtype != NpyDtype::Float64 && a.dtype != NpyDtype::Float16)
@@ -424,18 +421,43 @@ const std::string sdpa_usage =
 
 }  // namespace
 
-ATTNLAB_CLI_COMMAND(example, "example", "  example                                   the tutorial's 2-token worked example (JSON)\n", run_example);
-ATTNLAB_CLI_COMMAND(random, "random", "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n", run_random);
-ATTNLAB_CLI_COMMAND(sdpa, "sdpa", sdpa_usage.c_str(), run_sdpa);
+ATTNLAB_CLI_COMMAND(example, "example", "  example                                   the tutorial's 2-token worked example (JSON)\n",
+                    "  The tutorial's worked example: two tokens, d_k = 2, computed step by step. Prints one JSON\n"
+                    "  line: rawScores (q k^T), scale (1/sqrt(d_k)), scores, weights (row softmax) and output.\n"
+                    "  Takes no options.\n", run_example);
+ATTNLAB_CLI_COMMAND(random, "random", "  random --seed S --rows R --cols C          N(0,1) matrix from the project's generator (JSON)\n",
+                    "  Draws a rows x cols matrix of N(0, 1) numbers from the project's generator (the same numbers\n"
+                    "  the page and the math module draw for that seed) and prints it as one JSON line.\n"
+                    "  --seed S     0 to 2^53 - 1        --rows R, --cols C   1 to 4096        all three required\n", run_random);
+ATTNLAB_CLI_COMMAND(sdpa, "sdpa", sdpa_usage.c_str(),
+                    "  Scaled dot-product attention with the semantics of PyTorch's F.scaled_dot_product_attention.\n"
+                    "  Q (..., n_q, d_k), K (..., n_k, d_k), V (..., n_k, d_v); leading dimensions are a batch.\n"
+                    "  --mask M.npy   bool (True = may attend) or float (added); leading dimensions absent or 1 broadcast\n"
+                    "  --causal       query i sees keys j <= i (top-left aligned)\n"
+                    "  --scale S      instead of the default 1/sqrt(d_k)\n"
+                    "  --score        the score function before scaling (default dot; cosine on L2-normalised q and k)\n"
+                    "  --rope BASE    rotary positions inside attention (pairing: half by default); --alibi-slope M: ALiBi\n"
+                    "  Writes DIR/scores.npy (after scale and mask, masked = -inf), DIR/weights.npy, DIR/output.npy.\n", run_sdpa);
 ATTNLAB_CLI_COMMAND(mha, "mha",
                     "  mha --query X.npy [--key K.npy --value V.npy] --heads H --in-proj-weight W.npy\n"
                     "      [--in-proj-bias b.npy] --out-proj-weight Wo.npy [--out-proj-bias bo.npy]\n"
                     "      [--key-padding-mask P.npy] [--attn-mask M.npy] [--causal] --out DIR\n"
                     "                                            writes output.npy, weights.npy (batch, H, n_q, n_k)\n",
+                    "  Multi-head attention, exactly nn.MultiheadAttention(E, H, batch_first=True) with need_weights\n"
+                    "  and per-head weights. X is (batch, n_q, E) or unbatched (n_q, E); --key/--value (together) make\n"
+                    "  it cross-attention. Weights as PyTorch stores them: in_proj_weight (3E, E), out_proj.weight (E, E).\n"
+                    "  --key-padding-mask P   (batch, n_k), True = ignore that key\n"
+                    "  --attn-mask M          (n_q, n_k) or (batch*H, n_q, n_k); bool True = not allowed, float = added\n"
+                    "  --causal               adds a causal mask\n"
+                    "  Writes DIR/output.npy and DIR/weights.npy (batch, H, n_q, n_k), not averaged over heads.\n",
                     run_mha);
 ATTNLAB_CLI_COMMAND(softmax, "softmax",
                     "  softmax --in S.npy [--naive] [--half] --out DIR\n"
                     "                                            row-wise softmax of the last axis; writes weights.npy\n",
+                    "  A softmax over the last axis of S, row by row: stable (max subtracted) by default, --naive\n"
+                    "  without the max, --half in simulated float16 (every operation rounded). Infinities and NaN in\n"
+                    "  S are allowed: showing what they do is the point. Writes DIR/weights.npy and prints\n"
+                    "  {\"overflow\", \"nan\", \"fullyMasked\"} as one JSON line.\n",
                     run_softmax);
 
 }  // namespace attn::cli

@@ -15,25 +15,24 @@
 namespace attn::cli {
 namespace {
 
-Status run_export(const Args& args) {
+Outcome run_export(const Args& args) {
   Options o;
-  if (Status s = Options::parse(args, {"--in", "--layer", "--head", "--matrix", "--format", "--scale", "--batch", "--out"},
-                                {"--bfloat16", "--hide-special", "--renormalise"}, o);
-      !s.ok)
-    return s;
-  if (!o.has("--in") || !o.has("--out") || !o.has("--format")) return Status::error("export needs --in FILE, --format and --out PATH");
+  if (Outcome r = Options::parse(args, {"--in", "--layer", "--head", "--matrix", "--format", "--scale", "--batch", "--out"},
+                                 {"--bfloat16", "--hide-special", "--renormalise"}, o);
+      !r.ok())
+    return r;
+  if (!o.has("--in") || !o.has("--out") || !o.has("--format")) return Outcome::usage("export needs --in FILE, --format and --out PATH");
   ExportFormat format;
-  if (Status s = parse_export_format(o.get("--format"), format); !s.ok) return s;
+  if (Status s = parse_export_format(o.get("--format"), format); !s.ok) return Outcome::usage(s.message);
   long long layer = 0, head = 0, scale = 1, batch = 0;
-  if (o.has("--layer") && !parse_long(o.get("--layer"), 0, kImportMaxLayers - 1, layer)) return Status::error("--layer must be a layer index");
-  if (o.has("--head") && !parse_long(o.get("--head"), 0, kImportMaxHeads - 1, head)) return Status::error("--head must be a head index");
-  if (o.has("--scale") && !parse_long(o.get("--scale"), 1, kExportMaxScale, scale))
-    return Status::error("--scale must be 1 to " + std::to_string(kExportMaxScale));
+  for (Outcome r : {o.whole("--layer", 0, kImportMaxLayers - 1, layer), o.whole("--head", 0, kImportMaxHeads - 1, head),
+                    o.whole("--scale", 1, kExportMaxScale, scale)})
+    if (!r.ok()) return r;
   const std::string matrix = o.has("--matrix") ? o.get("--matrix") : "weights";
 
   ImportedAttention d;
   std::string name;
-  if (Status s = read_imported_attention(o, d, name, batch); !s.ok) return s;
+  if (Outcome r = read_imported_attention(o, d, name, batch); !r.ok()) return r;
   if (!d.has_weights) return Status::error(msg::io_import_needs_weights, "export").within(name);
   if (layer >= d.layers) return Status::error("--layer " + std::to_string(layer) + ": the file has " + std::to_string(d.layers) + " layers");
   if (head >= d.heads) return Status::error("--head " + std::to_string(head) + ": the file has " + std::to_string(d.heads) + " heads");
@@ -71,6 +70,12 @@ ATTNLAB_CLI_COMMAND(export_matrix, "export",
                     "        [--head H] [--matrix weights|q|k|v|rawScores|scaledScores|output] [--scale S]\n"
                     "        [--batch B] [--bfloat16] [--hide-special] [--renormalise]\n"
                     "                                            one heatmap/matrix of an imported file\n",
+                    "  One matrix of an imported attention file (.npz, .npy or JSON, read as the app's Import button\n"
+                    "  reads it) written as a picture or as numbers, for batch use.\n"
+                    "  --layer L, --head H   which one (default 0, 0)      --matrix   default weights\n"
+                    "  --scale S   pixels per cell for png/svg (default 1) --batch B  the file's batch entry (default 0)\n"
+                    "  --bfloat16  uint16 arrays are bfloat16              --hide-special  leave out [CLS], <s>, <|...|>\n"
+                    "  --renormalise  rows summed to 1 again after hiding. Prints one JSON line: what was written.\n",
                     run_export);
 
 }  // namespace attn::cli

@@ -105,24 +105,12 @@ Status read_corpus(const std::string& dir, const std::string& names, std::vector
   return Status::success();
 }
 
-Status read_int(const Options& o, const char* name, long long lo, long long hi, int& field) {
-  if (!o.has(name)) return Status::success();
-  long long v = 0;
-  if (!parse_long(o.get(name), lo, hi, v))
-    return Status::error(std::string(name) + " needs a whole number from " + std::to_string(lo) + " to " +
-                         std::to_string(hi) + ", got '" + o.get(name) + "'");
-  field = static_cast<int>(v);
-  return Status::success();
-}
-
-Status read_number(const Options& o, const char* name, float lo, float hi, float& field) {
-  if (!o.has(name)) return Status::success();
-  float v = 0;
-  if (!parse_float(o.get(name), v) || !(v >= lo && v <= hi))
-    return Status::error(std::string(name) + " needs a number from " + std::to_string(lo) + " to " +
-                         std::to_string(hi) + ", got '" + o.get(name) + "'");
-  field = v;
-  return Status::success();
+// --seed, 1 by default.
+Outcome read_seed(const Options& o, std::uint64_t& seed) {
+  long long v = 1;
+  if (Outcome r = o.whole("--seed", 0, static_cast<long long>(train::kMaxSeed), v); !r.ok()) return r;
+  seed = static_cast<std::uint64_t>(v);
+  return {};
 }
 
 json curve_json(const lm::CurvePoint& p) {
@@ -201,30 +189,33 @@ void held_out_report(const lm::LanguageModel& model, const std::vector<lm::Corpu
   }
 }
 
-// lm-train --text FILE: the model trained on one plain text with a preset (core/lm/text_trainer.h),
-// as the page trains it: the same text, seed, preset and steps write the same bytes.
-Status run_lm_train_text(const Options& o) {
+// The options of lm-train --text, checked before the text is read.
+Outcome read_text_train_options(const Options& o, lm::TextTrainOptions& options) {
   for (const char* fortune_only : {"--data-dir", "--files", "--threads", "--slices", "--d-mlp", "--batch", "--lr",
                                    "--min-count", "--eval-every", "--eval-characters", "--init", "--characters"})
     if (o.has(fortune_only))
-      return Status::error(std::string(fortune_only) + " is for training on the fortune files; with --text the preset sets it");
-  lm::TextTrainOptions options;
+      return Outcome::usage(std::string(fortune_only) + " is for training on the fortune files; with --text the preset sets it");
   if (o.has("--preset")) options.preset = o.get("--preset");
-  long long seed = 1;
-  if (o.has("--seed") && !parse_long(o.get("--seed"), 0, static_cast<long long>(train::kMaxSeed), seed))
-    return Status::error("--seed needs a whole number from 0 to 2^53 - 1");
-  options.seed = static_cast<std::uint64_t>(seed);
+  if (Outcome r = read_seed(o, options.seed); !r.ok()) return r;
   if (o.has("--held-out-fraction")) {
     const std::string& t = o.get("--held-out-fraction");
     char* end = nullptr;
     options.held_out_fraction = std::strtod(t.c_str(), &end);
     if (t.empty() || end != t.c_str() + t.size() || !(options.held_out_fraction > 0.0 && options.held_out_fraction <= 0.5))
-      return Status::error("--held-out-fraction needs a number more than 0 and at most 0.5, got '" + t + "'");
+      return Outcome::usage("--held-out-fraction needs a number more than 0 and at most 0.5, got '" + t + "'");
   }
-  for (Status st : {read_int(o, "--steps", 1, 1000000, options.steps), read_int(o, "--context", 2, 256, options.context),
-                    read_int(o, "--layers", 1, 4, options.layers), read_int(o, "--heads", 1, 8, options.heads),
-                    read_int(o, "--d-model", 1, 256, options.d_model)})
-    if (!st.ok) return st;
+  for (Outcome r : {o.whole("--steps", 1, 1000000, options.steps), o.whole("--context", 2, 256, options.context),
+                    o.whole("--layers", 1, 4, options.layers), o.whole("--heads", 1, 8, options.heads),
+                    o.whole("--d-model", 1, 256, options.d_model)})
+    if (!r.ok()) return r;
+  return {};
+}
+
+// lm-train --text FILE: the model trained on one plain text with a preset (core/lm/text_trainer.h),
+// as the page trains it: the same text, seed, preset and steps write the same bytes.
+Outcome run_lm_train_text(const Options& o) {
+  lm::TextTrainOptions options;
+  if (Outcome r = read_text_train_options(o, options); !r.ok()) return r;
   std::string text;
   if (Status st = read_text(o.get("--text"), text); !st.ok) return st;
   lm::TextTrainer trainer;
@@ -264,40 +255,38 @@ Status run_lm_train_text(const Options& o) {
   return Status::success();
 }
 
-Status run_lm_train(const Args& args) {
+// The options of lm-train on the fortune files, checked before any file is read.
+Outcome read_lm_train_config(const Options& o, lm::LmTrainConfig& c) {
+  if (Outcome r = read_seed(o, c.seed); !r.ok()) return r;
+  for (Outcome r : {o.whole("--steps", 1, 10000000, c.steps), o.whole("--threads", 1, 16, c.threads),
+                    o.whole("--slices", 1, 16, c.slices), o.whole("--context", 2, 256, c.context),
+                    o.whole("--layers", 1, 4, c.layers), o.whole("--heads", 1, 8, c.heads),
+                    o.whole("--d-model", 1, 256, c.d_model), o.whole("--d-mlp", 1, 1024, c.d_mlp),
+                    o.whole("--batch", 1, 256, c.batch), o.whole("--min-count", 1, 1000000, c.min_count),
+                    o.whole("--eval-every", 1, 10000000, c.eval_every),
+                    o.whole("--eval-characters", 2, 100000000, c.eval_characters),
+                    o.number("--lr", 1e-6f, 1.0f, c.learning_rate), read_init(o, c.init)})
+    if (!r.ok()) return r;
+  c.warmup = std::min(c.warmup, c.steps);
+  return {};
+}
+
+Outcome run_lm_train(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args,
+  if (Outcome r = Options::parse(args,
                                  {"--out", "--data-dir", "--files", "--steps", "--seed", "--threads", "--context",
                                   "--layers", "--heads", "--d-model", "--d-mlp", "--batch", "--lr", "--min-count",
                                   "--eval-every", "--eval-characters", "--report", "--slices", "--init", "--characters",
                                   "--text", "--preset", "--held-out-fraction"},
                                  {}, o);
-      !st.ok)
-    return st;
-  if (!o.has("--out")) return Status::error("lm-train needs --out FILE");
+      !r.ok())
+    return r;
+  if (!o.has("--out")) return Outcome::usage("lm-train needs --out FILE");
   if (o.has("--text")) return run_lm_train_text(o);
   if (o.has("--preset") || o.has("--held-out-fraction"))
-    return Status::error("--preset and --held-out-fraction are for training on a text: give it with --text FILE");
+    return Outcome::usage("--preset and --held-out-fraction are for training on a text: give it with --text FILE");
   lm::LmTrainConfig c;
-  long long seed = 1;
-  if (o.has("--seed") && !parse_long(o.get("--seed"), 0, static_cast<long long>(train::kMaxSeed), seed))
-    return Status::error("--seed needs a whole number from 0 to 2^53 - 1");
-  c.seed = static_cast<std::uint64_t>(seed);
-  for (Status st : {read_int(o, "--steps", 1, 10000000, c.steps), read_int(o, "--threads", 1, 16, c.threads), read_int(o, "--slices", 1, 16, c.slices),
-                    read_int(o, "--context", 2, 256, c.context), read_int(o, "--layers", 1, 4, c.layers),
-                    read_int(o, "--heads", 1, 8, c.heads), read_int(o, "--d-model", 1, 256, c.d_model),
-                    read_int(o, "--d-mlp", 1, 1024, c.d_mlp), read_int(o, "--batch", 1, 256, c.batch),
-                    read_int(o, "--min-count", 1, 1000000, c.min_count),
-                    read_int(o, "--eval-every", 1, 10000000, c.eval_every),
-                    read_int(o, "--eval-characters", 2, 100000000, c.eval_characters),
-                    read_number(o, "--lr", 1e-6f, 1.0f, c.learning_rate)})
-    if (!st.ok) return st;
-  c.warmup = std::min(c.warmup, c.steps);
-  if (o.has("--init")) {
-    if (o.get("--init") == "unit") c.init = train::InitScheme::Unit;
-    else if (o.get("--init") == "small") c.init = train::InitScheme::Small;
-    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
-  }
+  if (Outcome r = read_lm_train_config(o, c); !r.ok()) return r;
   std::vector<lm::CorpusFile> corpus;
   const std::string dir = o.has("--data-dir") ? o.get("--data-dir") : kFortuneDir;
   if (Status st = read_corpus(dir, o.has("--files") ? o.get("--files") : "", corpus); !st.ok) return st;
@@ -355,7 +344,7 @@ Status run_lm_train(const Args& args) {
 // ---------------------------------------------------------------------------------------
 
 // --ablate L.H (a head) or --ablate L (every head of layer L), comma-separated.
-Status read_ablations(const std::string& text, const lm::LanguageModel& m, std::vector<std::uint8_t>& ablated) {
+Outcome read_ablations(const std::string& text, const lm::LanguageModel& m, std::vector<std::uint8_t>& ablated) {
   const int L = m.config.layers, H = m.config.heads;
   ablated.assign(static_cast<std::size_t>(L) * H, 0);
   std::size_t pos = 0;
@@ -367,7 +356,7 @@ Status read_ablations(const std::string& text, const lm::LanguageModel& m, std::
     const bool ok = parse_long(item.substr(0, dot), 0, L - 1, layer) &&
                     (dot == std::string::npos || parse_long(item.substr(dot + 1), 0, H - 1, head));
     if (!ok)
-      return Status::error("--ablate needs LAYER.HEAD or LAYER (counted from 0; the model has " + std::to_string(L) +
+      return Outcome::usage("--ablate needs LAYER.HEAD or LAYER (counted from 0; the model has " + std::to_string(L) +
                            " layers of " + std::to_string(H) + " heads), got '" + item + "'");
     for (int h = 0; h < H; ++h)
       if (head < 0 || h == head) ablated[static_cast<std::size_t>(layer) * H + h] = 1;
@@ -376,38 +365,42 @@ Status read_ablations(const std::string& text, const lm::LanguageModel& m, std::
   return Status::success();
 }
 
-Status read_run_options(const Options& o, const lm::LanguageModel& m, lm::RunOptions& r) {
+Outcome read_run_options(const Options& o, const lm::LanguageModel& m, lm::RunOptions& r) {
   r.scale = !o.flag("--no-scale");
   r.causal = !o.flag("--no-causal");
   r.large_negative_fill = o.flag("--fill-1e9");
   r.half_precision = o.flag("--half");
-  if (Status st = read_number(o, "--attention-temperature", lm::kMinAttentionTemperature,
-                              lm::kMaxAttentionTemperature, r.attention_temperature);
-      !st.ok)
-    return st;
+  if (Outcome out = o.number("--attention-temperature", lm::kMinAttentionTemperature, lm::kMaxAttentionTemperature,
+                             r.attention_temperature);
+      !out.ok())
+    return out;
   if (o.has("--ablate"))
-    if (Status st = read_ablations(o.get("--ablate"), m, r.ablated); !st.ok) return st;
+    if (Outcome out = read_ablations(o.get("--ablate"), m, r.ablated); !out.ok()) return out;
   return lm::check_options(m, r);
 }
 
 const std::set<std::string> kRunFlags = {"--no-scale", "--no-causal", "--fill-1e9", "--half"};
 
-Status run_lm_eval(const Args& args) {
+Outcome run_lm_eval(const Args& args) {
   Options o;
   std::set<std::string> flags = kRunFlags;
   flags.insert("--rank-heads");
   flags.insert("--bigram");
-  if (Status st = Options::parse(args, {"--model", "--text", "--held-out", "--data-dir", "--ablate",
+  if (Outcome r = Options::parse(args, {"--model", "--text", "--held-out", "--data-dir", "--ablate",
                                         "--attention-temperature", "--max-characters"},
                                  flags, o);
-      !st.ok)
-    return st;
-  if (!o.has("--model")) return Status::error("lm-eval needs --model FILE");
-  if (o.has("--text") == o.has("--held-out")) return Status::error("lm-eval needs one of --text FILE or --held-out english|chinese");
+      !r.ok())
+    return r;
+  if (!o.has("--model")) return Outcome::usage("lm-eval needs --model FILE");
+  if (o.has("--text") == o.has("--held-out")) return Outcome::usage("lm-eval needs one of --text FILE or --held-out english|chinese");
+  if (o.has("--held-out") && o.get("--held-out") != "english" && o.get("--held-out") != "chinese")
+    return Outcome::usage("--held-out must be english or chinese");
+  int max_chars = 0;
+  if (Outcome r = o.whole("--max-characters", 2, 1000000000, max_chars); !r.ok()) return r;
   lm::LanguageModel model;
   if (Status st = load_language_model(o.get("--model"), model); !st.ok) return st;
   lm::RunOptions run;
-  if (Status st = read_run_options(o, model, run); !st.ok) return st;
+  if (Outcome r = read_run_options(o, model, run); !r.ok()) return r;
   std::vector<int> tokens;
   std::vector<std::uint32_t> code_points;  // the same characters, for the bigram
   if (o.has("--text")) {
@@ -421,7 +414,6 @@ Status run_lm_eval(const Args& args) {
     code_points = lm::code_point_stream({text});
   } else {
     const std::string which = o.get("--held-out");
-    if (which != "english" && which != "chinese") return Status::error("--held-out must be english or chinese");
     std::vector<lm::CorpusFile> corpus;
     if (Status st = read_corpus(o.has("--data-dir") ? o.get("--data-dir") : kFortuneDir, "", corpus); !st.ok) return st;
     const lm::TextLanguage want = which == "english" ? lm::TextLanguage::English : lm::TextLanguage::Chinese;
@@ -431,8 +423,6 @@ Status run_lm_eval(const Args& args) {
     tokens = lm::entry_stream(model.vocabulary, held);
     code_points = lm::code_point_stream(held);
   }
-  int max_chars = 0;
-  if (Status st = read_int(o, "--max-characters", 2, 1000000000, max_chars); !st.ok) return st;
   if (max_chars > 0 && tokens.size() > static_cast<std::size_t>(max_chars)) {
     tokens.resize(static_cast<std::size_t>(max_chars));
     code_points.resize(static_cast<std::size_t>(max_chars));
@@ -473,26 +463,24 @@ Status run_lm_eval(const Args& args) {
 // 4 lm-generate
 // ---------------------------------------------------------------------------------------
 
-Status run_lm_generate(const Args& args) {
+Outcome run_lm_generate(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--model", "--prompt", "--tokens", "--temperature", "--top-k", "--seed",
+  if (Outcome r = Options::parse(args, {"--model", "--prompt", "--tokens", "--temperature", "--top-k", "--seed",
                                         "--ablate", "--attention-temperature"},
                                  kRunFlags, o);
-      !st.ok)
-    return st;
-  if (!o.has("--model") || !o.has("--prompt")) return Status::error("lm-generate needs --model FILE and --prompt TEXT");
+      !r.ok())
+    return r;
+  if (!o.has("--model") || !o.has("--prompt")) return Outcome::usage("lm-generate needs --model FILE and --prompt TEXT");
+  lm::GenerateOptions g;
+  for (Outcome r : {o.whole("--tokens", 1, lm::kMaxGeneratedTokens, g.tokens),
+                    o.number("--temperature", 0.0f, lm::kMaxTemperature, g.sample.temperature),
+                    read_seed(o, g.sample.seed)})
+    if (!r.ok()) return r;
   lm::LanguageModel model;
   if (Status st = load_language_model(o.get("--model"), model); !st.ok) return st;
   lm::RunOptions run;
-  if (Status st = read_run_options(o, model, run); !st.ok) return st;
-  lm::GenerateOptions g;
-  if (Status st = read_int(o, "--tokens", 1, lm::kMaxGeneratedTokens, g.tokens); !st.ok) return st;
-  if (Status st = read_number(o, "--temperature", 0.0f, lm::kMaxTemperature, g.sample.temperature); !st.ok) return st;
-  if (Status st = read_int(o, "--top-k", 0, model.config.vocab, g.sample.top_k); !st.ok) return st;
-  long long seed = 1;
-  if (o.has("--seed") && !parse_long(o.get("--seed"), 0, static_cast<long long>(train::kMaxSeed), seed))
-    return Status::error("--seed needs a whole number from 0 to 2^53 - 1");
-  g.sample.seed = static_cast<std::uint64_t>(seed);
+  if (Outcome r = read_run_options(o, model, run); !r.ok()) return r;
+  if (Outcome r = o.whole("--top-k", 0, model.config.vocab, g.sample.top_k); !r.ok()) return r;
   std::vector<lm::GeneratedToken> out;
   if (Status st = lm::generate(model, o.get("--prompt"), run, g, out); !st.ok) return st;
   for (std::size_t i = 0; i < out.size(); ++i) {
@@ -508,10 +496,10 @@ Status run_lm_generate(const Args& args) {
 // 5 lm-heads
 // ---------------------------------------------------------------------------------------
 
-Status run_lm_heads(const Args& args) {
+Outcome run_lm_heads(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--model", "--text"}, {}, o); !st.ok) return st;
-  if (!o.has("--model") || !o.has("--text")) return Status::error("lm-heads needs --model FILE and --text FILE");
+  if (Outcome r = Options::parse(args, {"--model", "--text"}, {}, o); !r.ok()) return r;
+  if (!o.has("--model") || !o.has("--text")) return Outcome::usage("lm-heads needs --model FILE and --text FILE");
   lm::LanguageModel model;
   if (Status st = load_language_model(o.get("--model"), model); !st.ok) return st;
   std::string text;
@@ -539,15 +527,32 @@ ATTNLAB_CLI_COMMAND(lm_train, "lm-train",
                     "           [--report FILE] [--characters FILE]\n"
                     "  lm-train --text FILE --out FILE [--preset NAME] [--seed S] [--steps N]\n"
                     "           [--held-out-fraction F] [--layers L] [--heads H] [--d-model D] [--context T] [--report FILE]\n",
+                    "  Trains the character-level language model. Without --text, on Debian's fortune files\n"
+                    "  (/usr/share/games/fortunes, or --data-dir; --files picks some); the defaults are the shipped\n"
+                    "  model's (--steps 3000 --context 128 --layers 2 --heads 4 --d-model 96 --d-mlp 384 --batch 16).\n"
+                    "  With --text FILE, on that text with a --preset (default page) as the page trains it;\n"
+                    "  --held-out-fraction F (default 0.1) is kept back for scoring.\n"
+                    "  Progress and notes go to stderr; stdout gets the report as one JSON line (--report FILE: also\n"
+                    "  to a file). Writes the model file to --out.\n",
                     run_lm_train);
 ATTNLAB_CLI_COMMAND(lm_eval, "lm-eval",
                     "  lm-eval --model FILE (--text FILE | --held-out english|chinese) [--no-scale] [--no-causal]\n"
                     "          [--ablate L.H,L] [--attention-temperature T] [--fill-1e9] [--half] [--rank-heads]\n"
                     "          [--bigram [--data-dir DIR]]\n",
+                    "  Bits per character of a text (--text FILE) or of the fortune files' held-out split, with the\n"
+                    "  math changed as asked: --no-scale, --no-causal, --fill-1e9 (mask with -1e9, not -inf), --half\n"
+                    "  (float16), --attention-temperature T, --ablate L.H,L (heads or whole layers, from 0).\n"
+                    "  --rank-heads ablates each head in turn and ranks them; --bigram adds the bigram baseline.\n"
+                    "  --max-characters N scores only the first N. One JSON line.\n",
                     run_lm_eval);
 ATTNLAB_CLI_COMMAND(lm_generate, "lm-generate",
                     "  lm-generate --model FILE --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--seed S]\n",
+                    "  Writes --tokens N (default 20) tokens after the prompt, one JSON line per token with the top\n"
+                    "  candidates and the KV cache's size. --temperature 0 (the default) is greedy; --top-k K (0 =\n"
+                    "  every token); --seed S (default 1). Takes lm-eval's options that change the math.\n",
                     run_lm_generate);
-ATTNLAB_CLI_COMMAND(lm_heads, "lm-heads", "  lm-heads --model FILE --text FILE\n", run_lm_heads);
+ATTNLAB_CLI_COMMAND(lm_heads, "lm-heads", "  lm-heads --model FILE --text FILE\n",
+                    "  Each head's scores (previous token, induction, ...) and its label on the text, one JSON line per\n"
+                    "  head.\n", run_lm_heads);
 
 }  // namespace attn::cli

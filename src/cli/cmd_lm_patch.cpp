@@ -37,25 +37,25 @@ json grid_json(const lm::PatchResult& r) {
   return grid;
 }
 
-Status run_lm_patch(const Args& args) {
+Outcome run_lm_patch(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--model", "--clean", "--corrupt", "--answer", "--foil", "--by", "--position"},
+  if (Outcome r = Options::parse(args, {"--model", "--clean", "--corrupt", "--answer", "--foil", "--by", "--position"},
                                  {}, o);
-      !st.ok)
-    return st;
+      !r.ok())
+    return r;
   for (const char* needed : {"--model", "--clean", "--corrupt", "--answer", "--foil"})
-    if (!o.has(needed)) return Status::error("lm-patch needs --model FILE, --clean TEXT, --corrupt TEXT, --answer C and --foil C");
+    if (!o.has(needed)) return Outcome::usage("lm-patch needs --model FILE, --clean TEXT, --corrupt TEXT, --answer C and --foil C");
   lm::PatchRequest request;
   request.clean = o.get("--clean");
   request.corrupt = o.get("--corrupt");
   request.answer = o.get("--answer");
   request.foil = o.get("--foil");
   if (o.has("--by"))
-    if (Status st = lm::parse_patch_by(o.get("--by"), request.by); !st.ok) return st;
+    if (Status st = lm::parse_patch_by(o.get("--by"), request.by); !st.ok) return Outcome::usage(st.message);
   if (o.has("--position")) {
     long long p = 0;
     if (!parse_long(o.get("--position"), 0, INT_MAX, p))
-      return Status::error("--position needs a whole number from 0 (the start token) to the prompt's length, got '" +
+      return Outcome::usage("--position needs a whole number from 0 (the start token) to the prompt's length, got '" +
                            o.get("--position") + "'");
     request.position = static_cast<int>(p);
   }
@@ -81,6 +81,10 @@ Status run_lm_patch(const Args& args) {
 ATTNLAB_CLI_COMMAND(lm_patch, "lm-patch",
                     "  lm-patch --model FILE --clean TEXT --corrupt TEXT --answer C --foil C [--by head|residual]\n"
                     "           [--position P]\n",
+                    "  Activation patching: the logit difference D = logit(answer) - logit(foil) at the last position\n"
+                    "  for the clean and the corrupted prompt (same length), and the share of D restored when one site\n"
+                    "  comes from the clean run. --by head (default: layers x heads; --position P: one position only)\n"
+                    "  or residual (layers + 1 x positions). One JSON line.\n",
                     run_lm_patch);
 
 }  // namespace attn::cli

@@ -35,11 +35,10 @@ Status read_stack(const std::string& path, const char* what, std::vector<Mat>& o
   return Status::success();
 }
 
-Status run_gqa(const Args& args) {
+Outcome run_gqa(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--out"}, {"--causal"}, o); !st.ok) return st;
-  for (const char* need : {"--q", "--k", "--v", "--out"})
-    if (!o.has(need)) return Status::error(std::string("gqa needs ") + need);
+  if (Outcome r = Options::parse(args, {"--q", "--k", "--v", "--out"}, {"--causal"}, o); !r.ok()) return r;
+  if (Outcome r = o.require("gqa", {"--q", "--k", "--v", "--out"}); !r.ok()) return r;
   std::vector<Mat> q, k, v;
   std::int64_t n_q = 0, d_k = 0, n_k = 0, d_k2 = 0, n_v = 0, d_v = 0;
   if (Status st = read_stack(o.get("--q"), "Q", q, n_q, d_k); !st.ok) return st;
@@ -73,19 +72,15 @@ Status read_matrix(const std::string& path, const char* what, Mat& m) {
   return Status::success();
 }
 
-Status run_flash(const Args& args) {
+Outcome run_flash(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--q", "--k", "--v", "--block-q", "--block-k", "--scale", "--out"}, {"--causal"}, o); !st.ok)
-    return st;
-  for (const char* need : {"--q", "--k", "--v", "--out"})
-    if (!o.has(need)) return Status::error(std::string("flash needs ") + need);
+  if (Outcome r = Options::parse(args, {"--q", "--k", "--v", "--block-q", "--block-k", "--scale", "--out"}, {"--causal"}, o); !r.ok())
+    return r;
+  if (Outcome r = o.require("flash", {"--q", "--k", "--v", "--out"}); !r.ok()) return r;
   FlashOptions fo;
-  long long bq = fo.block_q, bk = fo.block_k;
-  if (o.has("--block-q") && !parse_long(o.get("--block-q"), 1, 1 << 20, bq)) return Status::error("--block-q needs a whole number >= 1");
-  if (o.has("--block-k") && !parse_long(o.get("--block-k"), 1, 1 << 20, bk)) return Status::error("--block-k needs a whole number >= 1");
-  if (o.has("--scale") && !parse_float(o.get("--scale"), fo.scale)) return Status::error("--scale needs a finite number");
-  fo.block_q = static_cast<int>(bq);
-  fo.block_k = static_cast<int>(bk);
+  for (Outcome r : {o.whole("--block-q", 1, 1 << 20, fo.block_q), o.whole("--block-k", 1, 1 << 20, fo.block_k)})
+    if (!r.ok()) return r;
+  if (o.has("--scale") && !parse_float(o.get("--scale"), fo.scale)) return Outcome::usage("--scale needs a finite number");
   fo.causal = o.flag("--causal");
   Mat q, k, v;
   if (Status st = read_matrix(o.get("--q"), "Q", q); !st.ok) return st;
@@ -106,33 +101,30 @@ Status run_flash(const Args& args) {
   return Status::success();
 }
 
-Status parse_ns(const std::string& text, std::vector<double>& ns) {
+Outcome parse_ns(const std::string& text, std::vector<double>& ns) {
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
     long long n = 0;
-    if (!parse_long(item, 1, 1 << 16, n)) return Status::error("--n needs token counts from 1 to 65536, separated by commas");
+    if (!parse_long(item, 1, 1 << 16, n)) return Outcome::usage("--n needs token counts from 1 to 65536, separated by commas");
     ns.push_back(static_cast<double>(n));
   }
-  if (ns.empty()) return Status::error("--n needs at least one token count");
-  return Status::success();
+  if (ns.empty()) return Outcome::usage("--n needs at least one token count");
+  return {};
 }
 
-Status run_kv_cache(const Args& args) {
+Outcome run_kv_cache(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--heads", "--kv-heads", "--dk", "--layers", "--bytes", "--n", "--measurements"}, {}, o); !st.ok)
-    return st;
+  if (Outcome r = Options::parse(args, {"--heads", "--kv-heads", "--dk", "--layers", "--bytes", "--n", "--measurements"}, {}, o); !r.ok())
+    return r;
   long long heads = 8, kv_heads = 2, dk = 64, layers = 1, bytes = 2, measurements = 5;
-  if (o.has("--heads") && !parse_long(o.get("--heads"), 1, 256, heads)) return Status::error("--heads needs a whole number from 1 to 256");
-  if (o.has("--kv-heads") && !parse_long(o.get("--kv-heads"), 1, 256, kv_heads)) return Status::error("--kv-heads needs a whole number from 1 to 256");
-  if (heads % kv_heads != 0) return Status::error("--kv-heads " + std::to_string(kv_heads) + " must divide --heads " + std::to_string(heads));
-  if (o.has("--dk") && !parse_long(o.get("--dk"), 1, 1024, dk)) return Status::error("--dk needs a whole number from 1 to 1024");
-  if (o.has("--layers") && !parse_long(o.get("--layers"), 1, 1024, layers)) return Status::error("--layers needs a whole number from 1 to 1024");
-  if (o.has("--bytes") && !parse_long(o.get("--bytes"), 1, 8, bytes)) return Status::error("--bytes (per value) needs a whole number from 1 to 8");
-  if (o.has("--measurements") && !parse_long(o.get("--measurements"), 1, 101, measurements))
-    return Status::error("--measurements needs a whole number from 1 to 101");
+  for (Outcome r : {o.whole("--heads", 1, 256, heads), o.whole("--kv-heads", 1, 256, kv_heads), o.whole("--dk", 1, 1024, dk),
+                    o.whole("--layers", 1, 1024, layers), o.whole("--bytes", 1, 8, bytes),
+                    o.whole("--measurements", 1, 101, measurements)})
+    if (!r.ok()) return r;
   std::vector<double> ns;
-  if (Status st = parse_ns(o.has("--n") ? o.get("--n") : "256,512,1024,2048,4096", ns); !st.ok) return st;
+  if (Outcome r = parse_ns(o.has("--n") ? o.get("--n") : "256,512,1024,2048,4096", ns); !r.ok()) return r;
+  if (heads % kv_heads != 0) return Status::error("--kv-heads " + std::to_string(kv_heads) + " must divide --heads " + std::to_string(heads));
   const double per_token = kv_cache_bytes_per_token(static_cast<int>(kv_heads), static_cast<int>(dk), static_cast<int>(layers), static_cast<int>(bytes));
   // One layer is timed (layers multiply both costs alike); projections are left out of both.
   DecodingCostConfig config;
@@ -162,14 +154,24 @@ ATTNLAB_CLI_COMMAND(kv_cache, "kv-cache",
                     "  kv-cache [--heads H] [--kv-heads G] [--dk D] [--layers L] [--bytes B] [--n 256,512,...]\n"
                     "           [--measurements M]               KV cache bytes per token, and a decoding step's time\n"
                     "                                            with and without the cache per n (JSON, log-log slopes)\n",
+                    "  The KV cache of token-by-token decoding: its bytes per token (2 x G x d_k x layers x bytes)\n"
+                    "  and one decoding step's measured time per n with the cache and without it, with log-log slopes.\n"
+                    "  Defaults: --heads 8 --kv-heads 2 --dk 64 --layers 1 --bytes 2 --n 256,512,1024,2048,4096\n"
+                    "  --measurements 5 (the median is reported). One JSON line.\n",
                     run_kv_cache);
 ATTNLAB_CLI_COMMAND(gqa, "gqa",
                     "  gqa --q Q.npy (heads, n, dk) --k K.npy (kvHeads, n, dk) --v V.npy (kvHeads, n, dv)\n"
                     "      [--causal] --out DIR                  writes output.npy (heads, n, dv), weights.npy (heads, n, n)\n",
+                    "  Grouped-query attention: H query heads share G key/value heads (G divides H; head h reads\n"
+                    "  group h / (H / G)). --causal masks future keys. Writes DIR/output.npy (heads, n, d_v) and\n"
+                    "  DIR/weights.npy (heads, n, n).\n",
                     run_gqa);
 ATTNLAB_CLI_COMMAND(flash, "flash",
                     "  flash --q Q.npy (nq, dk) --k K.npy (nk, dk) --v V.npy (nk, dv) [--block-q B] [--block-k B]\n"
                     "        [--causal] [--scale S] --out DIR   writes output.npy; prints each tile step's m and l (JSON)\n",
+                    "  FlashAttention's tiled forward pass on one head: Q, K, V in tiles of --block-q x --block-k\n"
+                    "  (default 16 x 16) with a running row max m and sum l. --causal, --scale S (default 1/sqrt(d_k)).\n"
+                    "  Writes DIR/output.npy and prints one JSON line with every tile step's m and l.\n",
                     run_flash);
 
 }  // namespace attn::cli

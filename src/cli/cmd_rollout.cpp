@@ -16,21 +16,21 @@
 namespace attn::cli {
 namespace {
 
-Status run_rollout(const Args& args) {
+Outcome run_rollout(const Args& args) {
   Options o;
-  if (Status s = Options::parse(args, {"--in", "--batch", "--heads", "--residual", "--out"}, {"--bfloat16"}, o); !s.ok)
-    return s;
-  if (!o.has("--in") || !o.has("--out")) return Status::error("rollout needs --in FILE and --out FILE.npy");
+  if (Outcome r = Options::parse(args, {"--in", "--batch", "--heads", "--residual", "--out"}, {"--bfloat16"}, o); !r.ok())
+    return r;
+  if (!o.has("--in") || !o.has("--out")) return Outcome::usage("rollout needs --in FILE and --out FILE.npy");
   const std::string heads = o.has("--heads") ? o.get("--heads") : "mean";
-  if (heads != "mean" && heads != "max") return Status::error("--heads must be mean or max, not '" + heads + "'");
+  if (heads != "mean" && heads != "max") return Outcome::usage("--heads must be mean or max, not '" + heads + "'");
   float residual = 0.5f;
   if (o.has("--residual") && (!parse_float(o.get("--residual"), residual) || !(residual >= 0.0f && residual <= 1.0f)))
-    return Status::error("--residual must be a number from 0 to 1");
+    return Outcome::usage("--residual must be a number from 0 to 1");
 
   ImportedAttention d;
   std::string name;
   long long batch = 0;
-  if (Status s = read_imported_attention(o, d, name, batch); !s.ok) return s;
+  if (Outcome r = read_imported_attention(o, d, name, batch); !r.ok()) return r;
   if (!d.has_weights) return Status::error(msg::io_import_needs_weights, "rollout").within(name);
   if (d.cross_attention())
     return Status::error(name + ": rollout needs self-attention; this file has " + std::to_string(d.n_q) +
@@ -58,6 +58,12 @@ Status run_rollout(const Args& args) {
 ATTNLAB_CLI_COMMAND(rollout, "rollout",
                     "  rollout --in FILE.npz|.npy|.json --out FILE.npy [--heads mean|max] [--residual A]\n"
                     "          [--batch B] [--bfloat16]      attention rollout across layers, (L, n, n)\n",
+                    "  Attention rollout across layers of an imported attention file (weights (L, H, n, n)):\n"
+                    "  R[l] = A~_l ... A~_0 with A~_l = rownormalise((1 - A) * pooled heads + A * I).\n"
+                    "  --heads mean|max   how heads are pooled (default mean)\n"
+                    "  --residual A       0 to 1 (default 0.5)\n"
+                    "  --batch B          the file's batch entry (default 0)    --bfloat16  uint16 arrays are bfloat16\n"
+                    "  Writes R as float32 (L, n, n); cross-attention files are refused. Prints one JSON line.\n",
                     run_rollout);
 
 }  // namespace attn::cli

@@ -39,14 +39,6 @@ using train::TrainConfig;
 const std::set<std::string> kModelOptions = {"--task", "--layers", "--heads", "--d-model", "--d-mlp", "--seed",
                                              "--init", "--batch", "--lr"};
 
-Status whole(const Options& o, const char* name, long long lo, long long hi, long long& out) {
-  if (!o.has(name)) return Status::success();
-  if (!parse_long(o.get(name), lo, hi, out))
-    return Status::error(std::string(name) + " needs a whole number from " + std::to_string(lo) + " to " +
-                         std::to_string(hi) + ", got '" + o.get(name) + "'");
-  return Status::success();
-}
-
 // An option read into an int field, within [lo, hi].
 struct IntOption {
   const char* name;
@@ -55,41 +47,32 @@ struct IntOption {
 };
 
 // The options both commands share: --task, whole-number fields, --init and --lr.
-Status read_shared_options(const Options& o, train::TrainTask& task, std::initializer_list<IntOption> ints,
-                           train::InitScheme& init, float& learning_rate) {
+Outcome read_shared_options(const Options& o, train::TrainTask& task, std::initializer_list<IntOption> ints,
+                            train::InitScheme& init, float& learning_rate) {
   if (o.has("--task") && !train::parse_task(o.get("--task"), task))
-    return Status::error("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
-  long long v = 0;
-  for (const IntOption& io : ints) {
-    if (Status st = whole(o, io.name, io.lo, io.hi, v); !st.ok) return st;
-    if (o.has(io.name)) *io.field = static_cast<int>(v);
-  }
-  if (o.has("--init")) {
-    if (o.get("--init") == "unit") init = train::InitScheme::Unit;
-    else if (o.get("--init") == "small") init = train::InitScheme::Small;
-    else return Status::error("--init must be unit or small, got '" + o.get("--init") + "'");
-  }
+    return Outcome::usage("--task must be copy, reverse, sort, previous or induction, got '" + o.get("--task") + "'");
+  for (const IntOption& io : ints)
+    if (Outcome r = o.whole(io.name, io.lo, io.hi, *io.field); !r.ok()) return r;
+  if (Outcome r = read_init(o, init); !r.ok()) return r;
   if (o.has("--lr") && (!parse_float(o.get("--lr"), learning_rate) || !(learning_rate > 0.0f) || learning_rate > 1.0f))
-    return Status::error("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
-  return Status::success();
+    return Outcome::usage("--lr needs a number in (0, 1], got '" + o.get("--lr") + "'");
+  return {};
 }
 
 // The run's config from --task, --layers, ... on top of the defaults.
-Status parse_train_config(const Options& o, TrainConfig& c) {
-  if (Status st = read_shared_options(o, c.task,
+Outcome parse_train_config(const Options& o, TrainConfig& c) {
+  if (Outcome r = read_shared_options(o, c.task,
                                       {IntOption{"--layers", 1, train::kMaxLayers, &c.layers},
                                        IntOption{"--heads", 1, train::kMaxHeads, &c.heads},
                                        IntOption{"--d-model", 1, train::kMaxDModel, &c.d_model},
                                        IntOption{"--d-mlp", 1, train::kMaxDMlp, &c.d_mlp},
                                        IntOption{"--batch", 1, train::kMaxBatch, &c.batch}},
                                       c.init, c.learning_rate);
-      !st.ok)
-    return st;
-  long long v = 0;
-  if (o.has("--seed")) {
-    if (Status st = whole(o, "--seed", 0, static_cast<long long>(train::kMaxSeed), v); !st.ok) return st;
-    c.seed = static_cast<std::uint64_t>(v);
-  }
+      !r.ok())
+    return r;
+  long long seed = static_cast<long long>(c.seed);
+  if (Outcome r = o.whole("--seed", 0, static_cast<long long>(train::kMaxSeed), seed); !r.ok()) return r;
+  c.seed = static_cast<std::uint64_t>(seed);
   if (o.flag("--no-scale")) c.scale_scores = false;
   if (c.d_model % c.heads != 0)
     return Status::error("--d-model " + std::to_string(c.d_model) + " is not divisible by --heads " +
@@ -140,32 +123,40 @@ json heads_json(const std::vector<train::HeadScore>& scores) {
 // 2 train
 // ---------------------------------------------------------------------------------------
 
-Status run_train(const Args& args) {
+// The options of a run, checked before any file is read: everything here is a usage error.
+Outcome read_train_options(const Options& o, long long& steps, long long& log_every, long long& eval) {
+  if (!o.has("--out")) return Outcome::usage("train needs --out FILE");
+  if (!o.has("--task") && !o.has("--resume")) return Outcome::usage("train needs --task (or --resume FILE)");
+  for (Outcome r : {o.whole("--steps", 0, train::kMaxStepsPerCall, steps),
+                    o.whole("--log-every", 1, train::kMaxStepsPerCall, log_every),
+                    o.whole("--eval", 1, train::kMaxEvalSequences, eval)})
+    if (!r.ok()) return r;
+  if (!o.has("--resume")) return {};
+  for (const std::string& name : kModelOptions)
+    if (o.has(name)) return Outcome::usage(name + " cannot be combined with --resume (the file holds the config)");
+  if (o.flag("--no-scale")) return Outcome::usage("--no-scale cannot be combined with --resume");
+  if (!o.has("--steps")) return Outcome::usage("train --resume needs --steps (how many more)");
+  return {};
+}
+
+Outcome run_train(const Args& args) {
   Options o;
   std::set<std::string> values = kModelOptions;
   values.insert({"--steps", "--out", "--resume", "--log-every", "--eval"});
-  if (Status st = Options::parse(args, values, {"--no-scale", "--curve", "--weights-only", "--quiet"}, o); !st.ok)
-    return st;
-  if (!o.has("--out")) return Status::error("train needs --out FILE");
-  if (!o.has("--task") && !o.has("--resume")) return Status::error("train needs --task (or --resume FILE)");
+  if (Outcome r = Options::parse(args, values, {"--no-scale", "--curve", "--weights-only", "--quiet"}, o); !r.ok())
+    return r;
   long long steps = 0, log_every = 0, eval = 1000;
-  if (Status st = whole(o, "--steps", 0, train::kMaxStepsPerCall, steps); !st.ok) return st;
-  if (Status st = whole(o, "--log-every", 1, train::kMaxStepsPerCall, log_every); !st.ok) return st;
-  if (Status st = whole(o, "--eval", 1, train::kMaxEvalSequences, eval); !st.ok) return st;
+  if (Outcome r = read_train_options(o, steps, log_every, eval); !r.ok()) return r;
 
   train::Trainer trainer;
   if (o.has("--resume")) {
-    for (const std::string& name : kModelOptions)
-      if (o.has(name)) return Status::error(name + " cannot be combined with --resume (the file holds the config)");
-    if (o.flag("--no-scale")) return Status::error("--no-scale cannot be combined with --resume");
     if (Status st = load_model(o.get("--resume"), trainer); !st.ok) return st;
   } else {
     TrainConfig c;
-    if (Status st = parse_train_config(o, c); !st.ok) return st;
+    if (Outcome r = parse_train_config(o, c); !r.ok()) return r;
     if (!o.has("--steps")) steps = train::default_steps(c.task);
     if (Status st = trainer.reset(c); !st.ok) return st;
   }
-  if (!o.has("--steps") && o.has("--resume")) return Status::error("train --resume needs --steps (how many more)");
   // The output folder must exist before an hour of training, not after.
   const std::filesystem::path out_path(o.get("--out"));
   std::error_code ec;
@@ -221,12 +212,12 @@ Status run_train(const Args& args) {
 // 3 model-info
 // ---------------------------------------------------------------------------------------
 
-Status run_model_info(const Args& args) {
+Outcome run_model_info(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--in", "--eval"}, {"--curve"}, o); !st.ok) return st;
-  if (!o.has("--in")) return Status::error("model-info needs --in FILE");
+  if (Outcome r = Options::parse(args, {"--in", "--eval"}, {"--curve"}, o); !r.ok()) return r;
+  if (Outcome r = o.require("model-info", {"--in"}); !r.ok()) return r;
   long long eval = 1000;
-  if (Status st = whole(o, "--eval", 1, train::kMaxEvalSequences, eval); !st.ok) return st;
+  if (Outcome r = o.whole("--eval", 1, train::kMaxEvalSequences, eval); !r.ok()) return r;
   train::Trainer trainer;
   if (Status st = load_model(o.get("--in"), trainer); !st.ok) return st;
   json out = {{"task", trainer.task().name},
@@ -251,8 +242,8 @@ double median(std::vector<double> v) {
 }
 
 // The experiment's settings from the options, checked before any run starts.
-Status read_scaling_settings(const Options& o, train::ScalingSettings& s) {
-  if (Status st = read_shared_options(o, s.task,
+Outcome read_scaling_settings(const Options& o, train::ScalingSettings& s) {
+  if (Outcome r = read_shared_options(o, s.task,
                                       {IntOption{"--layers", 1, train::kMaxLayers, &s.layers},
                                        IntOption{"--d-model", 1, train::kMaxDModel, &s.d_model},
                                        IntOption{"--heads", 1, train::kMaxHeads, &s.heads},
@@ -261,22 +252,22 @@ Status read_scaling_settings(const Options& o, train::ScalingSettings& s) {
                                        IntOption{"--steps", 1, train::kMaxStepsPerCall, &s.steps},
                                        IntOption{"--window", 1, 10000, &s.window}},
                                       s.init, s.learning_rate);
-      !st.ok)
-    return st;
+      !r.ok())
+    return r;
   long long seeds = 5, first_seed = 1;
-  if (Status st = whole(o, "--seeds", 1, 100, seeds); !st.ok) return st;
-  if (Status st = whole(o, "--first-seed", 0, 1000000000, first_seed); !st.ok) return st;
+  if (Outcome r = o.whole("--seeds", 1, 100, seeds); !r.ok()) return r;
+  if (Outcome r = o.whole("--first-seed", 0, 1000000000, first_seed); !r.ok()) return r;
   s.seeds.clear();
   for (long long i = 0; i < seeds; ++i) s.seeds.push_back(static_cast<std::uint64_t>(first_seed + i));
   if (o.has("--target-loss") && (!parse_float(o.get("--target-loss"), s.target_loss) || !(s.target_loss > 0.0f)))
-    return Status::error("--target-loss needs a number > 0, got '" + o.get("--target-loss") + "'");
+    return Outcome::usage("--target-loss needs a number > 0, got '" + o.get("--target-loss") + "'");
   for (const char* name : {"--heads", "--control-heads"}) {
     const int h = std::string(name) == "--heads" ? s.heads : s.control_heads;
     if (s.d_model % h != 0)
       return Status::error("--d-model " + std::to_string(s.d_model) + " is not divisible by " + name + " " +
                            std::to_string(h));
   }
-  if (s.window > s.steps) return Status::error("--window must not exceed --steps");
+  if (s.window > s.steps) return Outcome::usage("--window must not exceed --steps");
   return train::validate_scaling_settings(s);
 }
 
@@ -350,16 +341,16 @@ json scaling_result_json(const train::ScalingSettings& s, const json& summary, c
           {"runs", jruns}};
 }
 
-Status run_scaling_experiment_command(const Args& args) {
+Outcome run_scaling_experiment_command(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args, {"--task", "--layers", "--d-model", "--heads", "--control-heads", "--init",
+  if (Outcome r = Options::parse(args, {"--task", "--layers", "--d-model", "--heads", "--control-heads", "--init",
                                         "--batch", "--lr", "--steps", "--target-loss", "--window", "--seeds",
                                         "--first-seed", "--curves"},
                                  {"--quiet"}, o);
-      !st.ok)
-    return st;
+      !r.ok())
+    return r;
   train::ScalingSettings s;
-  if (Status st = read_scaling_settings(o, s); !st.ok) return st;
+  if (Outcome r = read_scaling_settings(o, s); !r.ok()) return r;
   std::ofstream curves;
   if (o.has("--curves")) {
     curves.open(o.get("--curves"), std::ios::trunc);
@@ -391,10 +382,20 @@ ATTNLAB_CLI_COMMAND(train, "train",
                     "        [--batch B] [--lr X] [--log-every K] [--eval N] [--curve] [--weights-only]\n"
                     "        [--quiet] --out FILE       trains, writes the model, ends with one JSON line\n"
                     "  train --resume FILE --steps N --out FILE   continues a saved run\n",
+                    "  Trains the tiny Transformer on a synthetic task and writes the model file (.attnmodel).\n"
+                    "  Defaults: --layers 2 --heads 2 --d-model 32 --d-mlp = d_model --batch 16 --lr 0.003 --seed 1\n"
+                    "  --init unit; --steps the task's budget (copy, reverse 1000; sort 6000; previous 500; induction 3000).\n"
+                    "  --no-scale leaves out 1/sqrt(d_k); --resume FILE continues a saved run for --steps more.\n"
+                    "  Progress goes to stderr every --log-every steps (default a tenth of the run; --quiet: none);\n"
+                    "  stdout gets one JSON line at the end: task, steps, final loss, held-out accuracy (--eval N\n"
+                    "  sequences, default 1000), head scores (--curve adds the loss curve). --weights-only leaves out\n"
+                    "  the optimizer's state (a third of the size; a resumed run starts fresh Adam moments).\n",
                     run_train);
 ATTNLAB_CLI_COMMAND(model_info, "model-info",
                     "  model-info --in FILE [--eval N] [--curve]   a model file's config, held-out accuracy,\n"
                     "                                            head scores (JSON)\n",
+                    "  Reads a model file: its config, steps, final loss, held-out accuracy on --eval N sequences\n"
+                    "  (default 1000) and each head's scores, as one JSON line (--curve adds the loss curve).\n",
                     run_model_info);
 ATTNLAB_CLI_COMMAND(scaling_experiment, "scaling-experiment",
                     "  scaling-experiment [--task T] [--layers L] [--d-model D] [--heads H] [--control-heads H]\n"
@@ -402,6 +403,12 @@ ATTNLAB_CLI_COMMAND(scaling_experiment, "scaling-experiment",
                     "        [--seeds N] [--first-seed S] [--curves FILE.csv] [--quiet]\n"
                     "                                            with vs without 1/sqrt(d_k), d_k = 64 and a control;\n"
                     "                                            prints a table, ends with one JSON line\n",
+                    "  The tutorial's \"forgot to scale\": the same runs with and without 1/sqrt(d_k), at d_k = d_model /\n"
+                    "  --heads (default 64 / 1) and a control d_k = d_model / --control-heads (default 64 / 4), over\n"
+                    "  --seeds N (default 5) from --first-seed (default 1), --steps 1000 each. Steps to loss: the first\n"
+                    "  step where the mean loss of the last --window 20 steps is <= --target-loss 0.1.\n"
+                    "  Each run and the summary table go to stderr (--quiet: none); stdout gets one JSON line.\n"
+                    "  --curves FILE.csv writes every run's loss per step.\n",
                     run_scaling_experiment_command);
 
 }  // namespace attn::cli

@@ -23,28 +23,17 @@ using json = nlohmann::json;
 // ---------------------------------------------------------------------------------------
 
 // The variants' parameters; each given option is checked even when the kind ignores it.
-Status read_variant_parameters(const Options& o, EfficientConfig& config) {
-  const std::string range = " needs a whole number from 1 to " + std::to_string(kEfficientMaxParameter);
-  const std::pair<const char*, int*> params[] = {{"--window", &config.window},
-                                                 {"--stride", &config.stride},
-                                                 {"--block", &config.block},
-                                                 {"--features", &config.features},
-                                                 {"--rank", &config.rank}};
-  for (const auto& [name, field] : params) {
-    if (!o.has(name)) continue;
-    long long value = 0;
-    if (!parse_long(o.get(name), 1, kEfficientMaxParameter, value))
-      return Status::error(std::string(name) + range + ", got '" + o.get(name) + "'");
-    *field = static_cast<int>(value);
-  }
-  if (o.has("--seed")) {
-    long long seed = 0;
-    if (!parse_long(o.get("--seed"), 0, (1ll << 53) - 1, seed))
-      return Status::error("--seed needs a whole number from 0 to 9007199254740991, got '" + o.get("--seed") + "'");
-    config.seed = static_cast<std::uint64_t>(seed);
-  }
+Outcome read_variant_parameters(const Options& o, EfficientConfig& config) {
+  long long seed = static_cast<long long>(config.seed);
+  for (Outcome r : {o.whole("--window", 1, kEfficientMaxParameter, config.window),
+                    o.whole("--stride", 1, kEfficientMaxParameter, config.stride),
+                    o.whole("--block", 1, kEfficientMaxParameter, config.block),
+                    o.whole("--features", 1, kEfficientMaxParameter, config.features),
+                    o.whole("--rank", 1, kEfficientMaxParameter, config.rank), o.whole("--seed", 0, (1ll << 53) - 1, seed)})
+    if (!r.ok()) return r;
+  config.seed = static_cast<std::uint64_t>(seed);
   config.causal = o.flag("--causal");
-  return Status::success();
+  return {};
 }
 
 // ---------------------------------------------------------------------------------------
@@ -64,25 +53,24 @@ Status read_matrix_file(const std::string& path, const char* what, Mat& out) {
   return Status::success();
 }
 
-Status run_variant(const Args& args) {
+Outcome run_variant(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args,
+  if (Outcome r = Options::parse(args,
                                  {"--kind", "--q", "--k", "--v", "--window", "--stride", "--block", "--features",
                                   "--rank", "--seed", "--projection", "--out"},
                                  {"--causal", "--display"}, o);
-      !st.ok)
-    return st;
-  for (const char* need : {"--kind", "--q", "--k", "--v", "--out"})
-    if (!o.has(need)) return Status::error(std::string("variant needs ") + need);
+      !r.ok())
+    return r;
+  if (Outcome r = o.require("variant", {"--kind", "--q", "--k", "--v", "--out"}); !r.ok()) return r;
 
   EfficientConfig config;
   if (!parse_efficient_kind(o.get("--kind"), config.kind) || config.kind == EfficientKind::Exact)
-    return Status::error("--kind must be " + efficient_variant_names(", ", " or ") + ", got '" + o.get("--kind") + "'");
-  if (Status st = read_variant_parameters(o, config); !st.ok) return st;
+    return Outcome::usage("--kind must be " + efficient_variant_names(", ", " or ") + ", got '" + o.get("--kind") + "'");
+  if (Outcome r = read_variant_parameters(o, config); !r.ok()) return r;
   if (o.has("--projection")) {
     if (o.get("--projection") == "identity") config.projection = LinformerProjection::Identity;
     else if (o.get("--projection") != "random")
-      return Status::error("--projection must be random or identity, got '" + o.get("--projection") + "'");
+      return Outcome::usage("--projection must be random or identity, got '" + o.get("--projection") + "'");
   }
 
   const std::string qp = o.get("--q"), kp = o.get("--k"), vp = o.get("--v");
@@ -148,22 +136,22 @@ bool parse_int_list(const std::string& text, long long lo, long long hi, std::ve
 }
 
 // --kinds: a comma-separated list of kind names, at least one.
-Status read_kinds(const std::string& text, std::vector<EfficientKind>& kinds) {
+Outcome read_kinds(const std::string& text, std::vector<EfficientKind>& kinds) {
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
     EfficientKind kind;
     if (!parse_efficient_kind(item, kind))
-      return Status::error("--kinds: unknown kind '" + item + "' (" + efficient_kind_names() + ")");
+      return Outcome::usage("--kinds: unknown kind '" + item + "' (" + efficient_kind_names() + ")");
     kinds.push_back(kind);
   }
-  if (kinds.empty()) return Status::error("--kinds needs at least one kind");
-  return Status::success();
+  if (kinds.empty()) return Outcome::usage("--kinds needs at least one kind");
+  return {};
 }
 
 // The chart's settings from the options, checked before anything is measured.
-Status read_cost_chart_config(const Options& o, CostChartConfig& config) {
-  if (Status st = read_variant_parameters(o, config.variant); !st.ok) return st;
+Outcome read_cost_chart_config(const Options& o, CostChartConfig& config) {
+  if (Outcome r = read_variant_parameters(o, config.variant); !r.ok()) return r;
   // Causal by default charts every kind that has a causal form.
   if (config.variant.causal && !o.has("--kinds")) {
     config.kinds.clear();
@@ -171,29 +159,17 @@ Status read_cost_chart_config(const Options& o, CostChartConfig& config) {
       if (row.causal) config.kinds.push_back(row.value);
   }
   if (o.has("--ns") && !parse_int_list(o.get("--ns"), 1, 1 << 20, config.ns))
-    return Status::error("--ns needs a comma-separated list of whole numbers from 1 to 1048576, got '" + o.get("--ns") + "'");
+    return Outcome::usage("--ns needs a comma-separated list of whole numbers from 1 to 1048576, got '" + o.get("--ns") + "'");
   if (o.has("--kinds"))
-    if (Status st = read_kinds(o.get("--kinds"), config.kinds); !st.ok) return st;
-  const struct {
-    const char* name;
-    long long lo, hi;
-    int* field;
-  } whole_numbers[] = {{"--dk", 1, 4096, &config.d_k},
-                       {"--dv", 1, 4096, &config.d_v},
-                       {"--measurements", 1, 1000, &config.timing.measurements},
-                       {"--fit-min-n", 1, 1 << 20, &config.fit_min_n}};
-  for (const auto& w : whole_numbers) {
-    if (!o.has(w.name)) continue;
-    long long value = 0;
-    if (!parse_long(o.get(w.name), w.lo, w.hi, value))
-      return Status::error(std::string(w.name) + " needs a whole number from " + std::to_string(w.lo) + " to " +
-                           std::to_string(w.hi));
-    *w.field = static_cast<int>(value);
-  }
+    if (Outcome r = read_kinds(o.get("--kinds"), config.kinds); !r.ok()) return r;
+  for (Outcome r : {o.whole("--dk", 1, 4096, config.d_k), o.whole("--dv", 1, 4096, config.d_v),
+                    o.whole("--measurements", 1, 1000, config.timing.measurements),
+                    o.whole("--fit-min-n", 1, 1 << 20, config.fit_min_n)})
+    if (!r.ok()) return r;
   if (o.has("--min-ms")) {
     float ms = 0.0f;
     if (!parse_float(o.get("--min-ms"), ms) || ms < 0.0f || ms > 60000.0f)
-      return Status::error("--min-ms needs a number of milliseconds from 0 to 60000");
+      return Outcome::usage("--min-ms needs a number of milliseconds from 0 to 60000");
     config.timing.min_seconds = ms / 1000.0;
   }
   if (o.flag("--cpu-time")) config.timing.clock = TimingClock::Cpu;
@@ -242,16 +218,16 @@ void print_cost_chart_table(const CostChart& chart, const CostChartConfig& confi
                 s.formulas.multiply_adds_formula.c_str(), s.formulas.memory_formula.c_str(), s.formulas.pairs_formula.c_str());
 }
 
-Status run_cost_chart(const Args& args) {
+Outcome run_cost_chart(const Args& args) {
   Options o;
-  if (Status st = Options::parse(args,
+  if (Outcome r = Options::parse(args,
                                  {"--ns", "--kinds", "--dk", "--dv", "--window", "--stride", "--block", "--features",
                                   "--rank", "--seed", "--min-ms", "--measurements", "--fit-min-n"},
                                  {"--causal", "--json", "--cpu-time"}, o);
-      !st.ok)
-    return st;
+      !r.ok())
+    return r;
   CostChartConfig config;
-  if (Status st = read_cost_chart_config(o, config); !st.ok) return st;
+  if (Outcome r = read_cost_chart_config(o, config); !r.ok()) return r;
   const CostChart chart = measure_cost_chart(config);
   if (!chart.status.ok) return chart.status;
   if (o.flag("--json")) print_cost_chart_json(chart, config);
@@ -269,13 +245,21 @@ const std::string variant_usage =
 
 }  // namespace
 
-ATTNLAB_CLI_COMMAND(variant, "variant", variant_usage.c_str(), run_variant);
+ATTNLAB_CLI_COMMAND(variant, "variant", variant_usage.c_str(),
+                    "  One efficient-attention variant beside exact attention on Q, K, V (n, d): window (--window,\n"
+                    "  default 8), strided (--stride 4), blocksparse (--block 16), linear, performer (--features 64,\n"
+                    "  --seed 0), linformer (--rank: default min(32, n), n with --projection identity).\n"
+                    "  --causal where the variant has a causal form; --display also writes the n x n matrices (n <= 1024).\n"
+                    "  Prints the relative error and the cost formulas' values as one JSON line.\n", run_variant);
 ATTNLAB_CLI_COMMAND(cost_chart, "cost-chart",
                     "  cost-chart [--ns 64,128,...,8192] [--kinds exact,window,...] [--dk 64] [--dv 64] [--window 32]\n"
                     "      [--stride 8] [--block 64] [--features 64] [--rank 64] [--causal] [--seed S]\n"
                     "      [--min-ms 5] [--measurements 5] [--fit-min-n 512] [--cpu-time] [--json]\n"
                     "                                            measured ms per run and fitted log-log slopes\n"
                     "                                            (--cpu-time: this process's processor time)\n",
+                    "  Measures each variant's time per run over a range of n and fits log-log slopes (n >= --fit-min-n).\n"
+                    "  --causal charts the kinds that have a causal form. Prints a table, or one JSON line with --json;\n"
+                    "  wall-clock time unless --cpu-time.\n",
                     run_cost_chart);
 
 }  // namespace attn::cli

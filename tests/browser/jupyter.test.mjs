@@ -141,7 +141,7 @@ test('a notebook executed by nbconvert shows two live figures offline and the im
     'import numpy as np; np.savez_compressed("wrong.npz", attentions=np.full((2, 4, 10, 10), 0.1, dtype=np.float32), tokens=np.array("the cat sat on the".split()))'],
   { cwd: work });
   const cli = spawnSync(path.join(nativeDir, 'attnlab-cli'), ['export', '--in', npz, '--format', 'csv', '--out', path.join(work, 'x.csv')], { encoding: 'utf8' });
-  assert.equal(cli.status, 2);
+  assert.equal(cli.status, 1);
   const reason = cli.stderr.trim().replace(/^attnlab-cli: [^:]*wrong\.npz: /, '');
   assert.ok(reason.length > 10 && third.notice.endsWith(reason), `figure: '${third.notice}', CLI: '${cli.stderr.trim()}'`);
   await frames[2].screenshot({ path: path.join(artifactsDir, 'jupyter-wrong-shape.png') });

@@ -1,5 +1,5 @@
-// attnlab-cli refuses bad input with exit code 2, one line on stderr naming the file and
-// the problem, and leaves no partial output behind.
+// attnlab-cli refuses bad input with one line on stderr naming the file and the problem, exit
+// code 1 (2 when the command line itself is wrong), and leaves no partial output behind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -29,7 +29,7 @@ const q = npy('q.npy', [2, 4], [1, 0, 0, 1, 1, 1, 0, 0]);
 const k = npy('k.npy', [3, 4], Array(12).fill(0.5));
 const v = npy('v.npy', [3, 2], [1, 2, 3, 4, 5, 6]);
 
-const { cliRun, expectRefusal } = cliRunner(dir);
+const { cliRun, expectRefusal, expectUsageError } = cliRunner(dir);
 
 test('sdpa writes the three outputs for good input', () => {
   const r = cliRun(['sdpa', '--q', q, '--k', k, '--v', v]);
@@ -60,16 +60,16 @@ test('mha: d_model not divisible by heads, bad options', () => {
   const w = npy('w.npy', [18, 6], Array(108).fill(0.01));
   const wo = npy('wo.npy', [6, 6], Array(36).fill(0.01));
   expectRefusal(['mha', '--query', x, '--heads', '4', '--in-proj-weight', w, '--out-proj-weight', wo], /embed dim 6 \(from .*x\.npy\) is not divisible by 4 heads/);
-  expectRefusal(['mha', '--query', x, '--heads', 'two', '--in-proj-weight', w, '--out-proj-weight', wo], /--heads needs a whole number/);
+  expectUsageError(['mha', '--query', x, '--heads', 'two', '--in-proj-weight', w, '--out-proj-weight', wo], /--heads needs a whole number/);
   expectRefusal(['mha', '--query', x, '--heads', '2', '--in-proj-weight', wo, '--out-proj-weight', wo], /wo\.npy: shape \(6, 6\) must be \(3E, E\) = \(18, 6\)/);
   const r = cliRun(['mha', '--query', x, '--heads', '2', '--in-proj-weight', w, '--out-proj-weight', wo]);
   assert.equal(r.status, 0, r.stderr);
 });
 
 test('unknown commands and options', () => {
-  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--bogus', '1'], /unknown option '--bogus'/);
-  expectRefusal(['frobnicate'], /unknown command 'frobnicate'/);
-  expectRefusal(['sdpa', '--q', q, '--k', k, '--v', v, '--scale', 'nan'], /--scale needs a finite number/);
+  expectUsageError(['sdpa', '--q', q, '--k', k, '--v', v, '--bogus', '1'], /unknown option '--bogus'/);
+  expectUsageError(['frobnicate'], /unknown command 'frobnicate'/);
+  expectUsageError(['sdpa', '--q', q, '--k', k, '--v', v, '--scale', 'nan'], /--scale needs a finite number/);
 });
 
 test('rollout writes (L, n, n) for self-attention and refuses cross-attention, bad pools and shares', () => {
@@ -86,8 +86,8 @@ test('rollout writes (L, n, n) for self-attention and refuses cross-attention, b
   assert.deepEqual(JSON.parse(r.stdout), { out: r.out, layers: 2, heads: 1, n: 2, pool: 'mean', residual: 0, batch: 0 });
   const cross = npy('cross.npy', [1, 1, 2, 3], Array(6).fill(1 / 3));
   expectRefusal(['rollout', '--in', cross], /cross\.npy: rollout needs self-attention; this file has 2 queries and 3 keys \(cross-attention\)/);
-  expectRefusal(['rollout', '--in', w, '--heads', 'median'], /--heads must be mean or max, not 'median'/);
-  expectRefusal(['rollout', '--in', w, '--residual', '1.5'], /--residual must be a number from 0 to 1/);
-  expectRefusal(['rollout', '--in', w, '--residual', 'half'], /--residual must be a number from 0 to 1/);
+  expectUsageError(['rollout', '--in', w, '--heads', 'median'], /--heads must be mean or max, not 'median'/);
+  expectUsageError(['rollout', '--in', w, '--residual', '1.5'], /--residual must be a number from 0 to 1/);
+  expectUsageError(['rollout', '--in', w, '--residual', 'half'], /--residual must be a number from 0 to 1/);
   expectRefusal(['rollout', '--in', path.join(dir, 'missing.npy')], /missing\.npy/);
 });

@@ -22,9 +22,10 @@ function patch(args) {
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
-function expectRefusal(args, pattern) {
+// Exit code 2 when the command line itself is wrong, 1 when the model or the prompts refuse.
+function expectRefusal(args, pattern, code = 1) {
   const r = spawnSync(cli, ['lm-patch', ...args], { encoding: 'utf8' });
-  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
+  assert.equal(r.status, code, `exit code for ${args.join(' ')}: ${r.stderr}`);
   assert.equal(r.stdout, '');
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
@@ -89,14 +90,14 @@ test('lm-patch refuses bad input with one line and exit code 2', () => {
   expectRefusal(args({ '--answer': 'ab' }), /the answer: must be exactly one character; 'ab' has 2/);
   expectRefusal(args({ '--foil': '\u{1F600}' }), /the foil: '😀' \(U\+1F600\) is not in the model's vocabulary/);
   expectRefusal(args({ '--foil': ' ' }), /the answer and the foil are both ' '/);
-  expectRefusal(args({ '--by': 'mlp' }), /unknown patching grid 'mlp'; the grids are head, residual/);
+  expectRefusal(args({ '--by': 'mlp' }), /unknown patching grid 'mlp'; the grids are head, residual/, 2);
   expectRefusal(args({ '--position': '8' }), /the position must be from 0 \(the start token\) to 7 \(the last character\), got 8/);
-  expectRefusal(args({ '--position': '-1' }), /--position needs a whole number from 0/);
+  expectRefusal(args({ '--position': '-1' }), /--position needs a whole number from 0/, 2);
   expectRefusal(args({ '--position': '3', '--by': 'residual' }), /a position applies to the head grid only/);
-  expectRefusal(args({ '--foil': undefined }), /lm-patch needs --model FILE, --clean TEXT, --corrupt TEXT, --answer C and --foil C/);
+  expectRefusal(args({ '--foil': undefined }), /lm-patch needs --model FILE, --clean TEXT, --corrupt TEXT, --answer C and --foil C/, 2);
   expectRefusal(args({ '--model': path.join(root, 'no-such.attnlm') }), /no-such\.attnlm: no such file/);
   expectRefusal(args({ '--model': path.join(root, 'assets', 'induction-2l.attnmodel') }), /task model file/);
-  expectRefusal([...args({}), '--bogus', '1'], /unknown option '--bogus'/);
+  expectRefusal([...args({}), '--bogus', '1'], /unknown option '--bogus'/, 2);
 });
 
 test('attnlab-cli --help lists lm-patch', () => {

@@ -26,9 +26,10 @@ function cliLines(args) {
   assert.equal(r.status, 0, r.stderr);
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 }
-function expectRefusal(args, pattern) {
+// Exit code 1 for a refused file or prompt, 2 when the command line itself is wrong.
+function expectRefusal(args, pattern, code = 1) {
   const r = runCli(args);
-  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
+  assert.equal(r.status, code, `exit code for ${args.join(' ')}: ${r.stderr}`);
   assert.match(r.stderr.trim(), pattern);
 }
 function writeText(name, text) {
@@ -141,7 +142,7 @@ test('bad input: unknown characters, empty and long prompts, corrupt files, wron
   expectRefusal(['lm-generate', '--model', corrupt, '--prompt', 'a'], /checksum does not match/);
   expectRefusal(['lm-generate', '--model', modelPath, '--prompt', ''], /the prompt is empty/);
   expectRefusal(['lm-eval', '--model', modelPath, '--text', writeText('bad.txt', Buffer.from([0x61, 0xff]))], /not valid UTF-8/);
-  expectRefusal(['lm-eval', '--model', modelPath, '--text', textPath(), '--ablate', '9.9'], /--ablate needs LAYER.HEAD/);
+  expectRefusal(['lm-eval', '--model', modelPath, '--text', textPath(), '--ablate', '9.9'], /--ablate needs LAYER.HEAD/, 2);
   // The model still answers after the refusals.
   assert.equal(model.generate({ prompt: 'a', tokens: 2 }).length, 2);
 });

@@ -27,9 +27,10 @@ function cliJson(args) {
   return JSON.parse(lines[lines.length - 1]);
 }
 
-function expectRefusal(args, pattern) {
+// Exit code 1 for a refused file or setting, 2 when the command line itself is wrong.
+function expectRefusal(args, pattern, code = 1) {
   const r = runCli(args);
-  assert.equal(r.status, 2, `exit code for ${args.join(' ')}: ${r.stderr}`);
+  assert.equal(r.status, code, `exit code for ${args.join(' ')}: ${r.stderr}`);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line on stderr, got: ${r.stderr}`);
   assert.match(lines[0], pattern);
@@ -179,14 +180,14 @@ test('corrupt, truncated or foreign model files are refused with the reason', ()
 
 test('attnlab-cli train refuses bad options with exit 2 and one line', () => {
   const out = path.join(dir, 'refused.attnmodel');
-  expectRefusal(['train', '--task', 'nope', '--out', out], /--task must be copy, reverse, sort, previous or induction, got 'nope'/);
-  expectRefusal(['train', '--task', 'copy', '--layers', '3', '--out', out], /--layers needs a whole number from 1 to 2, got '3'/);
+  expectRefusal(['train', '--task', 'nope', '--out', out], /--task must be copy, reverse, sort, previous or induction, got 'nope'/, 2);
+  expectRefusal(['train', '--task', 'copy', '--layers', '3', '--out', out], /--layers needs a whole number from 1 to 2, got '3'/, 2);
   expectRefusal(['train', '--task', 'copy', '--d-model', '30', '--heads', '4', '--out', out], /--d-model 30 is not divisible by --heads 4/);
-  expectRefusal(['train', '--task', 'copy', '--steps', 'ten', '--out', out], /--steps needs a whole number/);
-  expectRefusal(['train', '--task', 'copy'], /train needs --out FILE/);
+  expectRefusal(['train', '--task', 'copy', '--steps', 'ten', '--out', out], /--steps needs a whole number/, 2);
+  expectRefusal(['train', '--task', 'copy'], /train needs --out FILE/, 2);
   expectRefusal(['train', '--task', 'copy', '--out', path.join(dir, 'no-such-folder', 'm.attnmodel')], /the folder does not exist/);
-  expectRefusal(['train', '--task', 'copy', '--lr', '-1', '--out', out], /--lr needs a number in \(0, 1\]/);
-  expectRefusal(['train', '--resume', out, '--layers', '1', '--steps', '1', '--out', out], /--layers cannot be combined with --resume/);
+  expectRefusal(['train', '--task', 'copy', '--lr', '-1', '--out', out], /--lr needs a number in \(0, 1\]/, 2);
+  expectRefusal(['train', '--resume', out, '--layers', '1', '--steps', '1', '--out', out], /--layers cannot be combined with --resume/, 2);
   expectRefusal(['model-info', '--in', path.join(dir, 'missing.attnmodel')], /missing\.attnmodel: no such file/);
   assert.equal(fs.existsSync(out), false);
 });
