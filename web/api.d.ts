@@ -211,6 +211,13 @@ export interface LabHandle {
   crash(error: unknown): Error;
   /** Test hook: ends the module as a bug would ('abort', 'trap' in the next frame, 'stack'). */
   debugCrash(kind: 'abort' | 'trap' | 'stack'): Promise<void>;
+  /**
+   * Unmounts the lab (createLab's): the per-frame poll ends, the listeners are dropped, the
+   * WebAssembly module is stopped and let go with its WebGL context, the observer is
+   * disconnected and the lab's element leaves the container. Resolves once done; a second call
+   * does nothing. Afterwards every other method throws, or rejects with, a LabDestroyedError.
+   */
+  destroy(): Promise<void>;
   /** The lab's element inside the container (createLab only). */
   element?: HTMLElement;
   canvas?: () => HTMLCanvasElement | null;
@@ -228,6 +235,13 @@ export interface HandleSource {
   frames(): number;
   use?<T>(fn: () => T): Promise<T> | T;
   visible?(): boolean | undefined;
+  /** Undoes what the owner started (lab.destroy() calls it once). */
+  destroy?(): void | Promise<void>;
+}
+
+/** What every method of a destroyed lab throws or rejects with (name 'LabDestroyedError'). */
+export class LabDestroyedError extends Error {
+  name: 'LabDestroyedError';
 }
 
 /** The version of the postMessage protocol (README, "postMessage API"). */

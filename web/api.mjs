@@ -6,6 +6,8 @@
 //   await lab.setState({ cursor: 3 });   // resolves once drawn; rejects with the reason if refused
 //   lab.on('cursor', ({ cursor, token }) => ...);
 //
+//   await lab.destroy();                 // unmounts it: loop, observers, module, canvas gone
+//
 // Options: state (a settings object) or fragment (a link's '#v=3&...'), controls / tabs
 // (false hides the controls window / the panel tabs), releaseOffscreen (give up the WebGL
 // context while the lab is scrolled out of view, and come back when it returns). The app's files
@@ -20,6 +22,14 @@ import { LabStoppedError, isFatal, languageOfLink, renderCrashScreen } from './c
 import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 
 export const MESSAGE_VERSION = 1;
+
+// What every method of a destroyed lab throws, or rejects with (lab.destroy()).
+export class LabDestroyedError extends Error {
+  constructor() {
+    super('this Attention Lab was destroyed (lab.destroy()); create a new one with createLab');
+    this.name = 'LabDestroyedError';
+  }
+}
 
 // Resolves at the browser's next animation frame (the page's other scripts wait with it too).
 export function nextFrame() {
@@ -52,13 +62,15 @@ export function linkForModule(text) {
 //             frames() -> frames before this module,
 //             use(fn) -> runs fn with the module running, bringing a released lab back for
 //               it (optional: a lab that is never released runs fn at once),
-//             visible() -> false when known to be off-screen (optional) }
+//             visible() -> false when known to be off-screen (optional),
+//             destroy() -> undoes what the owner started (optional; may return a promise) }
 export function makeHandle(source) {
   const listeners = new Map();  // event -> Set of functions
   let snapshot = null;  // the state while the module is released
   let imports = Promise.resolve();  // importFile calls, one after another
   let last = {};
   let stopped = null;  // the LabStoppedError once the module has died (crash.mjs)
+  let ended = null;  // the LabDestroyedError once destroy() was called
   const live = () => (stopped ? null : source.module());
   const use = source.use ?? ((fn) => fn());
 
@@ -273,34 +285,49 @@ export function makeHandle(source) {
     // that needs it throws, or rejects with, this LabStoppedError, the per-frame poll stops,
     // and 'crash' listeners hear it once. handle.crashed is the error.
     crash(error) {
-      if (stopped) return stopped;
+      if (stopped || ended) return stopped ?? ended;
       stopped = error instanceof LabStoppedError ? error : new LabStoppedError(error);
       handle.crashed = stopped;
       emit('crash', stopped);
       return stopped;
     },
     crashed: null,
+    // Unmounts the lab: the per-frame poll ends, listeners are dropped, and the owner undoes
+    // what it started (createLab: the module stopped and let go, its canvas and element
+    // removed, its observer disconnected). Resolves once done; calling it again does nothing.
+    // From then on every other method throws, or rejects with, a LabDestroyedError.
+    async destroy() {
+      if (ended) return ended.done;
+      ended = new LabDestroyedError();
+      listeners.clear();
+      snapshot = null;
+      ended.done = Promise.resolve(source.destroy?.()).then(() => {});
+      return ended.done;
+    },
   };
   // Once stopped, what needs the module refuses with the one clear error; what reads only what
-  // the page already knows (frames drawn so far, the last height) still answers.
+  // the page already knows (frames drawn so far, the last height) still answers. Once
+  // destroyed, everything refuses but destroy() itself.
   const ANSWERS_WHEN_STOPPED = new Set(['on', 'poll', 'crash', 'framesDrawn', 'preferredHeight']);
-  const ASYNC = new Set(['setState', 'drawnText', 'importFile', 'parseMessage', 'debugCrash']);
+  const ASYNC = new Set(['setState', 'drawnText', 'importFile', 'parseMessage', 'debugCrash', 'answer']);
   for (const [name, fn] of Object.entries(handle)) {
-    if (typeof fn !== 'function' || ANSWERS_WHEN_STOPPED.has(name)) continue;
+    if (typeof fn !== 'function' || name === 'destroy' || name === 'crash') continue;
+    const refusal = () => ended ?? (ANSWERS_WHEN_STOPPED.has(name) ? null : stopped);
     handle[name] = ASYNC.has(name)
-      ? (...args) => (stopped ? Promise.reject(stopped) : fn(...args))
+      ? (...args) => (refusal() ? Promise.reject(refusal()) : fn(...args))
       : (...args) => {
-        if (stopped) throw stopped;
+        if (refusal()) throw refusal();
         return fn(...args);
       };
   }
   (async () => {
-    for (let frame = 0; !stopped; frame++) {
+    for (let frame = 0; !stopped && !ended; frame++) {
       await nextFrame();
+      if (ended) break;
       try {
         handle.poll(frame % 12 === 0);
       } catch (error) {
-        if (!stopped) throw error;
+        if (!stopped && !ended) throw error;
       }
     }
   })();
@@ -488,6 +515,7 @@ export async function createLab(container, options = {}) {
     frames: () => framesBefore,
     use,
     visible: () => visible,
+    destroy,
   });
   handle.on('describe', (text) => { live.textContent = text; });
 
@@ -509,6 +537,7 @@ export async function createLab(container, options = {}) {
   });
 
   async function resume() {
+    if (destroyed) throw new LabDestroyedError();
     if (handle.crashed) throw handle.crashed;
     if (module) return;
     if (reviving) return reviving;
@@ -523,6 +552,10 @@ export async function createLab(container, options = {}) {
           throw error;
         }
         m.attnlabLife.onDeath((error) => handle.crash(error));
+        if (destroyed) {  // destroy() waits for this start, then lets the module go
+          module = m;
+          return;
+        }
         const saved = handle.getState();  // null on the first start
         if (saved) {
           const error = m.loadSettings(JSON.stringify(saved));
@@ -551,13 +584,36 @@ export async function createLab(container, options = {}) {
   function suspend() {
     if (!module || reviving || handle.crashed) return;
     handle.release();
-    framesBefore += module.framesDrawn();
-    module.stop();
-    canvas.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
-    canvas.remove();
+    letModuleGo();
+    handle.suspended = true;
+  }
+
+  // Stops the module (its main loop, its GLFW listeners, the app's memory) unless it died, and
+  // lets go of it with its context and canvas: nothing of the page holds it any more, so its
+  // instance and memory can be collected.
+  function letModuleGo() {
+    if (module && !handle.crashed) {
+      framesBefore += module.framesDrawn();
+      module.stop();
+    }
+    module?.attnlabRemoveGlobalListeners();
+    canvas?.getContext('webgl2')?.getExtension('WEBGL_lose_context')?.loseContext();
+    canvas?.remove();
     module = null;
     canvas = null;
-    handle.suspended = true;
+  }
+
+  // lab.destroy(): after a start under way, the module let go, the observer disconnected, the
+  // fetched font and model dropped, the lab's element removed from the container.
+  let destroyed = false;
+  async function destroy() {
+    destroyed = true;
+    observer?.disconnect();
+    await reviving?.catch(() => {});
+    letModuleGo();
+    cjk = null;
+    model = null;
+    root.remove();
   }
 
   // CJK glyphs come from a font of their own (about 1 MB gzip), fetched only when the app says
@@ -597,7 +653,7 @@ export async function createLab(container, options = {}) {
       handle.languageModelLoaded = true;
       await handle.setState({});  // the scene it waited for, drawn
     } catch (error) {
-      console.warn(`language model not loaded (${error.message})`);
+      if (!destroyed) console.warn(`language model not loaded (${error.message})`);
     }
   };
   handle.languageModel = loadLanguageModelIfWanted;
@@ -626,12 +682,19 @@ export async function createLab(container, options = {}) {
 
   handle.on('change', loadCjkFontIfNeeded);
   handle.on('change', () => { loadLanguageModelIfWanted(); });
-  await use(() => {
-    handle.poll();
-    loadCjkFontIfNeeded();
-    loadLanguageModelIfWanted();
-  });
-  if (startError) throw new Error(startError);
+  // A lab that does not start, or refuses its starting state, leaves nothing running behind
+  // the rejection (no handle reaches it); one whose module died leaves its crash screen.
+  try {
+    await use(() => {
+      handle.poll();
+      loadCjkFontIfNeeded();
+      loadLanguageModelIfWanted();
+    });
+    if (startError) throw new Error(startError);
+  } catch (error) {
+    if (!handle.crashed) await handle.destroy();
+    throw error;
+  }
   handle.element = root;
   handle.canvas = () => canvas;
   return handle;

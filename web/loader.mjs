@@ -119,15 +119,18 @@ export async function compileBuild(build, onProgress = () => {}) {
 // `options`, instantiating the module compileBuild compiled. A failure to instantiate
 // rejects it (Emscripten leaves that to whoever supplies instantiateWasm). The module carries
 // its life (crash.mjs: module.attnlabLife.onDeath(fn)); one that dies while starting rejects
-// with a LabStoppedError.
+// with a LabStoppedError. module.attnlabRemoveGlobalListeners() takes away the listeners its
+// runtime left on window and document (after module.stop(), for a module let go).
 export function startApp({ wasm, factory }, options) {
   const life = moduleLife();
+  let removeGlobalListeners = () => {};
   return new Promise((resolve, reject) => {
     const moduleOptions = {
       ...options,
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(wasm, imports).then((instance) => receive(instance, wasm),
-          (error) => reject(new Error(`Attention Lab could not start its WebAssembly module: ${error.message}`)));
+        WebAssembly.instantiate(wasm, imports).then((instance) => {
+          removeGlobalListeners = whileRecordingGlobalListeners(() => receive(instance, wasm));
+        }, (error) => reject(new Error(`Attention Lab could not start its WebAssembly module: ${error.message}`)));
         return {};
       },
     };
@@ -136,9 +139,39 @@ export function startApp({ wasm, factory }, options) {
       if (life.error) throw life.error;
       guardModule(module, life);
       module.attnlabLife = life;
+      module.attnlabRemoveGlobalListeners = () => removeGlobalListeners();
       resolve(module);
     }).catch((error) => reject(life.error || isFatal(error) ? life.die(error) : error));
   });
+}
+
+// Emscripten's runtime adds listeners to window and document while the app's main() runs: GLFW's
+// keys (which the app's stop() removes) and its Browser library's pointer-lock watchers (which
+// nothing removes). Each holds the module, and so its memory, for the page's life. main() runs
+// inside receive() when nothing defers it (no run dependency is left then; a `setStatus` option
+// would put it in a timer, and createLab passes none), so what is added during that call is this
+// module's. Runs fn recording those additions; returns the function that removes them.
+function whileRecordingGlobalListeners(fn) {
+  const added = [];
+  const targets = [window, document].map((target) => ({ target, own: Object.getOwnPropertyDescriptor(target, 'addEventListener') }));
+  for (const { target } of targets) {
+    const add = target.addEventListener;
+    target.addEventListener = function recorded(...args) {
+      added.push([target, args]);
+      return add.apply(this, args);
+    };
+  }
+  try {
+    fn();
+  } finally {
+    for (const { target, own } of targets) {
+      if (own) Object.defineProperty(target, 'addEventListener', own);
+      else delete target.addEventListener;
+    }
+  }
+  return () => {
+    for (const [target, [type, listener, options]] of added.splice(0)) target.removeEventListener(type, listener, options);
+  };
 }
 
 function loadScript(name) {
