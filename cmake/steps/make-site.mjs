@@ -28,6 +28,11 @@
 //     beside each entry. Its version is the repository's (the root package.json, which is
 //     private and named otherwise: it only holds the tests' tools). Its licence is an SPDX
 //     expression of what it ships: MIT, and GPL-3.0-or-later while the language model is in it.
+//     Its `files` are what the entries load at run time (the files their modules name, module
+//     after module: the app and math module builds, the fonts, the language model), the
+//     declarations and the licences; the pages, the single-file offline pages, the page's own
+//     scripts and the examples stay the site's. `engines` names the Node the math module is
+//     tested on; README.md is web/package-README.md (the three imports).
 //   5 the declarations' unions of the lab's choices: a type written `string; // @choices TABLE
 //     [COLUMN]` in web/*.d.ts becomes the union of the names in the core module's choices()
 //     TABLE (of the rows whose COLUMN is true), so the names are written once, in the C++
@@ -290,6 +295,27 @@ const PACKAGE_EXPORTS = [
   ['./core/offthread', 'attnlab-core-offthread.mjs', 'attnlab-core-offthread.d.ts'],
 ];
 
+// The offline pages: the site's, never the package's (about 12 MB each).
+const OFFLINE_PAGES = ['attnlab-offline.html', 'attnlab-embed-offline.html'];
+const PACKAGE_README = new URL('../../web/package-README.md', import.meta.url);
+
+// What the entries load at run time: every file their modules name (the references of step 1,
+// by published names), followed from file to file; then the declarations, the licences and the
+// README. Sorted, as package.json's `files`.
+function packageFiles(to) {
+  const files = new Set(listFiles(to));
+  const loaded = new Set();
+  const visit = (file) => {
+    if (loaded.has(file)) return;
+    loaded.add(file);
+    if (isText(file)) for (const r of referencesIn(file, fs.readFileSync(path.join(to, file), 'utf8'), files)) visit(r.target);
+  };
+  for (const [, module] of PACKAGE_EXPORTS) visit(module);
+  const pages = OFFLINE_PAGES.filter((page) => loaded.has(page));
+  if (pages.length) throw new Error(`make-site: the package's entries name ${pages.join(', ')}, which the package must not carry`);
+  return [...loaded, ...PACKAGE_EXPORTS.map(([, , types]) => types), 'LICENSE', 'licenses/', 'README.md'].sort();
+}
+
 function writePackageJson(to, manifest) {
   // Entries keep their names (ENTRY_MODULES, ENTRY_COPIES); the declarations too (nothing names them).
   const repo = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -307,7 +333,10 @@ function writePackageJson(to, manifest) {
     exports,
     types: exports['.'].types,
     license: siteLicense(manifest),
+    engines: { node: '>=20' },  // the math module's entry is tested on Node 20 (createLab needs a browser)
+    files: packageFiles(to),
   };
+  fs.copyFileSync(PACKAGE_README, path.join(to, 'README.md'));
   fs.writeFileSync(path.join(to, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 }
 
@@ -366,4 +395,4 @@ fs.rmSync(from, { recursive: true, force: true });
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);
 const hashed = Object.entries(manifest).filter(([from, to]) => from !== to).length;
-console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html, attnlab-embed-offline.html, package.json -> ${args.to}`);
+console.log(`make-site: ${Object.keys(manifest).length} files (${hashed} hashed), licenses/, attnlab-offline.html, attnlab-embed-offline.html, package.json, README.md -> ${args.to}`);

@@ -1,28 +1,25 @@
 // The published site as the npm package `attention-lab` (build/web/dist/package.json, written
-// by cmake/steps/make-site.mjs): installed with `npm install PATH` into a scratch project, its
-// 'attention-lab/core' export computes the tutorial's worked example in plain Node, and the
-// type declarations compile a course author's script (tests/types/example.ts) with
-// `tsc --noEmit --strict`, while a misnamed argument does not compile.
+// by cmake/steps/make-site.mjs), as a user gets it: packed with `npm pack` and installed from the
+// tarball into a scratch project (the packed size printed). It carries what its entries load and
+// none of the site's pages (its `files`), names its engines and has a README with the three
+// imports; its 'attention-lab/core' export computes the tutorial's worked example in plain Node,
+// in each of its builds; and the type declarations compile a course author's script
+// (tests/types/example.ts) with `tsc --noEmit --strict`, while a misnamed argument does not compile.
+// tests/browser/package_files.test.mjs compares the pack with what the entries fetch in Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { distDir, root } from '../support/paths.mjs';
+import { packAndInstall, run } from '../support/package.mjs';
 
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const example = fs.readFileSync(path.join(root, 'tests', 'types', 'example.ts'), 'utf8');
 const tsconfig = fs.readFileSync(path.join(root, 'tests', 'types', 'tsconfig.json'), 'utf8');
 
-const run = (command, args, cwd) => spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 300_000 });
-
-// One scratch project for the file: a course author's, with the site installed as a package
-// (--install-links copies the folder, as installing a packed release would, instead of linking it).
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-package-'));
-fs.writeFileSync(path.join(scratch, 'package.json'), JSON.stringify({ name: 'course-page', private: true, type: 'module' }));
-const install = run('npm', ['install', '--install-links', '--offline', '--no-audit', '--no-fund', '--loglevel=error', distDir], scratch);
-process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
+// One scratch project for the file: a course author's, with the package installed from its tarball.
+const { scratch, installed, pack, install, packed } = packAndInstall();
+console.log(`attention-lab: ${packed()}`);
 
 // The course author's script and its misspelled copies, compiled together in one tsc program
 // (loading TypeScript's own libraries is most of a run, and six runs took about 30 s): each
@@ -77,9 +74,8 @@ test('dist/package.json names the package, its three entries and their declarati
   }
 });
 
-test('npm install PATH: attention-lab/core computes the worked example in plain Node', () => {
+test('the installed tarball: attention-lab/core computes the worked example in plain Node', () => {
   assert.equal(install.status, 0, `npm install failed:\n${install.stdout}\n${install.stderr}`);
-  const installed = path.join(scratch, 'node_modules', 'attention-lab');
   assert.ok(!fs.lstatSync(installed).isSymbolicLink(), 'the package is a copy, not a link to the build');
   const script = `
     import createAttnlabCore from 'attention-lab/core';
@@ -103,7 +99,6 @@ test('npm install PATH: attention-lab/core computes the worked example in plain 
 
 test('the installed package\'s licence is an SPDX expression of what it ships, with the texts inside', () => {
   assert.equal(install.status, 0, `npm install failed:\n${install.stdout}\n${install.stderr}`);
-  const installed = path.join(scratch, 'node_modules', 'attention-lab');
   const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
   // The language model (GPL-3.0-or-later, docs/LANGUAGE-MODEL.md) ships in models/ and inside
   // the offline pages; the rest of the project's own files are MIT.
@@ -115,9 +110,50 @@ test('the installed package\'s licence is an SPDX expression of what it ships, w
   assert.equal(pkg.license, shipsModel ? 'MIT AND GPL-3.0-or-later' : 'MIT');
   assert.equal(fs.readFileSync(path.join(installed, 'LICENSE'), 'utf8'), fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'));
   if (shipsModel) assert.match(fs.readFileSync(path.join(installed, 'licenses', 'gpl-3.0.txt'), 'utf8'), /GNU GENERAL PUBLIC LICENSE\s+Version 3, 29 June 2007/);
-  // Today the package carries the model in both places.
+  // Today the package carries the model in models/ (the offline pages are the site's only).
   assert.equal(model.length, 1);
-  assert.deepEqual(inPages, ['attnlab-offline.html', 'attnlab-embed-offline.html']);
+  assert.deepEqual(inPages, []);
+});
+
+test("the pack: its `files` keep what the entries load and leave out the site's pages; engines; a README", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(distDir, 'package.json'), 'utf8'));
+  assert.deepEqual(pkg.engines, { node: '>=20' });
+  assert.ok(Array.isArray(pkg.files) && pkg.files.length > 0, 'package.json has no files');
+  const files = pack.files.map((f) => f.path);
+  // No page at all: the single-file offline pages (about 12 MB each), the lab's and the course's.
+  assert.deepEqual(files.filter((f) => f.endsWith('.html')), []);
+  // The entries, their declarations, each build's wasm, the fonts and the language model.
+  const manifest = JSON.parse(fs.readFileSync(path.join(distDir, 'asset-manifest.json'), 'utf8'));
+  for (const name of ['api.mjs', 'api.d.ts', 'attnlab-core.mjs', 'attnlab-core.d.ts', 'attnlab-core-offthread.mjs', 'attnlab-core-offthread.d.ts',
+    'attnlab.wasm', 'attnlab.js', 'attnlab-nosimd.wasm', 'attnlab-nosimd.js', 'attnlab-core-wasm.wasm', 'attnlab-core-wasm-nosimd.wasm',
+    'attnlab-core-wasm-relaxed.wasm', 'attnlab-core-worker.mjs', 'fonts/ui.ttf', 'fonts/ui-zh.ttf', 'fonts/cjk.ttf', 'models/fortunes-lm.attnlm',
+    'LICENSE', 'licenses/gpl-3.0.txt'])
+    assert.ok(files.includes(name) || files.includes(manifest[name]), `the pack lacks ${name}`);
+  // The page's own scripts and the course examples are the site's.
+  for (const name of ['app.js', 'page.mjs', 'embed.mjs', 'style.css', 'asset-manifest.json'])
+    assert.ok(!files.includes(name) && !files.includes(manifest[name]), `the pack carries the site's ${name}`);
+  assert.ok(!files.some((f) => f.startsWith('examples/')), 'the pack carries the course examples');
+  // The README: what it is and the three imports.
+  const readme = fs.readFileSync(path.join(installed, 'README.md'), 'utf8');
+  for (const entry of ["from 'attention-lab'", "from 'attention-lab/core'", "from 'attention-lab/core/offthread'"])
+    assert.ok(readme.includes(entry), `README.md lacks the import ${entry}`);
+  // The whole site packed was 17.1 MB (36.3 MB unpacked, 73 files) with both offline pages in it.
+  assert.ok(pack.size < 8e6, packed());
+});
+
+test('the installed package runs each build of the math module in Node (SIMD, scalar, relaxed SIMD)', () => {
+  assert.equal(install.status, 0, 'npm install failed (see the first test)');
+  const script = `
+    import createAttnlabCore from 'attention-lab/core';
+    const out = {};
+    for (const build of ['simd', 'scalar', 'relaxed']) {
+      const core = await createAttnlabCore({ build });
+      out[build] = core.softmax([0, Math.log(3)]).weights[1];
+    }
+    console.log(JSON.stringify(out));`;
+  const node = run(process.execPath, ['--experimental-wasm-relaxed-simd', '--input-type=module', '-e', script], scratch);
+  assert.equal(node.status, 0, node.stderr);
+  for (const [build, weight] of Object.entries(JSON.parse(node.stdout))) assert.ok(Math.abs(weight - 0.75) < 1e-6, `${build}: ${weight}`);
 });
 
 // attention's nq written nQ; createLab's controls written control; the trainer's dModel as dmodel.

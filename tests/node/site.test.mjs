@@ -26,7 +26,7 @@ test('every asset name carries the hash of its content; pages and API entries ke
   }
   // Nothing else lies in dist/ (no stale files from an earlier build).
   const listed = new Set([...Object.values(manifest), 'asset-manifest.json', 'attnlab-offline.html', 'attnlab-embed-offline.html', 'package.json', 'api.mjs',
-    'LICENSE']);
+    'LICENSE', 'README.md']);
   const walk = (dir) => fs.readdirSync(path.join(distDir, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
   const extra = walk('').filter((f) => !listed.has(f) && !f.startsWith('licenses/'));
