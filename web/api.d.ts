@@ -1,14 +1,46 @@
 // Types of api.mjs (`attention-lab`): the lab as a module of a host page. Written by hand
 // beside the module's own comments; tests/types/ compiles an example against these with
-// `tsc --strict`. The state's keys and ranges are the app's (README, "State";
-// `lab.schema()` returns them at run time), so a state is typed as an open object here.
+// `tsc --strict`. The state's keys are the app's (README, "State"; `lab.schema()` returns them
+// at run time): the build writes LabSettings and LabSettingsPatch from the same table
+// (cmake/steps/make-site.mjs, step 6), each key with its type, range and default, so a
+// misspelled key in a patch fails to compile.
 
-/** A settings object or patch: { sentence, panel, cursor, heads, ... } (README, "State"). */
-export type LabState = Record<string, unknown>;
+/** The settings: every key of the state's schema, objects nested by the keys' dots ('lm.tokens' is lm.tokens). */
+export type LabSettings = Record<string, unknown>; // @state-schema settings
+
+/** A settings patch: any of the settings' keys, at any depth; the others keep their values. */
+export type LabSettingsPatch = Record<string, unknown>; // @state-schema patch
+
+/** What getState() tells beside the settings; setState ignores these but the training lab's. */
+export interface LabFacts {
+  /** The state's schema version. */
+  version: number;
+  /** The scene's tokens, one label each. */
+  tokens: string[];
+  /** The figures' numbers (README, "State"). */
+  figures: Record<string, unknown>;
+  /** Why the last link or state was not taken whole. */
+  notice?: string;
+  /** The imported file's summary, while the scene is an imported file. */
+  import?: Record<string, unknown>;
+  /** The training lab's settings (setState takes them). */
+  training: Record<string, unknown>;
+  /** The scaling run's settings (setState takes them). */
+  scalingRun: Record<string, unknown>;
+}
+
+/** The state: getState() and what setState resolves to. */
+export type LabState = LabSettings & LabFacts;
+
+/** What setState and createLab's `state` take: a settings patch (a whole state from getState() too). */
+export type LabStatePatch = LabSettingsPatch & Partial<LabFacts>;
+
+/** A saved session (session()): the settings and their schema version. */
+export type LabSession = LabSettings & { version: number };
 
 export interface LabOptions {
   /** The state to start from. */
-  state?: LabState;
+  state?: LabStatePatch;
   /** A link's fragment, '#v=2&...'. */
   fragment?: string;
   /** false hides the controls window. */
@@ -144,7 +176,7 @@ export interface ExerciseProgress {
 export interface LabHandle {
   getState(): LabState;
   /** Resolves once drawn, with the new state; rejects with the reason if refused. */
-  setState(patch: LabState): Promise<LabState>;
+  setState(patch: LabStatePatch): Promise<LabState>;
   /** An intermediate of the current head ('scores', 'weights', 'output', ...); null if none. */
   getMatrix(name: string, head?: number): Float32Array | null;
   layout(): LabLayout;
@@ -160,7 +192,7 @@ export interface LabHandle {
   link(): string;
   /** Loads a fragment; a bad link gives the defaults, and the notice is returned. */
   loadLink(fragment: string): string;
-  session(): LabState;
+  session(): LabSession;
   /** Loads a saved session; returns the reason if refused ('' when loaded). */
   loadSession(text: string): string;
   describe(): string;

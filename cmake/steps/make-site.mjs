@@ -39,22 +39,30 @@
 //     tables. Before step 1, a script's `= []; // @choices TABLE [COLUMN]` becomes the array
 //     of those names the same way (web/embed.mjs's themes), in a copy of the raw folder that
 //     every step reads.
+//   6 the state's types: `export type NAME = Record<string, unknown>; // @state-schema WHICH` in
+//     api.d.ts becomes the interface of the lab's settings (WHICH 'settings') or of a setState
+//     patch ('patch'), written by state-types.mjs from the app's state schema, which the
+//     build's small Node program over the app-state library prints (--schema-tool, the
+//     attnlab-state-schema target of cmake/targets/site.cmake).
 // It is not a general bundler: the modules it bundles use only named imports of local files,
 // and it stops with an error on anything else rather than guess.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { stateTypes } from './state-types.mjs';
 
 // ---- 0 arguments ---------------------------------------------------------------------
 function parseArgs(argv) {
-  const args = { from: null, to: null, imgui: null };
+  const args = { from: null, to: null, imgui: null, 'schema-tool': null };
   for (let i = 0; i < argv.length; i += 2) {
     const key = argv[i].replace(/^--/, '');
     if (!(key in args) || argv[i + 1] === undefined) throw new Error(`make-site: unknown or incomplete argument '${argv[i]}'`);
     args[key] = path.resolve(argv[i + 1]);
   }
-  if (!args.from || !args.to) throw new Error('make-site: usage: --from RAW_DIR --to SITE_DIR [--imgui DIR]');
+  if (!args.from || !args.to || !args['schema-tool'])
+    throw new Error('make-site: usage: --from RAW_DIR --to SITE_DIR --schema-tool attnlab-state-schema.js [--imgui DIR]');
   return args;
 }
 
@@ -376,6 +384,28 @@ function copyWithChoiceArrays(choices, from, copy) {
     fillChoiceMarks(choices, copy, file, ARRAY_MARK, (names) => `= [${names.join(', ')}];`);
 }
 
+// ---- 6 the state's types ------------------------------------------------------------------
+const STATE_MARK = /^export type (\w+) = Record<string, unknown>; \/\/ @state-schema (settings|patch)$/gm;
+
+// The schema as the app's table gives it (state_schema_json()), printed by the build's program.
+function loadStateSchema(tool) {
+  const run = spawnSync(process.execPath, ['--no-experimental-fetch', tool], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (run.status !== 0) throw new Error(`make-site: ${tool} failed (${run.status}): ${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+function writeStateTypes(schema, to) {
+  const file = path.join(to, 'api.d.ts');
+  const types = stateTypes(schema);
+  const written = new Set();
+  const text = fs.readFileSync(file, 'utf8').replace(STATE_MARK, (all, name, which) => {
+    written.add(which);
+    return `export interface ${name} {\n${types[which]}\n}`;
+  });
+  if (written.size !== 2) throw new Error("make-site: api.d.ts lacks a '// @state-schema settings' or '// @state-schema patch' mark");
+  fs.writeFileSync(file, text);
+}
+
 // ---- main ----------------------------------------------------------------------------
 const args = parseArgs(process.argv.slice(2));
 const staging = `${args.to}.tmp`;
@@ -391,6 +421,7 @@ writeOfflinePage(from, staging, 'index.html', 'attnlab-offline.html');
 writeOfflinePage(from, staging, 'embed.html', 'attnlab-embed-offline.html');
 writePackageJson(staging, manifest);
 writeChoiceUnions(choices, staging);
+writeStateTypes(loadStateSchema(args['schema-tool']), staging);
 fs.rmSync(from, { recursive: true, force: true });
 fs.rmSync(args.to, { recursive: true, force: true });
 fs.renameSync(staging, args.to);

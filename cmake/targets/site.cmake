@@ -13,10 +13,12 @@
 #       the archive's. Emscripten 3.1.6 writes the proposal's draft opcode for the
 #       multiply-add; cmake/steps/relaxed-simd-opcodes.mjs renumbers it to the standard's after
 #       each link.
+#   attnlab-state-schema   a Node program printing the state's schema, for the npm package's
+#       state types (tools/attnlab-state-schema.js, not published)
 #   site   cmake/steps/make-site.mjs: ATTNLAB_DIST (raw output, stable names) -> build/web/dist with
-#       content-hashed asset names, the third-party licence notices and the single-file
-#       offline pages (the figure's also into python/attnlab/static/). Runs on every build (a
-#       few hundred ms) so dist/ is never stale.
+#       content-hashed asset names, the third-party licence notices, the single-file offline
+#       pages (the figure's also into python/attnlab/static/) and the npm package's files.
+#       Runs on every build (a few hundred ms) so dist/ is never stale.
 if(NOT EMSCRIPTEN)
   return()
 endif()
@@ -110,6 +112,16 @@ if(ATTNLAB_TESTS)
   add_test(NAME attnlab_tests_relaxed COMMAND attnlab_tests_relaxed "[kernels]" --use-colour no)
 endif()
 
+# ---- the state's schema, for the package's types ------------------------------------------
+# A Node program over the app-state library that prints state_schema_json() (the one table of the
+# state's keys); make-site runs it and writes LabSettings and the setState patch's type into
+# api.d.ts (cmake/steps/state-types.mjs). It lies in tools/, outside the site.
+add_executable(attnlab-state-schema src/platform/state_schema_main.cpp)
+target_link_libraries(attnlab-state-schema PRIVATE attnlab_state)
+target_compile_options(attnlab-state-schema PRIVATE ${ATTNLAB_WARNINGS})
+target_link_options(attnlab-state-schema PRIVATE -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1 -sEXIT_RUNTIME=1 -O0)
+set_target_properties(attnlab-state-schema PROPERTIES SUFFIX ".js" RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tools")
+
 # ---- dist/ -----------------------------------------------------------------------------
 set(ATTNLAB_SITE "${CMAKE_BINARY_DIR}/dist")
 # The Python package (python/attnlab) carries the single-file figure page and the site's
@@ -118,6 +130,7 @@ set(ATTNLAB_PYTHON_STATIC "${CMAKE_SOURCE_DIR}/python/attnlab/static")
 add_custom_target(site ALL
   COMMAND /usr/bin/env node "${CMAKE_SOURCE_DIR}/cmake/steps/make-site.mjs"
           --from "${ATTNLAB_DIST}" --to "${ATTNLAB_SITE}" --imgui "${ATTNLAB_IMGUI_DIR}"
+          --schema-tool "$<TARGET_FILE:attnlab-state-schema>"
   COMMAND ${CMAKE_COMMAND} -E make_directory "${ATTNLAB_PYTHON_STATIC}"
   COMMAND ${CMAKE_COMMAND} -E copy_if_different "${ATTNLAB_SITE}/attnlab-embed-offline.html" "${ATTNLAB_SITE}/LICENSE"
           "${ATTNLAB_PYTHON_STATIC}/"

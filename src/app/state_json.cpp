@@ -307,6 +307,7 @@ std::string state_schema_json() {
     if (k.divides) e["divides"] = k.divides;
     if (k.fixed) e["fixed"] = true;
     if (!k.needs_even_dk.empty()) e["needsEvenDk"] = k.needs_even_dk;
+    if (!k.loaded_choices.empty()) e["loadedChoices"] = k.loaded_choices;
     const json* d = value_at(defaults, k.path);
     e["default"] = d ? *d : json(nullptr);
     out.push_back(e);

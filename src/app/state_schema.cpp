@@ -436,7 +436,9 @@ std::vector<StateKey> make_keys() {
   return {
       // The sources any state may choose; the others need a model or a file first.
       {"source", "enum", source_field(), 0, 0,
-       choice_ids(kSceneSources, [](const SceneSourceInfo& row) { return row.needs == SceneSourceNeeds::Nothing; })},
+       choice_ids(kSceneSources, [](const SceneSourceInfo& row) { return row.needs == SceneSourceNeeds::Nothing; }), 0,
+       nullptr, nullptr, false, {},
+       choice_ids(kSceneSources, [](const SceneSourceInfo& row) { return row.needs != SceneSourceNeeds::Nothing; })},
       {"sentence", "string", sentence_field()},
       {"panel", "enum", panel_field(), 0, 0, panel_ids()},
       {"dModel", "int", whole(at(&Settings::d_model)), 1, kMaxDModel},

@@ -22,7 +22,9 @@
 // `divides` = that key's value is a multiple of this one (heads divides dModel);
 // `fixed` = only the default is legal today (layer); `needsEvenDk` = the list of choices that
 // need d_k = dModel / heads even (the positional choices whose even_dk column is set: "rope",
-// as RoPE turns pairs of coordinates).
+// as RoPE turns pairs of coordinates); `loadedChoices` = the names beyond `choices` that the key
+// takes once what they need is loaded, and that getState() may then show (the scene sources of
+// a trained model, an imported file, the language model): any state may choose only `choices`.
 //
 // It is the state's own: the features below the state never read it (the state hands them
 // their settings, read and checked here).
@@ -68,6 +70,7 @@ struct StateKey {
   const char* divides = nullptr;
   bool fixed = false;
   std::vector<const char*> needs_even_dk = {};  // these choices need d_k = dModel / heads even (rope)
+  std::vector<const char*> loaded_choices = {};  // names taken once what they need is loaded (source)
 };
 
 // The table, in the schema's order: side A's math keys at the top level, then side B's

@@ -29,6 +29,9 @@ TEST_CASE("the schema's choices are the tables' names", "[choices][state]") {
   CHECK(schema_key("variants.kind")["choices"].get<std::vector<std::string>>() == attn::efficient_variant_name_list());
   CHECK(schema_key("positional")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kPositionals));
   CHECK(schema_key("positional")["needsEvenDk"] == json::array({"rope"}));
+  // Any state may choose the sources that need nothing; the others once their model or file is loaded.
+  CHECK(schema_key("source")["choices"] == json::array({"generated", "worked-example"}));
+  CHECK(schema_key("source")["loadedChoices"] == json::array({"trained", "imported", "language"}));
   CHECK(schema_key("ropePairing")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kRopePairings));
   CHECK(schema_key("score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));
   CHECK(schema_key("compare.score")["choices"].get<std::vector<std::string>>() == attn::choice_names(attn::kScoreFunctions));

@@ -4,7 +4,8 @@
 // none of the site's pages (its `files`), names its engines and has a README with the three
 // imports; its 'attention-lab/core' export computes the tutorial's worked example in plain Node,
 // in each of its builds; and the type declarations compile a course author's script
-// (tests/types/example.ts) with `tsc --noEmit --strict`, while a misnamed argument does not compile.
+// (tests/types/example.ts) with `tsc --noEmit --strict`, while a misnamed argument, a misspelled
+// state key or a name the state's choices lack does not compile.
 // tests/browser/package_files.test.mjs compares the pack with what the entries fetch in Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,7 +167,13 @@ const UNIONS = [
   ['variant', "variant: 'window'", "variant: 'windw'", 'EfficientVariant'],
   ['kind', "variants: ['exact', 'linear']", "variants: ['exact', 'quadratic']", 'EfficientKind'],
 ];
-for (const [name, from, to] of [...ARGUMENTS, ...UNIONS]) misspelled(name, from, to);
+// The state's keys, typed from the app's schema: a top-level key, a nested one and a name.
+const STATE_KEYS = [
+  ['cursor', 'setState({ cursor: 4 })', 'setState({ cursr: 4 })', "'cursr'"],
+  ['lm-tokens', 'lm: { tokens: 8 }', 'lm: { tokns: 8 }', "'tokns'"],
+];
+const STATE_NAMES = [['theme', "theme: 'light' }", "theme: 'lihgt' }", '"lihgt"']];
+for (const [name, from, to] of [...ARGUMENTS, ...UNIONS, ...STATE_KEYS, ...STATE_NAMES]) misspelled(name, from, to);
 
 test('the declarations compile a script that calls every exported function (tsc --noEmit --strict)', () => {
   assert.equal(install.status, 0, 'npm install failed (see the test above)');
@@ -181,7 +188,7 @@ test('a misnamed argument fails the type check, naming the argument', () => {
   assert.equal(install.status, 0, 'npm install failed (see the test above)');
   const { messages, status } = typeCheck();
   assert.notEqual(status, 0);
-  for (const [name, , to, word] of ARGUMENTS) {
+  for (const [name, , to, word] of [...ARGUMENTS, ...STATE_KEYS]) {
     const said = messages.get(name);
     assert.ok(said, `tsc accepted ${to}`);
     assert.ok(said.includes(`Object literal may only specify known properties, but ${word} does not exist`),
@@ -195,5 +202,18 @@ test("a variant or pairing the core's tables do not name fails the type check (t
     const said = typeCheck().messages.get(name);
     assert.ok(said, `tsc accepted ${to}`);
     assert.ok(said.includes(`is not assignable to type '${type}'`), `tsc's message does not name ${type}:\n${said}`);
+  }
+});
+
+test("a state key the schema lacks, or a name its choices lack, fails the type check (the types make-site wrote from the schema)", () => {
+  assert.equal(install.status, 0, 'npm install failed (see the test above)');
+  const dts = fs.readFileSync(path.join(installed, 'api.d.ts'), 'utf8');
+  assert.doesNotMatch(dts, /@state-schema/, 'make-site left a mark unreplaced');
+  assert.match(dts, /export interface LabSettings \{/);
+  assert.match(dts, /export interface LabSettingsPatch \{/);
+  for (const [name, , to, word] of STATE_NAMES) {
+    const said = typeCheck().messages.get(name);
+    assert.ok(said, `tsc accepted ${to}`);
+    assert.ok(said.includes(`'${word}' is not assignable to type`) && said.includes('"light"'), `tsc's message does not list the themes:\n${said}`);
   }
 });

@@ -3,8 +3,8 @@
 // its documented arguments. tests/node/package.test.mjs compiles it with `tsc --noEmit
 // --strict` in a scratch project that installed build/web/dist, and checks that a misnamed
 // argument fails to compile. It is never run.
-import { createLab, nextFrame, makeHandle, bridgeTouch, MESSAGE_VERSION } from 'attention-lab';
-import type { LabHandle, LabState } from 'attention-lab';
+import { createLab, nextFrame, makeHandle, bridgeTouch, MESSAGE_VERSION, LabDestroyedError } from 'attention-lab';
+import type { LabHandle, LabSession, LabState, LabStatePatch } from 'attention-lab';
 import createAttnlabCore from 'attention-lab/core';
 import type { AttnlabCore, EfficientKind, LanguageModelTrainer, Trainer } from 'attention-lab/core';
 import { createAttentionWorker, createLanguageModelTrainerWorker } from 'attention-lab/core/offthread';
@@ -99,6 +99,13 @@ async function figure(container: HTMLElement): Promise<string> {
     controls: true, tabs: false, releaseOffscreen: true, label: 'Attention of "cat"',
   });
   const state: LabState = await lab.setState({ cursor: 4 });
+  // The state's keys are typed from the app's schema: nested objects for dotted keys, the
+  // choices as unions of names, and a whole state is a patch too.
+  const nested: LabState = await lab.setState({ lm: { tokens: 8 }, mask: { causal: true }, theme: 'light' });
+  const tokensShown: number = nested.lm.tokens;
+  const causal: boolean = lab.getState().mask.causal;
+  const patch: LabStatePatch = lab.getState();
+  const saved: LabSession = lab.session();
   const stop = lab.on('cursor', ({ cursor, token }) => console.log(cursor, token.toUpperCase()));
   lab.on('change', (link) => console.log(link.length));
   lab.on('describe', (text) => console.log(text.trim()));
@@ -117,9 +124,18 @@ async function figure(container: HTMLElement): Promise<string> {
   const stats = lab.heapStats();
   const handle = makeHandle({ module: () => null, canvas: () => document.createElement('canvas'), frames: () => 0 });
   bridgeTouch(document.createElement('canvas'));
-  return [String(state.cursor), String(weights?.length), Object.keys(heatmaps).join(), panels.join(), notice, refused,
+  await lab.setState(patch);
+  const summary = [String(state.cursor), String(tokensShown), String(causal), String(weights?.length), Object.keys(heatmaps).join(), panels.join(), notice, refused,
     String(size), String(reply), String(imported.layers), lab.describe(), lab.uiString('panel_token'), Object.keys(schema).join(),
     String(stats), String(lab.getState().panel), String(handle.framesDrawn())].join('\n');
+  // A page that removes the figure unmounts it; the handle then refuses with a clear error.
+  await lab.destroy();
+  try {
+    lab.getState();
+  } catch (error) {
+    console.log(error instanceof LabDestroyedError, saved.version);
+  }
+  return summary;
 }
 
 export { mathModule, offThread, figure };
