@@ -12,7 +12,7 @@ into this package's static/ folder by the web build), with the attention written
 on its page, so a malformed tensor gets the page's own message, shown in the figure. A
 notebook cell shows it in an iframe's srcdoc, which needs no network, no server and no script
 outside the figure (Jupyter Notebook, JupyterLab, VS Code, and an HTML export of the notebook).
-Each such figure adds the page's size (about 7 MB) to the notebook file; `server=` points the
+Each such figure adds the page's size (about 12 MB) to the notebook file; `server=` points the
 figure at a served build/web/dist instead (the file and about 2 KB of HTML per figure).
 
 The figure's colours: theme="auto" (the default) follows the browser's colour scheme, as the
@@ -260,7 +260,7 @@ def show(attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Opti
         tabs show the lab's controls and panel tabs (hidden by default: the figure gets the
         room).
     server: the URL of a served build/web/dist (scripts/run.sh): the figure loads the lab
-        from there instead of carrying it (the file and about 2 KB of HTML instead of about 7 MB).
+        from there instead of carrying it (the file and about 2 KB of HTML instead of about 12 MB).
     theme: 'auto' (the browser's colour scheme, as the page's default), 'dark', 'light' or
         'high-contrast'; any other value is refused (AttnlabError, a ValueError).
     """
@@ -269,7 +269,7 @@ def show(attentions: Attentions, tokens: Optional[Tokens] = None, *, layer: Opti
                  controls=controls, tabs=tabs, server=server, theme=theme)
     if server is None and not _warned:
         _warned = True
-        warnings.warn("attnlab: each figure carries the lab's page (about 7 MB) in the notebook file; "
+        warnings.warn("attnlab: each figure carries the lab's page (about 12 MB) in the notebook file; "
                       "show(..., server='http://127.0.0.1:8080/') points figures at a served lab instead",
                       stacklevel=2)
     try:
