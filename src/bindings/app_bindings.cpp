@@ -14,6 +14,7 @@
 #include "ui/app.h"
 #include "ui/figure_text.h"
 #include "ui/font_coverage.h"
+#include "ui/key_bindings.h"
 #include "ui/layout_json.h"
 #include "ui/message_strings.h"
 #include "ui/panel_views.h"
@@ -196,6 +197,13 @@ std::string ui_string(const std::string& name) {
   if (g_app) attn::ui::set_language(ui_language());
   return attn::ui::tr_by_name(name);
 }
+// Every key the lab and the page handle, in the state's language (ui/key_bindings.h).
+std::string keys_json() {
+  if (g_app) attn::ui::set_language(ui_language());
+  return attn::ui::keys_json();
+}
+// Whether a text field of the app has the keyboard: the page's own keys are typed there.
+bool typing_in_field() { return g_app && g_app->typing_in_field(); }
 int cursor() { return g_app ? g_app->state().settings.cursor : -1; }
 std::string cursor_token() {
   if (!g_app) return "";
@@ -419,6 +427,8 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("parseMessage", &parse_message);
   emscripten::function("describe", &describe);
   emscripten::function("uiString", &ui_string);
+  emscripten::function("keysJson", &keys_json);
+  emscripten::function("typingInField", &typing_in_field);
   emscripten::function("refusalText", &refusal_text);
   emscripten::function("noticeText", &notice_text);
   emscripten::function("cursor", &cursor);

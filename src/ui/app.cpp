@@ -12,7 +12,7 @@
 #include "ui/font_coverage.h"
 #include "ui/frame_picture.h"
 #include "ui/heatmap_widget.h"
-#include "ui/keys.h"
+#include "ui/key_bindings.h"
 #include "ui/panel_views.h"
 #include "ui/setting_widgets.h"
 #include "ui/strings.h"
@@ -202,11 +202,25 @@ void App::apply_theme() {
 }
 
 // ---------------------------------------------------------------------------------------
-// 3 keys: query cursor, panels, heads, play, presentation (never while typing in a field)
+// 3 keys: the table of ui/key_bindings.h (never while typing in a field)
 // ---------------------------------------------------------------------------------------
 
 void App::press_key(int key, bool ctrl) {
   if (pending_keys_.size() < 64) pending_keys_.push_back(key | (ctrl ? kCtrlKey : 0));
+}
+
+// Whether a key of `when` acts now: the page's keys and the answer field's Enter are read
+// elsewhere (web/keys-overlay.mjs, ui/exercise_card.cpp).
+static bool key_acts(KeyWhen when, bool touring, Panel panel) {
+  switch (when) {
+    case KeyWhen::Always: return true;
+    case KeyWhen::NotTouring: return !touring;
+    case KeyWhen::Touring: return touring;
+    case KeyWhen::MaskPanel: return panel == Panel::Mask;
+    case KeyWhen::AnswerField:
+    case KeyWhen::Page: return false;
+  }
+  return false;
 }
 
 void App::handle_keys() {
@@ -214,24 +228,42 @@ void App::handle_keys() {
   std::vector<int> keys;
   keys.swap(pending_keys_);
   if (io.WantTextInput || ImGui::IsAnyItemActive()) return;
+  // During the tour the left and right arrows step it; up and down still move the cursor.
+  const bool touring = state_.settings.tour > 0 && tour_navigation_;
+  // Each action at most once a frame, however many of its keys were pressed.
+  std::array<bool, static_cast<size_t>(KeyAction::count)> act{};
+  for (const KeyBinding& b : kKeyBindings) {
+    const int code = b.key | (b.ctrl ? kCtrlKey : 0);
+    if (key_acts(b.when, touring, state_.settings.panel) && std::find(keys.begin(), keys.end(), code) != keys.end())
+      act[static_cast<size_t>(b.action)] = true;
+  }
+  for (size_t a = 0; a < act.size(); ++a)
+    if (act[a]) do_key_action(static_cast<KeyAction>(a));
+}
+
+void App::do_key_action(KeyAction action) {
   Settings& s = state_.settings;
   const int n = static_cast<int>(state_.tokens.size());
-  auto pressed = [&keys](int key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
-  // During the tour the left and right arrows step it; up and down still move the cursor.
-  const bool touring = s.tour > 0 && tour_navigation_;
-  if (touring && pressed(GLFW_KEY_RIGHT)) s.tour = std::min(kTourSteps, s.tour + 1);
-  if (touring && pressed(GLFW_KEY_LEFT)) s.tour = std::max(1, s.tour - 1);
-  if ((!touring && pressed(GLFW_KEY_RIGHT)) || pressed(GLFW_KEY_DOWN)) s.cursor = std::min(n - 1, s.cursor + 1);
-  if ((!touring && pressed(GLFW_KEY_LEFT)) || pressed(GLFW_KEY_UP)) s.cursor = std::max(0, s.cursor - 1);
-  if (pressed(GLFW_KEY_PAGE_DOWN) || pressed(GLFW_KEY_RIGHT_BRACKET)) s.panel = panel_after(s.panel, 1);
-  if (pressed(GLFW_KEY_PAGE_UP) || pressed(GLFW_KEY_LEFT_BRACKET)) s.panel = panel_after(s.panel, -1);
-  if (pressed(GLFW_KEY_H)) s.head = (s.head + 1) % std::max(1, s.heads);
-  if (pressed(GLFW_KEY_SPACE)) ctx_.playing = !ctx_.playing;
-  if (pressed(GLFW_KEY_P)) s.presentation = !s.presentation;
-  // The mask editor's undo and redo.
-  if (s.panel == Panel::Mask && pressed(kCtrlKey | GLFW_KEY_Z)) state_.mask_history.undo(s.math.mask);
-  if (s.panel == Panel::Mask && pressed(kCtrlKey | GLFW_KEY_Y)) state_.mask_history.redo(s.math.mask);
+  switch (action) {
+    case KeyAction::QueryNext: s.cursor = std::min(n - 1, s.cursor + 1); break;
+    case KeyAction::QueryPrevious: s.cursor = std::max(0, s.cursor - 1); break;
+    case KeyAction::TourNext: s.tour = std::min(kTourSteps, s.tour + 1); break;
+    case KeyAction::TourBack: s.tour = std::max(1, s.tour - 1); break;
+    case KeyAction::PanelNext: s.panel = panel_after(s.panel, 1); break;
+    case KeyAction::PanelPrevious: s.panel = panel_after(s.panel, -1); break;
+    case KeyAction::NextHead: s.head = (s.head + 1) % std::max(1, s.heads); break;
+    case KeyAction::Play: ctx_.playing = !ctx_.playing; break;
+    case KeyAction::Presentation: s.presentation = !s.presentation; break;
+    case KeyAction::MaskUndo: state_.mask_history.undo(s.math.mask); break;
+    case KeyAction::MaskRedo: state_.mask_history.redo(s.math.mask); break;
+    case KeyAction::ExerciseCheck:  // read by the exercise card's field (key_acts)
+    case KeyAction::KeysList:       // the page's
+    case KeyAction::KeysListClose:
+    case KeyAction::count: break;
+  }
 }
+
+bool App::typing_in_field() const { return ImGui::GetCurrentContext() != nullptr && ImGui::GetIO().WantTextInput; }
 
 // ---------------------------------------------------------------------------------------
 // 4 frame

@@ -17,6 +17,8 @@
 
 namespace attn::ui {
 
+enum class KeyAction;  // ui/key_bindings.h
+
 struct AppOptions {
   ControlsOptions controls;
   bool ignore_mouse = false;  // screenshots: wherever the pointer is, no hover or tooltip
@@ -54,6 +56,9 @@ class App {
   // Presses are queued as they arrive, so a press and release between two slow frames (a
   // loaded machine, SwiftShader) is still seen; the next frame consumes the queue.
   void press_key(int key, bool ctrl);
+  // Whether a text field of the UI has the keyboard (the last frame's): keys are typed, not
+  // acted on (the page's own keys too).
+  bool typing_in_field() const;
 
   // The UI's own face (TTF bytes: DejaVu Sans, whose digits are tabular by default, so
   // columns of numbers align), drawn at kUiFontPixels CSS pixels. Without it the UI falls
@@ -103,6 +108,7 @@ class App {
   void rebuild_fonts();
   void apply_theme();
   void handle_keys();
+  void do_key_action(KeyAction action);
   // The steps of frame(), in order.
   void update_before_frame(float scale);
   void begin_imgui_frame();

@@ -153,7 +153,8 @@ void draw_answer_controls(AppState& state, UiContext& ctx, const ExerciseInfo& i
     std::snprintf(prompt, sizeof prompt, tr(S::exercise_tolerance), info.tolerance);
     wrapped_text(prompt);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-    // The value follows the typing; Enter in the field checks it, as the button does.
+    // The value follows the typing; Enter in the field checks it, as the button does (listed in
+    // ui/key_bindings.h as KeyAction::ExerciseCheck).
     ImGui::InputDouble("##exercise-number", &in.number, 0.0, 0.0, "%.6g");
     check = ImGui::IsItemDeactivated() && ImGui::IsKeyPressed(ImGuiKey_Enter);
     record_item(out.input_box);

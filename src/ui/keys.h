@@ -12,6 +12,7 @@
 #define GLFW_KEY_Z                  90
 #define GLFW_KEY_LEFT_BRACKET       91
 #define GLFW_KEY_RIGHT_BRACKET      93
+#define GLFW_KEY_ENTER              257
 #define GLFW_KEY_RIGHT              262
 #define GLFW_KEY_LEFT               263
 #define GLFW_KEY_DOWN               264

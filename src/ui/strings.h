@@ -1169,6 +1169,88 @@ namespace attn::ui {
   X(web_crash_report, \
     "Error details, for a bug report:", \
     "错误详情（报告问题时请附上）：") \
+  /* the list of keys (ui/key_bindings.h; web/keys-overlay.mjs): what each key does, the keys' names */ \
+  X(key_query_next, \
+    "Query cursor: next token", \
+    "查询光标：下一个词元") \
+  X(key_query_previous, \
+    "Query cursor: previous token", \
+    "查询光标：上一个词元") \
+  X(key_tour_next, \
+    "In the tour: next step", \
+    "导览中：下一步") \
+  X(key_tour_back, \
+    "In the tour: previous step", \
+    "导览中：上一步") \
+  X(key_panel_next, \
+    "Next panel", \
+    "下一个面板") \
+  X(key_panel_previous, \
+    "Previous panel", \
+    "上一个面板") \
+  X(key_next_head, \
+    "Next head", \
+    "下一个注意力头") \
+  X(key_play, \
+    "Play or pause: the query steps through the tokens", \
+    "播放或暂停：查询逐个走过词元") \
+  X(key_presentation, \
+    "Presentation mode on or off", \
+    "打开或关闭演示模式") \
+  X(key_mask_undo, \
+    "Mask editor: undo", \
+    "掩码编辑器：撤销") \
+  X(key_mask_redo, \
+    "Mask editor: redo", \
+    "掩码编辑器：重做") \
+  X(key_exercise_check, \
+    "In an exercise's answer field: check the answer", \
+    "在练习的答案框中：检查答案") \
+  X(key_keys_list, \
+    "Show or hide this list of keys", \
+    "显示或隐藏这份按键列表") \
+  X(key_keys_list_close, \
+    "Close this list", \
+    "关闭这份列表") \
+  X(key_name_space, \
+    "Space", \
+    "空格键") \
+  X(key_name_page_up, \
+    "Page Up", \
+    "上翻页键") \
+  X(key_name_page_down, \
+    "Page Down", \
+    "下翻页键") \
+  X(key_name_enter, \
+    "Enter", \
+    "回车键") \
+  X(key_name_escape, \
+    "Esc", \
+    "Esc 键") \
+  X(web_keys, \
+    "Keys", \
+    "按键") \
+  X(web_keys_title, \
+    "Keyboard keys", \
+    "键盘按键") \
+  X(web_keys_button_title, \
+    "The keyboard keys of the lab and the page (?)", \
+    "实验室和页面的键盘按键（?）") \
+  X(web_keys_lab, \
+    "In the lab, once it has the focus (click it)", \
+    "在实验室中（先点击实验室，让它获得焦点）") \
+  X(web_keys_page, \
+    "On the page, outside its text fields", \
+    "在页面上（文本框之外）") \
+  X(web_keys_key, \
+    "Key", \
+    "按键") \
+  X(web_keys_action, \
+    "What it does", \
+    "作用") \
+  X(web_keys_close, \
+    "Close", \
+    "关闭") \
   /* training lab (src/ui/train_panels.cpp) and the trained scene */ \
   X(panel_training, \
     "Training", \
