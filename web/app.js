@@ -20,6 +20,7 @@ import { LabStoppedError, isFatal, languageOfLink, renderCrashScreen } from './c
 import { compileBuild, firstFrameFonts, giveFirstFrameFonts, loadAsset, startApp } from './loader.mjs';
 import { wirePage } from './page.mjs';
 import { preAppLanguage, preAppText } from './pre-app-text.mjs';
+import { schemeTheme, showTheme } from './scheme.mjs';
 import { setupImport } from './import.mjs';
 import { setupLmText } from './lm-text-ui.mjs';
 import { setupOverview } from './overview-ui.mjs';
@@ -47,6 +48,9 @@ const sentenceField = document.getElementById('sentence');
 const notice = document.getElementById('notice');
 
 const where = { search: location.search, hash: location.hash, language: navigator.language };
+// Until the app runs (web/page.mjs then shows the state's theme): the link's theme, else the
+// reader's colour scheme.
+showTheme(/(?:^#|&)theme=([\w-]+)/.exec(location.hash)?.[1] ?? schemeTheme());
 const loadingText = preAppText('web_loading', where);
 statusText.textContent = loadingText;
 

@@ -13,12 +13,15 @@
 //   renderCrashScreen(container, options)  the screen; languageOfLink(fragment); withoutLink(href, keep)
 import { PRE_APP_TEXT } from './pre-app-text.mjs';
 
-// What this browser keeps of the lab: the session and the exercises' progress (web/page.mjs)
-// and the training run (web/train-ui.mjs). "Start fresh" clears them all.
+// What this browser keeps of the lab: the session, the picked theme and the exercises' progress
+// (web/page.mjs) and the training run (web/train-ui.mjs). "Start fresh" clears them all.
 export const SESSION_KEY = 'attnlab.session';
 // The exercises' progress ([{id, attempts, done}]), stored beside the session (web/page.mjs).
 export const PROGRESS_KEY = 'attnlab.exercises';
 export const TRAINING_KEY = 'attnlab.training.v1';
+// The theme picked on the page (web/page.mjs), which the stored session leaves out: without it
+// the page follows the reader's colour scheme.
+export const THEME_KEY = 'attnlab.theme';
 
 // Errors after which the module cannot be trusted: a trap or abort() (WebAssembly.RuntimeError),
 // and the engine's stack overflow (V8's RangeError, Firefox's InternalError), which leaves the
@@ -145,7 +148,7 @@ function storage() {
 
 // Clears what this browser keeps of the lab; storage may be missing or refuse.
 export function clearStoredLab() {
-  for (const key of [SESSION_KEY, PROGRESS_KEY, TRAINING_KEY]) {
+  for (const key of [SESSION_KEY, PROGRESS_KEY, TRAINING_KEY, THEME_KEY]) {
     try {
       storage()?.removeItem(key);
     } catch {

@@ -17,6 +17,7 @@
 import { createLab, MESSAGE_VERSION } from './api.mjs';
 import { isFatal } from './crash.mjs';
 import { dataBlockBytes } from './loader.mjs';
+import { onSchemeChange, schemeTheme, showTheme } from './scheme.mjs';
 
 const params = new URLSearchParams(location.search);
 const figureBlock = document.getElementById('attnlab-figure');
@@ -38,16 +39,12 @@ const notice = document.getElementById('notice');
 const inFrame = window.parent !== window;
 
 // The theme: the query's theme= wins (over the hash too); otherwise the figure follows the
-// reader's colour scheme, so it is light on a light course page. A frame cannot read its
-// host's colours, but the browser's scheme is the host's when the host follows it too.
+// reader's colour scheme (web/scheme.mjs), so it is light on a light course page.
 // The themes are the state's (app/view_choices.h): cmake/steps/make-site.mjs writes their names here.
 const THEMES = []; // @choices theme
 const queryTheme = params.get('theme');
-const schemeQuery = window.matchMedia?.('(prefers-color-scheme: light)');
-const schemeTheme = () => (schemeQuery?.matches ? 'light' : 'dark');
 const themeError = queryTheme !== null && !THEMES.includes(queryTheme);
 const theme = queryTheme !== null && !themeError ? queryTheme : schemeTheme();
-const showTheme = (name) => { document.documentElement.dataset.theme = name; };
 showTheme(theme);
 
 // ---- when the lab stops ------------------------------------------------------------------
@@ -129,7 +126,7 @@ function wireLab(lab) {
   }
   lab.on('answer', (answer) => tellHosts({ event: 'answer', exercise: answer.exercise, correct: answer.correct, attempts: answer.attempts }));
   if (queryTheme === null || themeError) {
-    schemeQuery?.addEventListener('change', () => { lab.setState({ theme: schemeTheme() }).catch(() => {}); });
+    onSchemeChange((followed) => { lab.setState({ theme: followed }).catch(() => {}); });
   }
 
   // ---- the figure's own file ------------------------------------------------------------------

@@ -4,9 +4,11 @@
 //
 // Start-up order: a link's hash wins; else the session stored by this browser; else the
 // defaults in the browser's language; ?lang=zh or ?lang=en overrides the language. A bad hash or a bad stored
-// session leaves the defaults and says why in the notice.
+// session leaves the defaults and says why in the notice. The theme follows the reader's colour
+// scheme until one is chosen (themeFollower below).
 
-import { PROGRESS_KEY, SESSION_KEY } from './crash.mjs';
+import { PROGRESS_KEY, SESSION_KEY, THEME_KEY } from './crash.mjs';
+import { onSchemeChange, schemeTheme, showTheme } from './scheme.mjs';
 
 // The page's elements that carry text: [id, property, string of src/ui/strings.h].
 const PAGE_STRINGS = [
@@ -63,6 +65,91 @@ export function embedSnippet(pageUrl, fragment) {
     'document.querySelectorAll("iframe").forEach(function(f){if(f.contentWindow===e.source)f.style.height=d.height+"px";});});</script>';
 }
 
+// ---- the theme ----------------------------------------------------------------------------
+// The page shows the reader's colour scheme (web/scheme.mjs), live, until a theme is chosen:
+// named by the link (theme=, which wins), picked in the lab or by setState (stored in this
+// browser under THEME_KEY, and then used wherever a link names none), or named by a session
+// file loaded with Load. The followed theme is the reader's, not the state's: the address,
+// attnlab.link(), Copy link, Embed, Save and the stored session leave it out, so a link opens in
+// each reader's scheme. A chosen theme is always in the address, even the default dark, so a reload keeps it.
+// (Picking the theme already shown changes nothing, and so chooses nothing.)
+const hasThemeParam = (fragment) => /(?:^#?|&)theme=/.test(fragment);
+// Whether a session file (a settings object, already accepted by the app) names the theme.
+function namesTheme(text) {
+  try {
+    return Object.hasOwn(JSON.parse(text), 'theme');
+  } catch {
+    return false;
+  }
+}
+
+function themeFollower(handle, store) {
+  let following = false;
+  let expected = null;  // the theme the page itself last put in the state
+  const stored = () => {
+    try { return store?.getItem(THEME_KEY) ?? null; } catch { return null; }
+  };
+  const apply = (theme) => {
+    handle.setState({ theme }).catch(() => {});  // applied at once; the promise waits for the frame
+    expected = handle.getState().theme;
+  };
+  onSchemeChange((theme) => { if (following) apply(theme); });
+  return {
+    // After a link or a session was applied (or refused): its theme, else the stored pick, else the scheme.
+    settle(named) {
+      const pick = named ? null : stored();
+      following = !named && !pick;
+      if (named) expected = handle.getState().theme;
+      else apply(pick ?? schemeTheme());
+      // A stored pick the state refuses (a theme since removed) is dropped, and the scheme followed.
+      if (pick && expected !== pick) {
+        try { store?.removeItem(THEME_KEY); } catch { /* refused: it is tried again next time */ }
+        following = true;
+        apply(schemeTheme());
+      }
+    },
+    // On every change of the state: a theme the page did not put there was picked.
+    noticeChange() {
+      const theme = handle.getState().theme;
+      if (theme === expected) return;
+      following = false;
+      expected = theme;
+      try { store?.setItem(THEME_KEY, theme); } catch { /* storage refused: chosen for this page only */ }
+    },
+    // The app's link as the page writes it: without a followed theme, with a chosen one.
+    link(fragment) {
+      const parts = fragment.split('&').filter((part) => part && !part.startsWith('theme='));
+      if (!following) parts.push(`theme=${handle.getState().theme}`);
+      return parts.join('&');
+    },
+    // A session to save: without a followed theme; `stored` (this browser's copy) never has one,
+    // THEME_KEY keeps the pick.
+    session(session, { forStorage = false } = {}) {
+      if (following || forStorage) delete session.theme;
+      return session;
+    },
+  };
+}
+
+// The page's handle (window.attnlab) speaks the page's link: a followed theme is never in it, a
+// chosen one always is; a link or a session loaded through it settles the theme as the page's
+// own do. Returns the app's own loadSession.
+function speakPageLinks(handle, theme) {
+  const appLink = handle.link, appLoadLink = handle.loadLink, appLoadSession = handle.loadSession;
+  handle.link = () => theme.link(appLink());
+  handle.loadLink = (fragment) => {
+    const error = appLoadLink(fragment);
+    theme.settle(!error && hasThemeParam(String(fragment)));
+    return error;
+  };
+  handle.loadSession = (text) => {
+    const error = appLoadSession(text);
+    if (!error) theme.settle(namesTheme(text));
+    return error;
+  };
+  return appLoadSession;
+}
+
 export function wirePage(handle) {
   const notice = $('notice');
   const say = (text) => { notice.textContent = text; };  // text, never HTML
@@ -90,15 +177,21 @@ export function wirePage(handle) {
   const store = storage();
   // Why a link or a stored session was refused, said once the language is the page's.
   let startRefusal = null;
+  const theme = themeFollower(handle, store);
+  const appLoadSession = speakPageLinks(handle, theme);
   if (location.hash.length > 1) {
     const error = handle.loadLink(location.hash);
     if (error) startRefusal = () => handle.refusalText() || error;
   } else if (store?.getItem(SESSION_KEY)) {
-    const error = handle.loadSession(store.getItem(SESSION_KEY));
+    // Stored by an older page, a session may carry the theme, always: it is no choice.
+    const error = appLoadSession(store.getItem(SESSION_KEY));
     if (error) {
       startRefusal = () => handle.uiString('web_session_bad').replace('%s', handle.refusalText() || error);
       store.removeItem(SESSION_KEY);
     }
+    theme.settle(false);  // the stored session never names the theme: THEME_KEY keeps a pick
+  } else {
+    theme.settle(false);
   }
   // A first visit (no link, no stored session) opens in the browser's language, or the one
   // ?lang= names; in Chinese its sentence is Chinese too. An explicit ?lang= wins over the link
@@ -129,7 +222,7 @@ export function wirePage(handle) {
     if (!snippet.hidden) snippet.select();
   });
   const save = button('save-session', () => {
-    const blob = new Blob([JSON.stringify(handle.session(), null, 2)], { type: 'application/json' });
+    const blob = new Blob([JSON.stringify(theme.session(handle.session()), null, 2)], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
     a.download = 'attention-lab-session.json';
@@ -154,7 +247,7 @@ export function wirePage(handle) {
   const relabel = () => {
     const state = handle.getState();
     language.value = state.language;
-    document.documentElement.dataset.theme = state.theme;
+    showTheme(state.theme);
     document.documentElement.lang = state.language === 'zh' ? 'zh-Hans' : 'en';
     copy.textContent = handle.uiString('web_copy_link');
     embed.textContent = handle.uiString('web_embed');
@@ -182,7 +275,7 @@ export function wirePage(handle) {
   const storeSession = () => {
     saveTimer = 0;
     try {
-      store?.setItem(SESSION_KEY, JSON.stringify(handle.session()));
+      store?.setItem(SESSION_KEY, JSON.stringify(theme.session(handle.session(), { forStorage: true })));
     } catch {
       // Storage full or refused: the session is not kept, the page goes on.
     }
@@ -210,8 +303,10 @@ export function wirePage(handle) {
     clearTimeout(saveTimer);
     storeSession();
   });
-  handle.on('change', (link) => {
-    document.documentElement.dataset.theme = handle.getState().theme;
+  handle.on('change', (appLink) => {
+    theme.noticeChange();
+    showTheme(handle.getState().theme);
+    const link = theme.link(appLink);
     history.replaceState(null, '', '#' + link);
     if (!snippet.hidden) snippet.value = embedSnippet(location.href, link);
     clearTimeout(saveTimer);
