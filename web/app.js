@@ -10,6 +10,8 @@
 //   attnlab.train*(...)      the training lab's files and curves (web/train-ui.mjs)
 //   attnlab.lmText           training the language model on a text (web/lm-text-ui.mjs)
 //   attnlab.languageModel()  promise: fetches the language model's file, resolved once loaded
+//   attnlab.keys()           every key the lab and the page handle, in the UI's language
+//                            (src/ui/key_bindings.h; the list of keys shows them: `?`)
 //   attnlab.crashed          null, or the LabStoppedError once the module has died (crash.mjs):
 //                            the page then shows the crash screen in place of the lab
 // Which build runs (with or without WebAssembly SIMD) is builds.mjs's business, where its
@@ -22,18 +24,27 @@ import { wirePage } from './page.mjs';
 import { preAppLanguage, preAppText } from './pre-app-text.mjs';
 import { schemeTheme, showTheme } from './scheme.mjs';
 import { setupImport } from './import.mjs';
+import { setupKeysList } from './keys-overlay.mjs';
 import { setupLmText } from './lm-text-ui.mjs';
 import { setupOverview } from './overview-ui.mjs';
 import { setupTraining } from './train-ui.mjs';
 
 // Emscripten's GLFW listens for keys on `window` in the capture phase and cancels some of
 // them, so it would eat keys typed into the page's own fields. This listener, added before
-// the app starts, lets the app see keys only while its canvas has the focus.
-
+// the app starts, lets the app see key presses only while its canvas has the focus; releases
+// always reach it, so a key pressed on the canvas and released elsewhere (Shift of a `?` that
+// opened the list of keys) is not left held in the app. The page's own keys (`?`: the list of
+// keys, web/keys-overlay.mjs) are taken first, and the app does not see them.
 const canvasEl = document.getElementById('canvas');
+let pageKey = () => false;  // set once the lab runs
 for (const type of ['keydown', 'keyup', 'keypress']) {
   window.addEventListener(type, (event) => {
-    if (document.activeElement !== canvasEl) event.stopImmediatePropagation();
+    if (type === 'keydown' && pageKey(event)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    } else if (type !== 'keyup' && document.activeElement !== canvasEl) {
+      event.stopImmediatePropagation();
+    }
   }, true);
 }
 canvasEl.addEventListener('mousedown', () => canvasEl.focus());
@@ -152,6 +163,8 @@ async function start() {
   // The page's state (link, stored session, language) and its labels are set before the
   // first frame, so that frame is already the chosen one, in the chosen language.
   wirePage(handle);
+  handle.keys = () => JSON.parse(module.keysJson());  // the table the list of keys shows
+  pageKey = setupKeysList(handle, { keys: handle.keys, typingInField: () => module.typingInField() });
   bridgeSentenceField(handle);
   await frameAfter(0);
   performance.mark('attnlab:first-frame');
