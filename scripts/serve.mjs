@@ -11,6 +11,7 @@ const TYPES = {
   '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
   '.svg': 'image/svg+xml', '.ttf': 'font/ttf', '.otf': 'font/otf', '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
 };
 
 // A name with a content hash (cmake/steps/make-site.mjs: "attnlab.d83d9f555452.wasm") never

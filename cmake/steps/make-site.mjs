@@ -21,7 +21,8 @@
 //     no math module: the math module's files (attnlab-core*), which the shared build table
 //     names beside the app's, stay out of it. attnlab-embed-offline.html is embed.html made the
 //     same way: one figure in one file, which the Python package (python/attnlab) fills with a
-//     file and options in inert data blocks (an iframe's srcdoc, or save_html's page).
+//     file and options in inert data blocks (an iframe's srcdoc, or save_html's page). The web
+//     app manifest's link is left out of them.
 //   4 package.json: the site as the npm package `attention-lab`, with an exports map
 //     ('attention-lab' -> api.mjs's createLab, 'attention-lab/core' -> attnlab-core.mjs,
 //     'attention-lab/core/offthread') and the hand-written type declarations (web/*.d.ts)
@@ -66,7 +67,8 @@ function parseArgs(argv) {
   return args;
 }
 
-const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
+// (.webmanifest: the page's web app manifest names its icon, which gets a hashed name.)
+const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt', '.webmanifest']);
 const ENTRY_MODULES = new Set(['attnlab-core.mjs', 'attnlab-core-offthread.mjs']);
 // The math module: its entries, the modules behind them, its runtime glue and wasm.
 const isMathModule = (name) => /^attnlab-core[.-]/.test(name);
@@ -260,6 +262,8 @@ function writeOfflinePage(from, to, page, out) {
   });
   html = html.replace(/<link rel="icon" href="([^"]+\.svg)"/g, (all, href) =>
     `<link rel="icon" href="data:image/svg+xml;base64,${fs.readFileSync(path.join(from, href)).toString('base64')}"`);
+  // A file opened from disk is no installable web app (and its policy allows no manifest).
+  html = html.replace(/^[ \t]*<link rel="manifest" href="[^"]+">\n/m, '');
 
   const module = /<script type="module" src="([^"]+)"><\/script>/.exec(html);
   if (!module) throw new Error(`make-site: ${page} has no <script type="module" src=...>`);
