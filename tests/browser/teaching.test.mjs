@@ -11,6 +11,7 @@ import { openBrowser } from '../support/browser.mjs';
 import { assertHeatmapShows, frames, screenshot, waitFor } from '../support/lab.mjs';
 import { decodePng } from '../support/png.mjs';
 import { artifactsDir } from '../support/paths.mjs';
+import { LATIN_ALLOWED } from '../support/latin_words.mjs';
 
 const suite = labSuite({ viewport: { width: 1280, height: 800 } });
 
@@ -304,16 +305,7 @@ test('the worked example is drawn as coloured matrices with the operations betwe
   await page.close();
 });
 
-// Words of Latin letters allowed in the Chinese UI: math symbols and functions, names of
-// methods, products and libraries, file formats and number types.
-const LATIN_ALLOWED = new Set([
-  'Q', 'K', 'V', 'q', 'k', 'v', 'x', 'i', 'j', 'w', 's', 'b', 'n', 'h', 'm', 'd_k', 'd_model', 'QKᵀ', 'Kᵀ', 'sqrt', 'softmax',
-  'Softmax', 'exp', 'log10', 'logit', 'mod', 'inf', 'Var', 'max',
-  'Attention', 'Lab', 'PyTorch', 'ONNX', 'Bahdanau', 'RoPE', 'ALiBi', 'GQA', 'FlashAttention', 'Transformer', 'GPT',
-  'PNG', 'SVG', 'CSV', 'JSON', 'npy', 'npz', 'json', 'zip', 'dtype', 'attnmodel', 'attnlm', 'uint16', 'bfloat16', 'float16', 'float32',
-  'txt', 'UTF',  // a text file, and UTF-8 (its digits are not a word)
-]);
-
+// LATIN_ALLOWED (tests/support/latin_words.mjs): the words of Latin letters the Chinese UI may show.
 test('a first visit in Chinese: no English word on the page or in what the app draws, none glued to hanzi', async () => {
   await suite.ready;
   const browser = await openBrowser({ viewport: { width: 1280, height: 800 }, contextOptions: { locale: 'zh-CN' } });
