@@ -41,18 +41,15 @@ configure() {
   fi
 }
 
-# build_native TESTS [TARGET...]: the folder's default targets, or only those named.
 build_native() {
   configure build/native "$1" cmake
-  shift
-  cmake --build build/native -j "$jobs" ${1:+--target "$@"}
+  cmake --build build/native -j "$jobs"
 }
 
 build_web() {
   # Node 20 rejects emcmake's default test emulator; the wasm tests run under this one.
   configure build/web "$1" emcmake cmake "-DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node;--no-experimental-fetch"
-  shift
-  cmake --build build/web -j "$jobs" ${1:+--target "$@"}
+  cmake --build build/web -j "$jobs"
 }
 
 # The sanitizer folder (cmake/targets/sanitize.cmake): the core, the app state, the tests,
@@ -88,17 +85,10 @@ build_wheel() {
 case "${1:-all}" in
   native) build_native ON ;;
   web) build_web ON ;;
-  # What the browser and node suites run, without the Catch2 binaries (the test command builds
-  # those after, in its background lane): the desktop app and the CLI; the site.
-  native-tools) build_native ON attnlab attnlab-cli ;;
-  web-site) build_web ON site trained_model_asset ;;
-  # The Catch2 binaries alone (the site, which the browser suite may be serving, is not touched).
-  native-tests) build_native ON attnlab_tests ;;
-  web-tests) build_web ON attnlab_tests attnlab_tests_relaxed ;;
   native-app) build_native AS-IS ;;
   web-app) build_web AS-IS ;;
-  wheel) build_web ON site trained_model_asset; build_wheel ;;
+  wheel) build_web ON; build_wheel ;;
   asan) build_asan ;;
   all) build_native ON; build_web ON ;;
-  *) echo "usage: scripts/build.sh [native|web|native-tools|web-site|native-tests|web-tests|native-app|web-app|asan|wheel]" >&2; exit 2 ;;
+  *) echo "usage: scripts/build.sh [native|web|native-app|web-app|asan|wheel]" >&2; exit 2 ;;
 esac

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of Attention Lab, installing and building what is needed first:
-#   1 native   the Catch2 tests (build/native), the whole binary in one process (the Catch2
-#              binaries of 1 and 2 are built in the lane, after the app, the CLI and the site)
+#   1 native   the Catch2 tests (build/native), the whole binary in one process
 #   2 wasm     the same Catch2 tests compiled to WebAssembly, in one Node process (build/web),
 #              beside the relaxed-SIMD build's kernel tests in another
 #   3 node     Node tests of the ES module, the CLI, the shipped .wasm, the desktop app (xvfb)
@@ -94,17 +93,14 @@ asan_build=$!
 
 # The Catch2 suites of the two builds run in the lane below, beside the browser suite, which
 # needs only the web build and so starts as soon as it is done.
-# What the browser suite needs comes first (the desktop app and the CLI, the site); the Catch2
-# binaries of both builds are built at the start of the lane below, beside the browser suite
-# (in a fresh clone their compiles took about 150 s before the browser could start).
-echo "== build native (the desktop app and the CLI)"
+echo "== build native"
 native_built=0
-if bash scripts/build.sh native-tools; then native_built=1; else echo "native build failed"; failed=$((failed + 1)); fi
+if bash scripts/build.sh native; then native_built=1; else echo "native build failed"; failed=$((failed + 1)); fi
 lap native
 
-echo "== build web (the site)"
+echo "== build web"
 web_built=0
-if bash scripts/build.sh web-site; then web_built=1; else echo "web build failed"; failed=$((failed + 1)); fi
+if bash scripts/build.sh web; then web_built=1; else echo "web build failed"; failed=$((failed + 1)); fi
 lap web
 
 # The Python package's wheel, from the figure page the web build just wrote (about 4 s; its
@@ -126,17 +122,11 @@ lane_log="$logs/background-lane.log"
   renice -n 19 -p "$BASHPID" >/dev/null  # the lane and everything it starts
   lane_started=$SECONDS
   if [ "$native_built" = 1 ]; then
-    echo "== 1 native Catch2 tests (built here first)"
-    if bash scripts/build.sh native-tests >"$logs/native-tests-build.log" 2>&1; then
-      run_catch2 "$logs/native.log" build/native/attnlab_tests
-    else
-      tail -n 40 "$logs/native-tests-build.log"; rm -f "$logs/native.log"
-    fi
+    echo "== 1 native Catch2 tests"
+    run_catch2 "$logs/native.log" build/native/attnlab_tests
   fi
-  if [ "$web_built" = 1 ] && ! bash scripts/build.sh web-tests >"$logs/web-tests-build.log" 2>&1; then
-    tail -n 40 "$logs/web-tests-build.log"; rm -f "$logs/wasm.log" "$logs/wasm-relaxed.log"
-  elif [ "$web_built" = 1 ]; then
-    echo "== 2 wasm Catch2 tests (Node, built here first)"
+  if [ "$web_built" = 1 ]; then
+    echo "== 2 wasm Catch2 tests (Node)"
     # The two binaries side by side; the relaxed-SIMD one runs its kernels' tests ("[kernels]",
     # cmake/targets/site.cmake) where the engine has relaxed SIMD.
     run_catch2 "$logs/wasm-relaxed.log" node --experimental-wasm-relaxed-simd --no-experimental-fetch \
