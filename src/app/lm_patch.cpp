@@ -1,6 +1,7 @@
 #include "app/lm_patch.h"
 
 #include "core/lm/generate.h"
+#include "files/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -142,16 +143,7 @@ json lm_patch_json(const LmPatchResults& r, const LmPatchSettings& s) {
   j["cols"] = p.cols;
   j["cellsDone"] = r.cells_done;
   j["cells"] = r.cells;
-  json grid = json::array();
-  for (int i = 0; i < p.rows; ++i) {
-    json row = json::array();
-    for (int c = 0; c < p.cols; ++c) {
-      const float v = p.restored[static_cast<std::size_t>(i) * p.cols + c];
-      row.push_back(std::isfinite(v) ? json(v) : json(nullptr));
-    }
-    grid.push_back(row);
-  }
-  j["grid"] = grid;
+  j["grid"] = rows_json(p.restored.data(), p.rows, p.cols);  // null: undefined or not yet run
   j["cleanTokens"] = p.clean_tokens;
   j["corruptTokens"] = p.corrupt_tokens;
   j["changed"] = r.changed;

@@ -24,19 +24,6 @@ namespace {
 
 using json = nlohmann::json;
 
-json grid_json(const lm::PatchResult& r) {
-  json grid = json::array();
-  for (int i = 0; i < r.rows; ++i) {
-    json row = json::array();
-    for (int j = 0; j < r.cols; ++j) {
-      const float v = r.restored[static_cast<std::size_t>(i) * r.cols + j];
-      row.push_back(std::isfinite(v) ? json(v) : json(nullptr));
-    }
-    grid.push_back(row);
-  }
-  return grid;
-}
-
 Outcome run_lm_patch(const Args& args) {
   Options o;
   if (Outcome r = Options::parse(args, {"--model", "--clean", "--corrupt", "--answer", "--foil", "--by", "--position"},
@@ -69,7 +56,7 @@ Outcome run_lm_patch(const Args& args) {
                      {"position", r.position == lm::kAllPositions ? json(nullptr) : json(r.position)},
                      {"rows", r.rows},
                      {"cols", r.cols},
-                     {"grid", grid_json(r)},
+                     {"grid", rows_json(r.restored.data(), r.rows, r.cols)},
                      {"cleanTokens", r.clean_tokens},
                      {"corruptTokens", r.corrupt_tokens}};
   std::printf("%s\n", json_text(line).c_str());

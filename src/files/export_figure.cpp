@@ -215,13 +215,7 @@ std::vector<std::uint8_t> json_bytes(const Mat& m, const ExportRequest& r) {
   for (int j2 = 0; j2 < m.cols(); ++j2) cl.push_back(label(r.col_labels, j2));
   j["rowLabels"] = rl;
   j["colLabels"] = cl;
-  nlohmann::json values = nlohmann::json::array();
-  for (int i = 0; i < m.rows(); ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (int c = 0; c < m.cols(); ++c) row.push_back(std::isfinite(m(i, c)) ? nlohmann::json(m(i, c)) : nlohmann::json(nullptr));
-    values.push_back(row);
-  }
-  j["values"] = values;  // null where the value is not finite (masked scores)
+  j["values"] = rows_json(m.data(), static_cast<int>(m.rows()), static_cast<int>(m.cols()));  // null: masked scores
   const std::string s = json_text(j);
   return std::vector<std::uint8_t>(s.begin(), s.end());
 }

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace attn {
 
 Status parse_json(std::string_view text, int max_depth, const MessageText& not_json, nlohmann::json& out) {
@@ -17,6 +19,19 @@ Status parse_json(std::string_view text, int max_depth, const MessageText& not_j
   if (parsed.is_discarded()) return Status::error(not_json);
   out = std::move(parsed);
   return Status::success();
+}
+
+nlohmann::json rows_json(const float* values, int rows, int cols) {
+  nlohmann::json out = nlohmann::json::array();
+  for (int i = 0; i < rows; ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (int j = 0; j < cols; ++j) {
+      const float v = values[static_cast<std::size_t>(i) * cols + j];
+      row.push_back(std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr));
+    }
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 std::string json_text(const nlohmann::json& value, int indent) {

@@ -32,4 +32,8 @@ Status parse_json(std::string_view text, int max_depth, const MessageText& not_j
 // The value as JSON text (indent < 0: compact); never throws.
 std::string json_text(const nlohmann::json& value, int indent = -1);
 
+// A row-major rows x cols table of floats as an array of rows, null where a value is not
+// finite (JSON has no NaN or infinity: a masked score, a fraction that is undefined).
+nlohmann::json rows_json(const float* values, int rows, int cols);
+
 }  // namespace attn
