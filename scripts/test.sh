@@ -175,8 +175,20 @@ lane_log="$logs/background-lane.log"
 lane=$!
 
 echo "== 6 browser tests (headless Chromium), beside the lane of 1 to 5 (log: $lane_log)"
+# One Chromium for the whole suite: each file connects to it for its browser contexts instead
+# of launching its own (tests/support/browser.mjs; a file that needs other arguments still
+# launches one). It stops when its standard input, this script's pipe, closes.
+coproc CHROMIUM { exec node tests/support/chromium_server.mjs 2>"$logs/chromium-server.log"; }
+chromium_pid=$CHROMIUM_PID
+if read -r -t 60 -u "${CHROMIUM[0]}" chromium_ws && [[ $chromium_ws == ws://* ]]; then
+  export ATTNLAB_CHROMIUM_WS=$chromium_ws
+else
+  echo "note: the shared Chromium did not start (log: $logs/chromium-server.log); each file launches its own"
+fi
 node --test --test-reporter=tap --test-concurrency=1 tests/browser/*.test.mjs 2>&1 | tee "$logs/browser.log"
 count_node "$logs/browser.log"
+kill "$chromium_pid" 2>/dev/null; wait "$chromium_pid" 2>/dev/null
+unset ATTNLAB_CHROMIUM_WS
 lap browser
 
 wait "$lane"

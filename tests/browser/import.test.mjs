@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, serveDist } from '../support/browser.mjs';
-import { openLab, screenshot, cellPixel } from '../support/lab.mjs';
+import { cellPixel, downloadedBytes, openLab, screenshot } from '../support/lab.mjs';
 import { decodePng } from '../support/png.mjs';
 import { colorDistance, expectedSequential } from '../support/colors.mjs';
 import { artifactsDir, root } from '../support/paths.mjs';
@@ -347,7 +347,7 @@ test('export: the whole panel as PNG, at scale 2 twice the pixels each way, the 
   await page.selectOption('#export-scale', '2');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-panel')]);
   assert.equal(download.suggestedFilename(), 'panel-model-x2.png');
-  const saved = decodePng(fs.readFileSync(await download.path()));
+  const saved = decodePng(await downloadedBytes(download));
   assert.deepEqual([saved.width, saved.height], [two.width, two.height]);
   const refused = await page.evaluate(() => { try { window.attnlab.exportPanel({ scale: 9 }); return ''; } catch (e) { return e.message; } });
   assert.match(refused, /scale must be 1, 2, 3 or 4/);

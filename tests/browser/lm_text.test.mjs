@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser } from '../support/browser.mjs';
 import { labSuite } from '../support/suite.mjs';
-import { frames, openLab, screenshot, waitFor } from '../support/lab.mjs';
+import { downloadedBytes, frames, openLab, screenshot, waitFor } from '../support/lab.mjs';
 import { distDir } from '../support/paths.mjs';
 
 const suite = labSuite({ sharedPage: true });
@@ -154,7 +154,7 @@ test('training in the Worker keeps the page\'s frames, fills the plot and the he
   // Save downloads the model; after a reload, Load model reads it back to the same bits.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#lm-text-save')]);
   assert.match(download.suggestedFilename(), /^GPL-3-step\d+\.attnlm$/);
-  const file = fs.readFileSync(await download.path());
+  const file = await downloadedBytes(download);
   const model = core.loadLanguageModel(new Uint8Array(file));
   const heldOut = [...GPL.toString('utf8')].slice(r.trainCharacters).join('');
   const bits = model.evaluate(heldOut).bitsPerToken;

@@ -94,3 +94,12 @@ export async function assertHeatmapShows(page, png, id, m, { diverging = false, 
   assert.ok(checked > 0, `no cell of '${id}' was checked`);
   return checked;
 }
+
+// A finished download's bytes. Read through its stream, which works in a browser connected
+// to the suite's shared Chromium too (download.path() names a file only a launching process
+// can see).
+export async function downloadedBytes(download) {
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
