@@ -320,9 +320,12 @@ export function makeHandle(source) {
         return fn(...args);
       };
   }
+  // The poll runs every animation frame, and every 100 ms while the app's loop idles on its
+  // timer (so an idle page asks for no animation frames at all).
   (async () => {
     for (let frame = 0; !stopped && !ended; frame++) {
-      await nextFrame();
+      if (live()?.loopIdle?.()) await new Promise((resolve) => setTimeout(resolve, 100));
+      else await nextFrame();
       if (ended) break;
       try {
         handle.poll(frame % 12 === 0);

@@ -390,6 +390,9 @@ void debug_crash(const std::string& kind) {
 void stop_app() {
   if (g_loop.stop) g_loop.stop();
 }
+// Whether the loop idles on its slow timer (platform/main_web.cpp): the handle's poll
+// (web/api.mjs) then waits on a timer too, so an idle page asks for no animation frames.
+bool loop_idle() { return g_loop.idle && g_loop.idle(); }
 
 }  // namespace
 
@@ -404,24 +407,29 @@ std::string refused(const Status& st) {
   return st.message;
 }
 ui::App* exposed_app() { return g_app; }
+void wake_loop() {
+  if (g_loop.wake) g_loop.wake();
+}
 }  // namespace attn::bindings
 
 EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("getStateJson", &get_state);
-  emscripten::function("setStateJson", &set_state);
+  emscripten::function("setStateJson", attn::bindings::waking<&set_state>);
   emscripten::function("framesDrawn", &frames_drawn);
+  emscripten::function("loopIdle", &loop_idle);
+  emscripten::function("labWake", &attn::bindings::wake_loop);
   emscripten::function("heapStats", &heap_stats);
   emscripten::function("frameMs", &frame_ms);
   emscripten::function("frameTimings", &frame_timings);
   emscripten::function("layout", &layout);
   emscripten::function("getMatrix", &get_matrix);
-  emscripten::function("loadUiFont", &load_ui_font);
-  emscripten::function("loadCjkFont", &load_cjk_font);
+  emscripten::function("loadUiFont", attn::bindings::waking<&load_ui_font>);
+  emscripten::function("loadCjkFont", attn::bindings::waking<&load_cjk_font>);
   emscripten::function("needsCjkFont", &needs_cjk_font);
   emscripten::function("settingsJson", &settings_json);
   emscripten::function("fragment", &fragment);
-  emscripten::function("loadFragment", &load_fragment);
-  emscripten::function("loadSettings", &load_settings);
+  emscripten::function("loadFragment", attn::bindings::waking<&load_fragment>);
+  emscripten::function("loadSettings", attn::bindings::waking<&load_settings>);
   emscripten::function("schema", &schema);
   emscripten::function("panels", &panels);
   emscripten::function("parseMessage", &parse_message);
@@ -434,21 +442,21 @@ EMSCRIPTEN_BINDINGS(attnlab_app) {
   emscripten::function("cursor", &cursor);
   emscripten::function("cursorToken", &cursor_token);
   emscripten::function("preferredHeight", &preferred_height);
-  emscripten::function("setChrome", &set_chrome);
-  emscripten::function("setTourNavigation", &set_tour_navigation);
+  emscripten::function("setChrome", attn::bindings::waking<&set_chrome>);
+  emscripten::function("setTourNavigation", attn::bindings::waking<&set_tour_navigation>);
   emscripten::function("tourSteps", &tour_steps);
-  emscripten::function("captureDrawnText", &capture_drawn_text);
+  emscripten::function("captureDrawnText", attn::bindings::waking<&capture_drawn_text>);
   emscripten::function("drawnText", &drawn_text);
   emscripten::function("stop", &stop_app);
-  emscripten::function("trainReset", &train_reset);
+  emscripten::function("trainReset", attn::bindings::waking<&train_reset>);
   emscripten::function("trainSave", &train_save);
-  emscripten::function("trainLoad", &train_load);
+  emscripten::function("trainLoad", attn::bindings::waking<&train_load>);
   emscripten::function("trainHeldOutJson", &train_held_out_json);
   emscripten::function("trainRevision", &train_revision);
   emscripten::function("trainCurves", &train_curves);
   emscripten::function("trainProbe", &train_probe);
-  emscripten::function("loadTrainedModel", &load_trained_model);
-  emscripten::function("loadLanguageModel", &load_language_model);
+  emscripten::function("loadTrainedModel", attn::bindings::waking<&load_trained_model>);
+  emscripten::function("loadLanguageModel", attn::bindings::waking<&load_language_model>);
   emscripten::function("isLanguageModelFile", &is_language_model_file);
   emscripten::function("languageModelWanted", &language_model_wanted);
   emscripten::function("languageModelUnavailable", &language_model_unavailable);

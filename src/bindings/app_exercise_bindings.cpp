@@ -109,10 +109,10 @@ void clear_exercise_progress() {
 
 EMSCRIPTEN_BINDINGS(attnlab_exercises) {
   emscripten::function("exercisesJson", &exercises_json);
-  emscripten::function("answerExerciseJson", &answer_exercise_json);
+  emscripten::function("answerExerciseJson", attn::bindings::waking<&answer_exercise_json>);
   emscripten::function("exerciseProgressJson", &exercise_progress_json);
-  emscripten::function("loadExerciseProgress", &load_exercise_progress);
-  emscripten::function("clearExerciseProgress", &clear_exercise_progress);
+  emscripten::function("loadExerciseProgress", attn::bindings::waking<&load_exercise_progress>);
+  emscripten::function("clearExerciseProgress", attn::bindings::waking<&clear_exercise_progress>);
   emscripten::function("exerciseAnswerCount", &exercise_answer_count);
   emscripten::function("lastAnswerJson", &last_answer_json);
 }

@@ -198,14 +198,14 @@ val export_panel(int scale) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attnlab_import) {
-  emscripten::function("importBegin", &import_begin);
+  emscripten::function("importBegin", attn::bindings::waking<&import_begin>);
   emscripten::function("importFileView", &import_file_view);
   emscripten::function("importFormat", &import_format);
   emscripten::function("importMembers", &import_members);
-  emscripten::function("importMemberBegin", &import_member_begin);
+  emscripten::function("importMemberBegin", attn::bindings::waking<&import_member_begin>);
   emscripten::function("importMemberView", &import_member_view);
-  emscripten::function("importFinishBegin", &import_finish_begin);
-  emscripten::function("importFinishStep", &import_finish_step);
+  emscripten::function("importFinishBegin", attn::bindings::waking<&import_finish_begin>);
+  emscripten::function("importFinishStep", attn::bindings::waking<&import_finish_step>);
   emscripten::function("exportMatrix", &export_matrix);
   emscripten::function("exportPanel", &export_panel);
 }

@@ -61,5 +61,5 @@ EMSCRIPTEN_BINDINGS(attnlab_lm_text) {
   emscripten::function("lmTextAvailable", &lm_text_available);
   emscripten::function("lmTextPresetsJson", &lm_text_presets_json);
   emscripten::function("lmTextCheck", &lm_text_check);
-  emscripten::function("lmTextReport", &lm_text_report);
+  emscripten::function("lmTextReport", attn::bindings::waking<&lm_text_report>);
 }

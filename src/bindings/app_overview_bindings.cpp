@@ -98,7 +98,7 @@ EMSCRIPTEN_BINDINGS(attnlab_overview) {
   emscripten::function("overviewExternal", &overview_external);
   emscripten::function("overviewPending", &overview_pending);
   emscripten::function("overviewInputs", &overview_inputs);
-  emscripten::function("overviewProgress", &overview_progress);
-  emscripten::function("overviewResult", &overview_result);
-  emscripten::function("overviewError", &overview_error);
+  emscripten::function("overviewProgress", attn::bindings::waking<&overview_progress>);
+  emscripten::function("overviewResult", attn::bindings::waking<&overview_result>);
+  emscripten::function("overviewError", attn::bindings::waking<&overview_error>);
 }

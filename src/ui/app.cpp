@@ -275,6 +275,9 @@ void App::frame() {
     return std::chrono::duration<double, std::milli>(b - a).count();
   };
   const auto started = Clock::now();
+  const std::uint64_t unchanged_before = frames_unchanged_;
+  const std::uint64_t revision_before = state_.revision;
+  const bool keys_waiting = !pending_keys_.empty();
   ctx_.timings = FrameTimings{};
   set_language(state_.settings.language == UiLanguage::Chinese ? Language::Chinese : Language::English);
   const float scale = content_scale_ * state_.settings.ui_scale * (state_.settings.presentation ? 1.5f : 1.0f);
@@ -296,6 +299,8 @@ void App::frame() {
   render_frame();
   ++frames_drawn_;
   const auto ended = Clock::now();
+  last_frame_idle_ = frames_unchanged_ != unchanged_before && state_.revision == revision_before && !keys_waiting &&
+                     !ctx_.playing && ms(started, computed) < 2.0;
   FrameTimings& t = ctx_.timings;
   // The results may have been computed outside the frame (setState computes at once).
   t.compute_ms = ms(started, computed) + ctx_.pending_compute_ms;

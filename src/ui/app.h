@@ -51,6 +51,11 @@ class App {
   // Frames whose picture was the last one drawn, so nothing was sent to the GPU
   // (AppOptions::skip_unchanged_frames).
   std::uint64_t frames_unchanged() const { return frames_unchanged_; }
+  // Whether the last frame was idle: it drew nothing new, computed nothing worth a frame
+  // (under 2 ms before the UI was built: no training slice, cost chart, patching or overview
+  // step), no key was waiting and nothing plays. The web loop then runs the app less often
+  // (platform/main_web.cpp).
+  bool last_frame_idle() const { return last_frame_idle_; }
   void set_content_scale(float scale);
   // A key pressed (or repeating) in the window, numbered as GLFW numbers keys (ui/keys.h).
   // Presses are queued as they arrive, so a press and release between two slow frames (a
@@ -159,6 +164,7 @@ class App {
   std::vector<unsigned char> picture_, shown_picture_;
   bool picture_shown_ = false;
   std::uint64_t frames_unchanged_ = 0;
+  bool last_frame_idle_ = false;
   int capture_scale_ = 0;             // while capture_panel draws: its scale (else 0)
   float panel_rect_[4] = {0, 0, 0, 0};  // the panel window in the last frame: x, y, w, h
   float card_rect_[4] = {0, 0, 0, 0};   // the column of the tour's or the exercise's card (w 0: none)
