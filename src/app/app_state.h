@@ -301,6 +301,13 @@ void update_imported_results(AppState& state);
 // view should redraw).
 bool advance_thumbnails(AppState& state, double budget_ms);
 
+// Whether work goes on over the coming frames: a training run or the scaling experiment, the
+// cost chart or the decoding measurement, generation playing, the ablation table or the
+// patching grid filling on its panel, an imported file's thumbnails, the overview's pass in
+// frames. The web loop keeps every animation frame while it does, and idles only when
+// nothing does (platform/main_web.cpp).
+bool frames_have_work(const AppState& state);
+
 // The model view's layers beside the single heads (app/across_layers.h), from the scene's own
 // weights: recomputed when the scene, Settings::across or the residual share changed; freed
 // while the model view does not show them. True if it computed.

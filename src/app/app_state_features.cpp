@@ -164,6 +164,21 @@ bool advance_thumbnails(AppState& state, double budget_ms) {
                          budget_ms);
 }
 
+bool frames_have_work(const AppState& state) {
+  const Settings& s = state.settings;
+  if (state.train.settings.running || state.train.scaling.running) return true;
+  if (state.cost_chart.running || state.modern.decoding_running) return true;
+  if (s.source == SceneSource::Language && state.lm_scene) {
+    if (s.lm.playing) return true;
+    if (s.panel == Panel::Language && state.lm.ablation_job) return true;
+    if (s.panel == Panel::LmPatch && state.lm_patch.job) return true;
+  }
+  if (s.source == SceneSource::Imported && state.imported && state.has_results &&
+      state.thumbnails_done < static_cast<int>(state.thumbnails.size()))
+    return true;
+  return s.panel == Panel::Overview && state.overview.job != nullptr;
+}
+
 bool imported_panel_needs_qkv(const AppState& state, Panel panel) {
   if (state.settings.source != SceneSource::Imported || !state.imported || state.imported->has_qkv) return false;
   return panel_info(panel).has(kPanelNeedsScores);

@@ -300,7 +300,7 @@ void App::frame() {
   ++frames_drawn_;
   const auto ended = Clock::now();
   last_frame_idle_ = frames_unchanged_ != unchanged_before && state_.revision == revision_before && !keys_waiting &&
-                     !ctx_.playing && ms(started, computed) < 2.0;
+                     !ctx_.playing && ms(started, computed) < 2.0 && !frames_have_work(state_);
   FrameTimings& t = ctx_.timings;
   // The results may have been computed outside the frame (setState computes at once).
   t.compute_ms = ms(started, computed) + ctx_.pending_compute_ms;

@@ -51,10 +51,10 @@ class App {
   // Frames whose picture was the last one drawn, so nothing was sent to the GPU
   // (AppOptions::skip_unchanged_frames).
   std::uint64_t frames_unchanged() const { return frames_unchanged_; }
-  // Whether the last frame was idle: it drew nothing new, computed nothing worth a frame
-  // (under 2 ms before the UI was built: no training slice, cost chart, patching or overview
-  // step), no key was waiting and nothing plays. The web loop then runs the app less often
-  // (platform/main_web.cpp).
+  // Whether the last frame was idle: it drew nothing new, no work goes on over frames
+  // (frames_have_work: training, the cost chart, the patching grid, ...), the results were
+  // not recomputed, under 2 ms went before the UI was built, no key was waiting and nothing
+  // plays. The web loop then runs the app less often (platform/main_web.cpp).
   bool last_frame_idle() const { return last_frame_idle_; }
   void set_content_scale(float scale);
   // A key pressed (or repeating) in the window, numbered as GLFW numbers keys (ui/keys.h).

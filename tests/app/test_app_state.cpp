@@ -27,6 +27,22 @@ TEST_CASE("results are recomputed only when a scene setting changes", "[app]") {
   REQUIRE(state.trace.heads[0].weights(0, 1) == 0.0f);
 }
 
+TEST_CASE("frames have work while a run, a measurement or generation goes on, and not when idle", "[app]") {
+  attn::AppState s;
+  attn::update_results(s);
+  REQUIRE_FALSE(attn::frames_have_work(s));
+  s.cost_chart.running = true;
+  REQUIRE(attn::frames_have_work(s));
+  s.cost_chart.running = false;
+  s.modern.decoding_running = true;
+  REQUIRE(attn::frames_have_work(s));
+  s.modern.decoding_running = false;
+  REQUIRE(attn::apply_state_json(s, R"({"training": {"running": true}})").ok);
+  REQUIRE(attn::frames_have_work(s));
+  REQUIRE(attn::apply_state_json(s, R"({"training": {"running": false}})").ok);
+  REQUIRE_FALSE(attn::frames_have_work(s));
+}
+
 TEST_CASE("a scaling change rescales the kept stages: the same results as a fresh state", "[app]") {
   // Temperature, scale kind and custom scale on both sides, with compare on and a causal mask:
   // after each change the trace, side B and the head figures equal a state computed afresh.

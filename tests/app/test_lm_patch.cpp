@@ -37,9 +37,13 @@ TEST_CASE("activation patching in the app: the grid a frame at a time equals the
   INFO(opened.message);
   REQUIRE(opened.ok);
   attn::update_results(state);
+  // While the grid fills, the frames have work (the web loop does not idle); done, they do not.
+  run_frames(state, 1);
+  REQUIRE(attn::frames_have_work(state) == (state.lm_patch.job != nullptr));
   run_frames(state, 1000);
   REQUIRE(state.lm_patch.status.ok);
   REQUIRE(!state.lm_patch.job);
+  REQUIRE_FALSE(attn::frames_have_work(state));
 
   attn::lm::PatchRequest request;
   request.clean = "The cat sat on th";

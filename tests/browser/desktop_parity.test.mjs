@@ -22,6 +22,7 @@ before(async () => {
 after(async () => {
   await browser.close();
   server.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 function desktopShot(state, name, extra = []) {

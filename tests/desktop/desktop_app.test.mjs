@@ -1,6 +1,6 @@
 // The desktop app under Xvfb: it starts, draws the heatmap with the right colours,
 // and refuses bad arguments with a clear message.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ import { colorDistance, expectedSequential } from '../support/colors.mjs';
 
 const app = path.join(nativeDir, 'attnlab');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-desktop-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('desktop --screenshot of the worked example shows its weights in the shader colours', () => {
   const stateFile = path.join(tmp, 'state.json');

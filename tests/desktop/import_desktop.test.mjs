@@ -2,7 +2,7 @@
 // compressed with deflate, inflated by zlib) and the model view shows its weights in the
 // shader's colours; the panel exports as a PNG at scale 1 and 2; a damaged, non-finite or
 // missing file is refused with a message naming the file and the reason, not a crash.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { colorDistance, expectedSequential } from '../support/colors.mjs';
 
 const app = path.join(nativeDir, 'attnlab');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-desktop-import-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const xvfb = ['-a', '-s', '-screen 0 1280x800x24', app, '--width', '1280', '--height', '800'];
 
 // Cross-attention weights (2 layers, 2 heads, 3 queries, 4 keys): softmax rows of fixed

@@ -1,7 +1,7 @@
 // The training lab on the desktop (Xvfb): a saved run opened with --load-run shows its
 // probe attention in the Training panel, the shipped model is the trained scene, and a
 // corrupt or truncated model file is refused before any window opens.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { colorDistance, expectedSequential } from '../support/colors.mjs';
 const app = path.join(nativeDir, 'attnlab');
 const cli = path.join(nativeDir, 'attnlab-cli');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-desktop-train-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function screenshot(name, state, extra = []) {
   const stateFile = path.join(tmp, `${name}.json`);

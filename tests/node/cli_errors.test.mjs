@@ -1,6 +1,6 @@
 // attnlab-cli refuses bad input with one line on stderr naming the file and the problem, exit
 // code 1 (2 when the command line itself is wrong), and leaves no partial output behind.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { nativeDir } from '../support/paths.mjs';
 import { cli, cliRunner } from '../support/cli.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-cli-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // A minimal .npy writer for the tests (float32 or bool, C order, version 1.0).
 function npy(name, shape, values, descr = '<f4') {

@@ -1,6 +1,6 @@
 // The compute API's and the CLI's caps (README "Limits"): over the cap, a clear error
 // before anything large is allocated, never an out-of-memory abort.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { cliRunner } from '../support/cli.mjs';
 const { default: createAttnlabCore } = await import(path.join(distDir, 'attnlab-core.mjs'));
 const core = await createAttnlabCore();
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attnlab-limits-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const { cliRun, expectRefusal } = cliRunner(dir);
 
 // A float32 .npy of zeros (version 1.0, C order).
