@@ -324,7 +324,7 @@ export function makeHandle(source) {
   // timer (so an idle page asks for no animation frames at all).
   (async () => {
     for (let frame = 0; !stopped && !ended; frame++) {
-      if (live()?.loopIdle?.()) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (live()?.loopIdle()) await new Promise((resolve) => setTimeout(resolve, 100));
       else await nextFrame();
       if (ended) break;
       try {
