@@ -30,8 +30,12 @@ export function setupImport(module, handle) {
   const bf16Field = document.getElementById('import-bf16');
   const status = { state: 'idle', progress: 0, message: '', ms: 0, finish: { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 } };
   let queue = Promise.resolve();
+  // The last message as the string table's name and its arguments, so that it is said again in
+  // the other language when the UI's changes (an error's text stays as it was given).
+  let recipe = null, recipeLanguage = handle.getState().language;
 
-  function report(state, fraction, text) {
+  function report(state, fraction, text, said = null) {
+    recipe = said;
     status.state = state;
     status.progress = fraction;
     status.message = text;
@@ -44,7 +48,8 @@ export function setupImport(module, handle) {
   async function load(file, options = {}) {
     const started = performance.now();
     status.finish = { steps: 0, frames: 0, ms: 0, at: 0, longestStepMs: 0 };
-    report('loading', 0, pageText(module, 'web_import_reading', file.name));
+    const say = (state, fraction, ...words) => report(state, fraction, pageText(module, ...words), words);
+    say('loading', 0, 'web_import_reading', file.name);
     try {
       await importInto(module, file, {
         batch: options.batch ?? (Number(batchField?.value) || 0),
@@ -60,7 +65,7 @@ export function setupImport(module, handle) {
       const state = handle.getState(), o = state.figures.overview;
       const s = state.panel === 'overview' && o.loaded && o.name === file.name
         ? { name: o.name, layers: o.layers, heads: o.heads, nQ: o.nq, nK: o.nk, overview: true } : state.import;
-      report('done', 1, pageText(module, 'web_import_done', file.name, s.layers, s.heads, s.nQ, s.nK, Math.round(status.ms)));
+      say('done', 1, 'web_import_done', file.name, s.layers, s.heads, s.nQ, s.nK, Math.round(status.ms));
       return { ...s, ms: status.ms };
     } catch (error) {
       report('error', 0, error.localized ?? error.message);
@@ -100,6 +105,13 @@ export function setupImport(module, handle) {
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
+
+  handle.on('change', () => {
+    const language = handle.getState().language;
+    if (language === recipeLanguage) return;
+    recipeLanguage = language;
+    if (recipe) message.textContent = status.message = pageText(module, ...recipe);
+  });
 
   button.addEventListener('click', () => input.click());
   input.addEventListener('change', () => {

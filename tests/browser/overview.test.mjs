@@ -3,7 +3,8 @@
 // the math module's Worker while the page keeps drawing, with a progress bar; the pooled
 // picture has a key that every query attends to (the file plants one) and key totals summing
 // to n; a click on a block puts its region's exact weights beside it, each the softmax of its
-// whole row as computed here in double. Screenshots: en DPR 1, zh DPR 2.
+// whole row as computed here in double. Screenshots: en DPR 1, then the same lab switched to
+// Chinese at DPR 2 (the window moved to a denser screen: the pass is not run again).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,9 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, serveDist } from '../support/browser.mjs';
 import { frames, openLab, screenshot } from '../support/lab.mjs';
+import { decodePng } from '../support/png.mjs';
+import { artifactsDir } from '../support/paths.mjs';
 
 const N = 32768, D = 64;
 let server, url, dir, file, q, k;
+// The first test's lab, kept open for the second (which views the same pass in Chinese).
+let shared = null;
 
 // q and k: random parts, a band along the diagonal (shared position features) and key 0 a sink.
 const WRITER = `
@@ -39,7 +44,8 @@ before(async () => {
   k = new Float32Array(fs.readFileSync(file + '.k').buffer.slice(0));
   ({ server, url } = await serveDist());
 });
-after(() => {
+after(async () => {
+  await shared?.browser.close();
   server.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -90,6 +96,7 @@ function exactRow(i, k0, cols) {
 
 test('a 32k-token file of q and k: the overview in a Worker, its sink, its key totals, a clicked region exact', async () => {
   const browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
+  let kept = false;
   try {
     const { page, errors } = await openLab(browser, url);
     const run = await importAndWait(page, { shotWhileRunning: 'overview-progress.png' });
@@ -121,23 +128,42 @@ test('a 32k-token file of q and k: the overview in a Worker, its sink, its key t
     assert.ok(layout.plots['overview/key-totals']?.yTicks.length >= 3, 'key totals with a y axis');
     await screenshot(page, 'overview-32k.png');
     assert.deepEqual(errors, []);
+    shared = { browser, page, errors, keyTotalsSum: f.keyTotalsSum };
+    kept = true;
   } finally {
-    await browser.close();
+    if (!kept) await browser.close();
   }
 });
 
+// The same lab switched to Chinese and moved to a 1200 x 800 window at DPR 2 (the browser's
+// device metrics changed under the running page, as when a window moves to another screen):
+// the overview it computed stays, and is drawn again at the new scale.
 test('the overview in Chinese at DPR 2', async () => {
-  const browser = await openBrowser({ viewport: { width: 1200, height: 800 }, deviceScaleFactor: 2 });
-  try {
-    const { page, errors } = await openLab(browser, url, '?lang=zh');
-    await page.waitForFunction(() => window.attnlab.cjkFontLoaded, null, { timeout: 30000 });
-    await importAndWait(page);
-    await page.evaluate(() => window.attnlab.setState({ overview: { q0: 0, k0: 0, side: 128 } }));
-    await page.waitForFunction(() => window.attnlab.getState().figures.overview.region !== null, null, { timeout: 10000, polling: 100 });
-    await frames(page, 3);
-    await screenshot(page, 'overview-32k-zh-dpr2.png');
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-  }
+  assert.ok(shared, 'the first test left its lab open');
+  const { page, errors } = shared;
+  await page.setViewportSize({ width: 1200, height: 800 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 1200, height: 800, deviceScaleFactor: 2, mobile: false });
+  assert.equal(await page.evaluate(() => window.devicePixelRatio), 2);
+  await page.evaluate(() => window.attnlab.setState({ language: 'zh', overview: { q0: 0, k0: 0, side: 128 } }));
+  await page.waitForFunction(() => window.attnlab.cjkFontLoaded, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.attnlab.getState().figures.overview.region !== null, null, { timeout: 10000, polling: 100 });
+  const f = await overview(page);
+  assert.equal(f.done, true);
+  assert.equal(f.keyTotalsSum, shared.keyTotalsSum, 'the pass was kept, not run again');
+  await frames(page, 3);
+  // Captured through the same session: Playwright's own screenshot scales to the density it set.
+  const shot = Buffer.from((await cdp.send('Page.captureScreenshot', { format: 'png' })).data, 'base64');
+  fs.writeFileSync(path.join(artifactsDir, 'overview-32k-zh-dpr2.png'), shot);
+  const png = decodePng(shot);
+  assert.deepEqual([png.width, png.height], [2400, 1600]);
+  const layout = await page.evaluate(() => window.attnlab.layout());
+  assert.ok(layout.heatmaps['overview/pooled'] && layout.heatmaps['overview/region'], 'both pictures drawn in Chinese');
+  // The canvas's drawing buffer followed the new density, and the panel speaks Chinese.
+  const canvas = await page.evaluate(() => { const c = document.querySelector('canvas'); return [c.width, c.getBoundingClientRect().width]; });
+  assert.ok(Math.abs(canvas[0] / canvas[1] - 2) < 0.01, `canvas ${canvas[0]} px for ${canvas[1]} CSS px`);
+  assert.match(await page.evaluate(() => window.attnlab.drawnText()), /概览/);
+  // The page's line on the import, written in English when the file came, is said in Chinese now.
+  assert.match(await page.evaluate(() => document.getElementById('import-message').textContent), /^long-32k\.npz：1 层 × 1 个头，32768 × 32768 个词元（\d+ 毫秒）$/);
+  assert.deepEqual(errors, []);
 });
