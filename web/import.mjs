@@ -32,7 +32,7 @@ export function setupImport(module, handle) {
   let queue = Promise.resolve();
   // The last message as the string table's name and its arguments, so that it is said again in
   // the other language when the UI's changes (an error's text stays as it was given).
-  let recipe = null, recipeLanguage = handle.getState().language;
+  let recipe = null;
 
   function report(state, fraction, text, said = null) {
     recipe = said;
@@ -106,11 +106,10 @@ export function setupImport(module, handle) {
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
 
+  // After any change of the state, the message in the UI's language (unchanged text is left alone).
   handle.on('change', () => {
-    const language = handle.getState().language;
-    if (language === recipeLanguage) return;
-    recipeLanguage = language;
-    if (recipe) message.textContent = status.message = pageText(module, ...recipe);
+    const text = recipe && pageText(module, ...recipe);
+    if (text && text !== message.textContent) message.textContent = status.message = text;
   });
 
   button.addEventListener('click', () => input.click());

@@ -101,9 +101,9 @@ bool g_trap_next_frame = false;  // test hook: trap_next_frame()
 // below; a page that only asks for animation frames, 0.32; one that asks for none, 0.02).
 // Once kIdleAfterFrames frames in a row were idle (App::last_frame_idle: nothing new drawn or
 // computed) the loop asks for no more animation frames and runs the app on a timer, every
-// kIdleIntervalMs, which keeps ImGui's clock and the pointer's hover current. An input event on the canvas or
-// the page, a binding that changes the state (wake()) or a resize brings the animation
-// frames back at once, and so does a frame that draws or computes.
+// kIdleIntervalMs, which keeps ImGui's clock and the pointer's hover current. An input event
+// on the canvas or the page, a binding that changes the state (wake()) or a resize brings the
+// animation frames back at once, and so does a frame that draws or computes.
 constexpr int kIdleAfterFrames = 30;
 constexpr int kIdleIntervalMs = 100;
 int g_idle_frames = 0;

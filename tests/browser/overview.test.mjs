@@ -96,7 +96,6 @@ function exactRow(i, k0, cols) {
 
 test('a 32k-token file of q and k: the overview in a Worker, its sink, its key totals, a clicked region exact', async () => {
   const browser = await openBrowser({ viewport: { width: 1400, height: 900 } });
-  let kept = false;
   try {
     const { page, errors } = await openLab(browser, url);
     const run = await importAndWait(page, { shotWhileRunning: 'overview-progress.png' });
@@ -129,9 +128,8 @@ test('a 32k-token file of q and k: the overview in a Worker, its sink, its key t
     await screenshot(page, 'overview-32k.png');
     assert.deepEqual(errors, []);
     shared = { browser, page, errors, keyTotalsSum: f.keyTotalsSum };
-    kept = true;
   } finally {
-    if (!kept) await browser.close();
+    if (!shared) await browser.close();  // else the second test uses it, and after() closes it
   }
 });
 
