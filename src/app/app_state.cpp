@@ -309,6 +309,12 @@ bool update_scene_results(AppState& state) {
       state.has_scaling_lab = true;
     }
   }
+  // The training lab's runs likewise: built when one of their panels shows or a run is asked
+  // to go. They are three models with a probe and a held-out set each (the live run, and the
+  // experiment's runs with and without the scale), which a page that never opens the chapter
+  // does not need; once built, a run is reset only when its settings change.
+  if (is_training_runs_panel(state.settings.panel) || state.train.settings.running || state.train.scaling.running)
+    update_training(state.train);
   // Token-indexed settings are clamped after the tokens are known (a new sentence may be longer).
   state.settings = clamped(state.settings, kMaxTokens);
   fix_trained_scene(state);

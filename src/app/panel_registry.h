@@ -59,6 +59,7 @@ enum PanelFlags : unsigned {
   kPanelHeatmaps = 1u << 0,     // draws heatmaps with the GL heatmap program (needs a GL context)
   kPanelScalingLab = 1u << 1,   // draws the scaling and softmax lab's figures (ScalingLabResults)
   kPanelNeedsScores = 1u << 2,  // shows raw or scaled scores: an imported file needs Q/K/V for it
+  kPanelTrainingRuns = 1u << 3, // draws the training lab's live run or its scaling experiment (TrainState)
 };
 
 #define ATTNLAB_SCENE_KEYS \
@@ -105,9 +106,10 @@ enum PanelFlags : unsigned {
   X(Flash, "flash", Chapter::Variants, panel_flash, draw_flash_panel,                                          \
     ATTNLAB_SCENE_KEYS " head modern.blockQ modern.blockK modern.flashCausal modern.flashStep",                \
     kPanelHeatmaps | kPanelNeedsScores)                                                                        \
-  X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training", kPanelHeatmaps)  \
+  X(Training, "training", Chapter::Training, panel_training, draw_training_panel, "training",               \
+    kPanelHeatmaps | kPanelTrainingRuns)                                                                       \
   X(ScalingRun, "scaling-run", Chapter::Training, panel_scaling_run, draw_scaling_run_panel, "scalingRun",     \
-    kPanelNone)                                                                                                \
+    kPanelTrainingRuns)                                                                                        \
   X(Language, "language", Chapter::Training, panel_language, draw_language_panel,                             \
     "source sentence scale temperature mask maskFill layer head cursor lm", kPanelNone)                      \
   X(LmText, "lm-train", Chapter::Training, panel_lm_text, draw_lm_text_panel, "language", kPanelNone)        \
@@ -152,6 +154,8 @@ inline constexpr const char* to_string(Panel p) { return panel_info(p).id; }
 
 // The scaling and softmax lab's panels: the ones that draw ScalingLabResults.
 inline constexpr bool is_scaling_lab_panel(Panel p) { return panel_info(p).has(kPanelScalingLab); }
+// The training lab's panels: the ones that draw its live run or its scaling experiment.
+inline constexpr bool is_training_runs_panel(Panel p) { return panel_info(p).has(kPanelTrainingRuns); }
 
 // The panel `steps` places after p in the registry's order, wrapping around (keys cycle tabs).
 inline constexpr Panel panel_after(Panel p, int steps) {

@@ -158,6 +158,9 @@ bool update_training(TrainState& state) {
 }
 
 void train_tick(TrainState& state, double budget_ms, double now) {
+  // Runs that were never built have nothing to advance (update_results builds them for their
+  // panels, and when a run is started).
+  if (!state.run.trainer.ready() && !state.experiment.scaled.ready()) return;
   update_training(state);
   TrainRun& r = state.run;
   ScalingRunState& e = state.experiment;

@@ -124,12 +124,13 @@ struct TrainState {
 // ---- 3 operations -----------------------------------------------------------------------
 
 // Starts a run (live or experiment) whose settings changed or that has never started.
-// Returns true if it reset anything.
+// Returns true if it reset anything. update_results calls it while a training panel shows or
+// a run is asked to go; before that nothing is built (figures.training: step 0, probeStep -1).
 bool update_training(TrainState& state);
 
 // One frame's slice: runs steps for the running runs within `budget_ms` (split evenly
 // between the live run and the experiment when both run), then refreshes their results.
-// `now_seconds` is the caller's clock (steps per second use it).
+// `now_seconds` is the caller's clock (steps per second use it). Runs never built are left so.
 void train_tick(TrainState& state, double budget_ms, double now_seconds);
 
 // Back to step 0 with the current settings (paused).

@@ -41,8 +41,7 @@ bool App::init(AppHost& host, float content_scale, const AppOptions& options, st
   // The results first, before any GL call: a new context's GPU side is still being set up
   // (hundreds of milliseconds with a software rasteriser), and the first GL call that must
   // wait for it (a shader's compile status) waits less after this work than before it.
-  update_results(state_);
-  update_training(state_.train);
+  update_results(state_);  // the training lab's runs too, if the first panel draws them
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();

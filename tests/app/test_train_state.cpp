@@ -1,7 +1,7 @@
 // The training lab's app state (src/app/train_state.h): slices that respect their budget
 // and stop when paused, reset, save/load with the previous run kept on a bad file, the
 // settings' JSON door, and the trained scene whose explorer trace reproduces the model's
-// own attention.
+// own attention; the runs built only for their panels or a started run.
 #include "app/app_state.h"
 #include "app/train_state.h"
 #include "core/attention/rollout.h"
@@ -31,6 +31,46 @@ TrainState small_state() {
 }
 
 }  // namespace
+
+TEST_CASE("the training lab's runs are built for their panels or a started run, not for every page", "[train][app]") {
+  attn::AppState s;
+  attn::update_results(s);  // the first panel, the pipeline, draws no run
+  REQUIRE_FALSE(s.train.run.trainer.ready());
+  REQUIRE_FALSE(s.train.experiment.scaled.ready());
+  attn::train_tick(s.train, 5.0, 0.0);  // nor does a frame's slice build one
+  REQUIRE_FALSE(s.train.run.trainer.ready());
+  const nlohmann::json before = attn::training_figures_json(s.train);
+  REQUIRE(before["steps"] == 0);
+  REQUIRE(before["probeStep"] == -1);  // nothing computed yet, and the figures say so
+  REQUIRE(before["heads"].empty());
+
+  // The live run's panel builds both runs, at step 0 with their probe and held-out point.
+  REQUIRE(attn::apply_state_json(s, R"({"panel": "training"})").ok);
+  attn::update_results(s);
+  REQUIRE(s.train.run.trainer.ready());
+  REQUIRE(s.train.experiment.scaled.ready());
+  REQUIRE(s.train.run.probe_step == 0);
+  REQUIRE(s.train.run.held_out.size() == 1);
+  REQUIRE(attn::training_figures_json(s.train)["heads"].size() == 4);  // 2 layers x 2 heads
+  // Another panel keeps them as they are.
+  REQUIRE(attn::apply_state_json(s, R"({"panel": "pipeline"})").ok);
+  attn::update_results(s);
+  REQUIRE(s.train.run.trainer.ready());
+
+  // The experiment's panel, and a run started from any panel, build them too.
+  attn::AppState e;
+  REQUIRE(attn::apply_state_json(e, R"({"panel": "scaling-run"})").ok);
+  attn::update_results(e);
+  REQUIRE(e.train.experiment.scaled.ready());
+  REQUIRE(e.train.experiment.unscaled.ready());
+  attn::AppState r;
+  REQUIRE(attn::apply_state_json(r, R"({"scalingRun": {"running": true}})").ok);
+  attn::update_results(r);
+  REQUIRE(r.train.experiment.scaled.ready());
+  REQUIRE(r.train.scaling.running);  // and it goes
+  attn::train_tick(r.train, 0.0, 0.0);
+  REQUIRE(r.train.experiment.scaled.steps() == 1);
+}
 
 TEST_CASE("training slices: running steps, paused does nothing, reset returns to 0", "[train][app]") {
   TrainState t = small_state();

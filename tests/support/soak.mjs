@@ -445,6 +445,9 @@ export async function soak(page, cdp, { actions, batch, seed, errors, only = nul
   // baseline holds it and what the checks measure is what the scene's actions leave behind.
   await page.evaluate(() => window.attnlab.languageModel());
   const defaults = await page.evaluate(() => window.attnlab.getState());
+  // Likewise the training lab's runs: built when one of their panels first shows (or a run is
+  // started), then kept; reset() below goes back to the default panel.
+  await page.evaluate(() => window.attnlab.setState({ panel: 'training' }));
   const schema = await page.evaluate(() => window.attnlab.schema());
   const registry = await page.evaluate(() => window.attnlab.panels());
   const panels = schema.find((e) => e.path === 'panel').choices;
