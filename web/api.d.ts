@@ -120,7 +120,14 @@ export interface PanelInfo {
   chapter: string;
   title: string;
   stateKeys: string[];
-  flags: Record<string, boolean> | string[] | number;
+  /** Draws heatmaps with the GL heatmap program. */
+  heatmaps: boolean;
+  /** Draws the scaling and softmax lab's figures. */
+  scalingLab: boolean;
+  /** Shows raw or scaled scores: an imported file needs Q/K/V for it. */
+  needsScores: boolean;
+  /** Draws the training lab's live run or its scaling experiment (built when first shown). */
+  trainingRuns: boolean;
 }
 
 export interface LabEvents {

@@ -34,7 +34,8 @@ std::string panels_json() {
                    {"stateKeys", keys},
                    {"heatmaps", p.has(kPanelHeatmaps)},
                    {"scalingLab", p.has(kPanelScalingLab)},
-                   {"needsScores", p.has(kPanelNeedsScores)}});
+                   {"needsScores", p.has(kPanelNeedsScores)},
+                   {"trainingRuns", p.has(kPanelTrainingRuns)}});
   }
   return json_text(out);
 }

@@ -112,7 +112,7 @@ async function figure(container: HTMLElement): Promise<string> {
   stop();
   const weights = lab.getMatrix('weights', 0);
   const { heatmaps, framebuffer } = lab.layout();
-  const panels = lab.panels().map((p) => `${p.id} ${p.chapter} ${p.title} ${p.stateKeys.join()}`);
+  const panels = lab.panels().map((p) => `${p.id} ${p.chapter} ${p.title} ${p.stateKeys.join()} ${p.trainingRuns ? "runs" : ""}`);
   const notice: string = lab.loadLink(lab.link());
   const refused: string = lab.loadSession(JSON.stringify(lab.session()));
   const size = lab.preferredHeight() + lab.framesDrawn() + lab.frameMs() + framebuffer.width;
